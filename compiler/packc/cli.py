@@ -11,6 +11,7 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TextIO
 
 from packc_runtime.diagnostics import Diagnostic
 
@@ -21,10 +22,10 @@ EXIT_FINDINGS = 1
 EXIT_USAGE = 2
 
 
-def _print_diagnostics(diagnostics: Sequence[Diagnostic], *, stream: object = None) -> None:
+def _print_diagnostics(diagnostics: Sequence[Diagnostic], *, stream: TextIO | None = None) -> None:
     out = stream or sys.stderr
     for diagnostic in diagnostics:
-        print(str(diagnostic), file=out)  # type: ignore[call-overload]
+        print(str(diagnostic), file=out)
 
 
 def _cmd_lint(args: argparse.Namespace) -> int:

@@ -8,7 +8,7 @@ from typing import Literal
 
 Level = Literal["error", "warning"]
 
-__all__ = ["Diagnostic", "Level", "has_errors", "pointer", "escape_token"]
+__all__ = ["Diagnostic", "Level", "escape_token", "has_errors", "pointer"]
 
 
 def escape_token(token: str | int) -> str:

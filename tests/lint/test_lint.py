@@ -1,0 +1,180 @@
+"""Lint: the reference's ledger example is clean, and each broken pack gives exactly its code."""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import re
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from packc.cli import main
+from packc.lint import CODES, lint_pack
+
+LEDGER = Path(__file__).parent.parent / "fixtures" / "ledger"
+DOCS = Path(__file__).parents[2] / "docs" / "lint-codes.md"
+
+Mutation = Callable[[dict[str, Any], dict[str, Any], Path], None]
+
+
+def make_pack(tmp_path: Path, mutate: Mutation | None = None) -> Path:
+    pack = tmp_path / "pack"
+    shutil.copytree(LEDGER, pack)
+    surface = json.loads((pack / "surface.json").read_text())
+    policy = json.loads((pack / "policy.json").read_text())
+    if mutate:
+        mutate(surface, policy, pack)
+    for name, data in (("surface.json", surface), ("policy.json", policy)):
+        if (pack / name).exists():  # a mutation may have removed the file on purpose
+            (pack / name).write_text(json.dumps(data))
+    return pack
+
+
+def test_ledger_lints_clean() -> None:
+    assert lint_pack(LEDGER) == []
+
+
+def _set(path: str, value: Any) -> Mutation:
+    def mutate(surface: dict[str, Any], policy: dict[str, Any], pack: Path) -> None:
+        target = surface
+        *parents, last = path.split("/")
+        for key in parents:
+            target = target[key]
+        target[last] = value
+    return mutate
+
+
+def _many(*mutations: Mutation) -> Mutation:
+    def mutate(surface: dict[str, Any], policy: dict[str, Any], pack: Path) -> None:
+        for m in mutations:
+            m(surface, policy, pack)
+    return mutate
+
+
+def _verbs(n: int, *, public: bool) -> Mutation:
+    def mutate(surface: dict[str, Any], policy: dict[str, Any], pack: Path) -> None:
+        surface["verbs"] = {f"v{i}": {"description": "Read a thing.", "cli": ["ledger", f"v{i}"]} for i in range(n)}
+        policy["commands"] = {f"v{i}": {"access": "read"} for i in range(n)}
+        if public:
+            surface["binding"] = {"mode": "public", "hub": "public"}
+    return mutate
+
+
+def _transfer_prop(name: str, value: Any) -> Mutation:
+    def mutate(surface: dict[str, Any], policy: dict[str, Any], pack: Path) -> None:
+        surface["verbs"]["transfer"]["args"]["properties"]["amount"][name] = value
+    return mutate
+
+
+def _remove_file(name: str) -> Mutation:
+    def mutate(surface: dict[str, Any], policy: dict[str, Any], pack: Path) -> None:
+        (pack / name).unlink()
+    return mutate
+
+
+def _escaping_symlink(surface: dict[str, Any], policy: dict[str, Any], pack: Path) -> None:
+    (pack / "bin" / "ledger.mjs").unlink()
+    os.symlink("/bin/sh", pack / "bin" / "ledger.mjs")
+
+
+BROKEN: list[tuple[str, Mutation]] = [
+    ("M001", _remove_file("policy.json")),
+    ("M003", _set("verbs/list/policy", "maybe")),
+    ("M003", _set("surprise", 1)),
+    ("M003", _set("hcp", {"hcp": 1, "pack_id": "ledger", "extra": True})),
+    ("M004", lambda s, p, d: p.update(surface_id="other")),
+    ("M005", lambda s, p, d: s.pop("wrap")),
+    ("M006", _many(_set("verbs", {}), lambda s, p, d: p.update(commands={}))),
+    ("M007", _set("plane", "control")),
+    ("M008", _set("kind", "openapi")),
+    ("M009", _many(_set("kind", "sense_only"), lambda s, p, d: s.pop("stimulusTriggers"),
+                   lambda s, p, d: p.pop("stimuli"))),
+    ("M010", lambda s, p, d: p["commands"].pop("list")),
+    ("M011", lambda s, p, d: p["commands"].update({"ghost": {"access": "read"}})),
+    ("M012", lambda s, p, d: s["stimulusTriggers"].append({"ref": "inbox.new"})),
+    ("M013", _set("hcp", {"hcp": 1, "pack_id": "other"})),
+    ("M014", lambda s, p, d: (s.update(id="Ledger"), p.update(surface_id="Ledger"))),
+    ("M015", _verbs(13, public=True)),
+    ("M016", _verbs(3, public=False)),
+    ("M017", _set("verbs/list/cli", ["ledgr", "list"])),
+    ("M018", _set("verbs/transfer/preview/title", "Pay {{payee_name}}")),
+    ("M019", _set("verbs/transfer/title/live", "Paid {{result.id}}")),
+    ("M020", _set("verbs/transfer/args/required", ["amount", "nope"])),
+    ("M020", _set("verbs/transfer/args/properties/amount/type", "money")),
+    ("M021", _transfer_prop("examples", [2.8])),
+    ("M022", _many(_transfer_prop("x-position", 0),
+                   lambda s, p, d: s["verbs"]["transfer"]["args"]["properties"]["payee"].update({"x-position": 0}))),
+    ("M023", _set("wrap", {"bin": "ledger"})),
+    ("M024", _set("wrap/bin", "../outside/ledger")),
+    ("M024", _set("wrap/bin", "/usr/bin/ledger")),
+    ("M024", _escaping_symlink),
+    ("M025", _set("hcp", {"hcp": 1, "pack_id": "ledger", "adapter_kind": "openapi"})),
+    ("M026", lambda s, p, d: (s["verbs"].update({"Bad Name": s["verbs"].pop("list")}),
+                              p["commands"].update({"Bad Name": p["commands"].pop("list")}))),
+    ("M027", _many(_set("kind", "openapi"), _set("openapi", {"path": "../spec.json"}))),
+    ("M028", lambda s, p, d: p["stimuli"].update({"inbox.new": {}})),
+    ("M029", _set("verbs/list/description", "")),
+    ("M030", _set("wrap/bin", "./bin/missing.mjs")),
+]
+
+
+@pytest.mark.parametrize(("code", "mutate"), BROKEN, ids=[f"{c}-{i}" for i, (c, _) in enumerate(BROKEN)])
+def test_broken_pack_gives_exactly_its_code(tmp_path: Path, code: str, mutate: Mutation) -> None:
+    pack = make_pack(tmp_path, mutate)
+    codes = {d.code for d in lint_pack(pack)}
+    assert codes == {code}
+
+
+def test_every_code_has_a_broken_pack() -> None:
+    tested = {code for code, _ in BROKEN} | {"M002"}  # M002 below
+    assert tested == set(CODES)
+
+
+def test_invalid_json_is_m002(tmp_path: Path) -> None:
+    pack = make_pack(tmp_path)
+    (pack / "surface.json").write_text("{ not json")
+    assert [d.code for d in lint_pack(pack)] == ["M002"]
+    (pack / "surface.json").write_text("[" * 5000 + "]" * 5000)
+    assert {d.code for d in lint_pack(pack)} <= {"M002", "M003"}
+
+
+def test_codes_table_in_docs_matches() -> None:
+    rows = re.findall(r"^\| (M\d{3}) \| (error|warning) \| (.+?) \|$", DOCS.read_text(), re.M)
+    assert {code: (level, title) for code, level, title in rows} == CODES
+
+
+def test_findings_have_pointer_and_fix(tmp_path: Path) -> None:
+    pack = make_pack(tmp_path, _set("verbs/transfer/preview/title", "Pay {{payee_name}}"))
+    (finding,) = lint_pack(pack)
+    assert finding.pointer == "surface.json#/verbs/transfer/preview/title"
+    assert "payee_name" in finding.message and finding.fix
+
+
+def test_cli_exit_codes_and_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["lint", str(LEDGER)]) == 0
+    broken = make_pack(tmp_path, lambda s, p, d: p.update(surface_id="other"))
+    capsys.readouterr()
+    assert main(["lint", str(broken), "--json"]) == 1
+    report = json.loads(capsys.readouterr().out)
+    assert report["errors"] == 1 and report["findings"][0]["code"] == "M004"
+    assert main(["lint", str(tmp_path / "nowhere")]) == 2
+    assert main(["lint"]) == 2
+
+
+def test_example_refs_are_never_fetched(tmp_path: Path) -> None:
+    def mutate(surface: dict[str, Any], policy: dict[str, Any], pack: Path) -> None:
+        props = surface["verbs"]["transfer"]["args"]["properties"]
+        props["amount"] = {"$ref": "http://127.0.0.1:9/schema.json", "examples": ["1"]}
+    findings = lint_pack(make_pack(tmp_path, mutate))
+    assert [d.code for d in findings] == ["M021"]
+    assert "cannot be applied" in findings[0].message
+
+
+def test_ledger_is_not_mutated_by_copy() -> None:
+    before = json.loads((LEDGER / "surface.json").read_text())
+    assert copy.deepcopy(before) == before
