@@ -1,0 +1,132 @@
+"""The compiler front end: source (path, URL or stub manifest) → load → resolve → normalize → ``Api``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import urljoin
+
+from packc_runtime.diagnostics import Diagnostic
+from packc_runtime.manifest import Manifest, parse_manifest
+
+from .errors import InputError
+from .load import Loaded, is_url, load_source
+from .model import Api
+from .normalize import normalize
+from .resolve import Layout, bundle_external_refs
+from .swagger2 import convert_swagger2
+
+__all__ = ["FrontEndResult", "read_api"]
+
+
+@dataclass(frozen=True)
+class FrontEndResult:
+    """What the front end hands to planning: the model, the warnings, and the stub when one was read."""
+
+    api: Api
+    diagnostics: tuple[Diagnostic, ...]
+    stub: Manifest | None  # set when the input was a stub surface.json (kind openapi)
+
+
+def read_api(source: str | Path, *, allow_remote_refs: bool = False, allow_outside: bool = False,
+             strict: bool = False, timeout: float = 30.0, max_bytes: int = 100 * 2**20) -> FrontEndResult:
+    """Read an OpenAPI document (or a stub manifest naming one) into the model.
+
+    Args:
+        source: a local path or an http(s) URL of a Swagger 2.0 / OpenAPI 3.x document (JSON or
+            YAML), or of a stub ``surface.json`` with ``kind: openapi``.
+        allow_remote_refs: follow ``$ref``s to other origins.
+        allow_outside: follow ``$ref``s to local files outside the input's folder.
+        strict: validate with openapi-spec-validator and fail on any error.
+        timeout: seconds per fetch.
+        max_bytes: size cap per document read.
+
+    Returns:
+        The model, warnings about the document, and the stub manifest if one was given.
+
+    Raises:
+        InputError: (with diagnostics) when there is no usable Api.
+    """
+    try:
+        return _read(source, allow_remote_refs=allow_remote_refs, allow_outside=allow_outside,
+                     strict=strict, timeout=timeout, max_bytes=max_bytes)
+    except RecursionError:
+        # Loading bounds nesting, but a long chain of bundled files can still nest deeply.
+        raise InputError(f"{source}: nested too deeply", [Diagnostic(
+            "D004", "error", "#", "The document (with what it references) is nested too deeply to read.",
+            "Flatten the document, e.g. move nested schemas into components and $ref them.")]) from None
+
+
+def _read(source: str | Path, *, allow_remote_refs: bool, allow_outside: bool, strict: bool,
+          timeout: float, max_bytes: int) -> FrontEndResult:
+    loaded = load_source(source, timeout=timeout, max_bytes=max_bytes)
+    diagnostics = list(loaded.diagnostics)
+    stub: Manifest | None = None
+    if _is_stub(loaded.data):
+        stub, target = _stub_target(loaded)
+        loaded = load_source(target, timeout=timeout, max_bytes=max_bytes)
+        diagnostics.extend(loaded.diagnostics)
+    version = _version(loaded)
+    layout: Layout = "2.0" if version.startswith("2") else "3"
+    diagnostics += bundle_external_refs(loaded, layout=layout, allow_remote_refs=allow_remote_refs,
+                                        allow_outside=allow_outside, timeout=timeout, max_bytes=max_bytes)
+    document: dict[str, Any] = loaded.data
+    if strict:
+        from .validate import strict_diagnostics
+
+        errors = strict_diagnostics(document, version)
+        if errors:
+            raise InputError(f"{loaded.location}: {len(errors)} error(s) in strict validation",
+                             [*diagnostics, *errors])
+    if layout == "2.0":
+        document, converted = convert_swagger2(document)
+        diagnostics += converted
+    api, normalized = normalize(document, source=loaded.location, source_version=version,
+                                base_url=loaded.location if is_url(loaded.location) else None)
+    diagnostics += normalized
+    return FrontEndResult(api=api, diagnostics=tuple(diagnostics), stub=stub)
+
+
+def _is_stub(data: Any) -> bool:
+    return (isinstance(data, dict) and isinstance(data.get("openapi"), dict)
+            and (data.get("kind") == "openapi" or data.get("adapter_kind") == "openapi"))
+
+
+def _stub_target(loaded: Loaded) -> tuple[Manifest, str]:
+    manifest, problems = parse_manifest(loaded.data)
+    if manifest is None or manifest.openapi is None:
+        raise InputError(f"{loaded.location}: the stub manifest is not valid", [
+            Diagnostic("D013", "error", f"{loaded.location}#", "The stub surface.json is not a valid manifest.",
+                       "Fix the fields the following diagnostics name."), *problems])
+    source = manifest.openapi
+    if source.url:
+        return manifest, source.url
+    assert source.path is not None  # the model requires exactly one of url or path
+    if is_url(loaded.location):
+        return manifest, urljoin(loaded.location, source.path)
+    return manifest, str(Path(loaded.location).parent / source.path)
+
+
+def _version(loaded: Loaded) -> str:
+    data = loaded.data
+    where = f"{loaded.location}#"
+    if not isinstance(data, dict):
+        raise InputError(f"{loaded.location}: not an OpenAPI document", [Diagnostic(
+            "D011", "error", where, "The document is not an object, so it is not an OpenAPI document.",
+            "Give a Swagger 2.0 or OpenAPI 3.x document.")])
+    openapi, swagger = data.get("openapi"), data.get("swagger")
+    if isinstance(openapi, str | int | float) and not isinstance(openapi, bool):
+        version = str(openapi)
+        if version.startswith(("3.0", "3.1")):
+            return version
+        if version.startswith("3."):
+            # A later 3.x (3.2): read as 3.1, whose structure it keeps.
+            return version
+    elif isinstance(swagger, str | int | float) and str(swagger).startswith("2"):
+        return "2.0"
+    found = openapi if openapi is not None else swagger
+    raise InputError(f"{loaded.location}: not a Swagger 2.0 or OpenAPI 3.x document", [Diagnostic(
+        "D011", "error", where,
+        f"The document declares no supported version (found {found!r}); packc reads Swagger 2.0 and OpenAPI 3.0/3.1.",
+        "Set openapi: 3.0.3 (or swagger: '2.0') at the top, or convert the document.")])

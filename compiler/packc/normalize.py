@@ -1,0 +1,485 @@
+"""Normalize stage: an OpenAPI 3.x dict into the frozen ``Api`` model (the only stage reading raw OpenAPI)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any, Literal
+from urllib.parse import urljoin, urlsplit
+
+from packc_runtime.diagnostics import Diagnostic, pointer
+
+from .model import (
+    HTTP_METHODS,
+    JSON,
+    Api,
+    Encoding,
+    Example,
+    Info,
+    MediaType,
+    OAuthFlow,
+    Operation,
+    Parameter,
+    ParamLocation,
+    RequestBody,
+    Response,
+    SecurityRequirement,
+    SecurityScheme,
+    Server,
+    ServerVariable,
+    Tag,
+    resolve_pointer,
+)
+
+__all__ = ["normalize"]
+
+_LOCATIONS: tuple[ParamLocation, ...] = ("path", "query", "header", "cookie")
+_TEMPLATE = re.compile(r"\{([^{}/]+)\}")
+_SCHEME_TYPES = ("apiKey", "http", "oauth2", "openIdConnect", "mutualTLS")
+_FLOW_KINDS: tuple[FlowKind, ...] = ("implicit", "password", "clientCredentials", "authorizationCode")
+_MAX_HOPS = 32
+FlowKind = Literal["implicit", "password", "clientCredentials", "authorizationCode"]
+
+
+def normalize(document: Mapping[str, JSON], *, source: str, source_version: str,
+              base_url: str | None) -> tuple[Api, list[Diagnostic]]:
+    """Read an OpenAPI 3.x document (refs internal) into an :class:`Api`.
+
+    Args:
+        document: the OpenAPI 3.x document (converted from 2.0 and bundled when needed).
+        source: the path or URL it was read from (recorded in the model).
+        source_version: the version the input declared ("2.0", "3.0.3", "3.1.0", ...).
+        base_url: the document's URL when it was fetched, used to resolve relative server URLs.
+
+    Returns:
+        The model and warnings for the parts read with a guess or skipped.
+    """
+    reader = _Reader(document, base_url)
+    api = reader.api(source, source_version)
+    return api, reader.diagnostics
+
+
+class _Reader:
+    def __init__(self, document: Mapping[str, JSON], base_url: str | None) -> None:
+        self.doc = document
+        self.base_url = base_url
+        self.diagnostics: list[Diagnostic] = []
+        self._operation_ids: dict[str, str] = {}
+
+    def warn(self, code: str, where: str, message: str, fix: str) -> None:
+        self.diagnostics.append(Diagnostic(code, "warning", where, message, fix))
+
+    def deref(self, node: JSON, where: str) -> tuple[JSON, str]:
+        """Follow internal refs; a dangling or circular ref gives (None, pointer) and a warning."""
+        hops = 0
+        while isinstance(node, Mapping) and "$ref" in node and isinstance(node["$ref"], str):
+            ref = node["$ref"]
+            target = resolve_pointer(self.doc, ref)
+            if target is None:
+                self.warn("D020", where, f"The $ref {ref!r} points at nothing in the document; the object is skipped.",
+                          "Fix the ref so it names an existing component.")
+                return None, where
+            hops += 1
+            if hops > _MAX_HOPS:
+                self.warn("D025", where, f"The $ref {ref!r} is part of a cycle of refs; the object is skipped.",
+                          "Break the cycle so the ref reaches a real object.")
+                return None, where
+            node, where = target, ref
+        return node, where
+
+    # -- document -------------------------------------------------------------------------------
+
+    def api(self, source: str, source_version: str) -> Api:
+        doc = self.doc
+        info = self._info(doc.get("info"))
+        servers = self._servers(doc.get("servers"), "#/servers", default_root=True)
+        components = doc.get("components")
+        raw_schemes = components.get("securitySchemes") if isinstance(components, Mapping) else None
+        schemes = self._security_schemes(raw_schemes)
+        security = self._security(doc.get("security"), "#/security", schemes) or ()
+        operations = self._operations(doc.get("paths"), schemes)
+        if not servers and not any(op.servers for op in operations):
+            self.warn("D030", "#/servers", "The document names no usable server, so a pack has no origin to call.",
+                      "Add an absolute URL under servers, or pass --server URL when compiling.")
+        if not operations:
+            self.warn("D048", "#/paths", "The document has no operations.", "Add operations under paths.")
+        return Api(
+            source=source,
+            source_version=source_version,
+            info=info,
+            servers=servers,
+            security_schemes=schemes,
+            security=security,
+            operations=tuple(operations),
+            tags=self._tags(doc.get("tags")),
+            document=doc,
+            extensions={k: v for k, v in doc.items() if isinstance(k, str) and k.startswith("x-")},
+        )
+
+    def _info(self, raw: JSON) -> Info:
+        if not isinstance(raw, Mapping):
+            self.warn("D061", "#/info", "The document has no info object.", "Add info with a title and a version.")
+            return Info(title="", version="")
+        title, version = raw.get("title"), raw.get("version")
+        if not isinstance(title, str) or not title:
+            self.warn("D061", "#/info/title", "The document has no title.", "Add info.title.")
+        return Info(title=title if isinstance(title, str) else "",
+                    version=str(version) if isinstance(version, str | int | float) else "",
+                    description=_text(raw.get("description")))
+
+    def _tags(self, raw: JSON) -> tuple[Tag, ...]:
+        if not isinstance(raw, list):
+            return ()
+        return tuple(Tag(name=t["name"], description=_text(t.get("description")))
+                     for t in raw if isinstance(t, Mapping) and isinstance(t.get("name"), str))
+
+    # -- servers --------------------------------------------------------------------------------
+
+    def _servers(self, raw: JSON, where: str, *, default_root: bool = False) -> tuple[Server, ...]:
+        if raw is None and default_root:
+            # OpenAPI's default when servers is absent; without a document URL, D030 alone says so.
+            raw = [{"url": "/"}] if self.base_url else []
+        if not isinstance(raw, list):
+            return ()
+        out: list[Server] = []
+        for index, entry in enumerate(raw):
+            here = pointer(index, base=where)
+            if not isinstance(entry, Mapping) or not isinstance(entry.get("url"), str):
+                self.warn("D031", here, "A server has no url; it is skipped.", "Give each server a url.")
+                continue
+            variables = self._server_variables(entry.get("variables"), pointer("variables", base=here))
+            url = entry["url"].strip()
+            concrete = _substitute(url, variables)
+            parts = urlsplit(concrete)
+            if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
+                if parts.scheme and parts.scheme.lower() not in ("http", "https"):
+                    self.warn("D031", pointer("url", base=here), f"The server URL {url!r} is not http(s); it is skipped.",
+                              "Use an http or https server URL.")
+                    continue
+                if self.base_url is None:
+                    self.warn("D031", pointer("url", base=here),
+                              f"The server URL {url!r} is relative and the document was read from a file, so it has no origin.",
+                              "Give an absolute server URL, or pass --server URL when compiling.")
+                    continue
+                url = urljoin(self.base_url, url)
+            out.append(Server(url=url, description=_text(entry.get("description")), variables=variables))
+        return tuple(out)
+
+    def _server_variables(self, raw: JSON, where: str) -> tuple[ServerVariable, ...]:
+        if not isinstance(raw, Mapping):
+            return ()
+        out: list[ServerVariable] = []
+        for name, var in raw.items():
+            if not isinstance(var, Mapping):
+                continue
+            enum = tuple(str(v) for v in var["enum"]) if isinstance(var.get("enum"), list) and var["enum"] else None
+            default = var.get("default")
+            if not isinstance(default, str | int | float) or isinstance(default, bool):
+                self.warn("D032", pointer(name, base=where), f"The server variable {name!r} has no default.",
+                          "Give the variable a default value.")
+                default = enum[0] if enum else ""
+            out.append(ServerVariable(name=str(name), default=str(default), enum=enum,
+                                      description=_text(var.get("description"))))
+        return tuple(out)
+
+    # -- security -------------------------------------------------------------------------------
+
+    def _security_schemes(self, raw: JSON) -> dict[str, SecurityScheme]:
+        out: dict[str, SecurityScheme] = {}
+        if not isinstance(raw, Mapping):
+            return out
+        for key, value in raw.items():
+            node, here = self.deref(value, pointer("components", "securitySchemes", key))
+            if not isinstance(node, Mapping) or node.get("type") not in _SCHEME_TYPES:
+                self.warn("D047", here, f"The security scheme {key!r} has no known type; it is skipped.",
+                          "Set type to apiKey, http, oauth2, openIdConnect or mutualTLS.")
+                continue
+            kind = node["type"]
+            location = node.get("in")
+            if kind == "apiKey" and (location not in ("header", "query", "cookie") or not isinstance(node.get("name"), str)):
+                self.warn("D047", here, f"The API key scheme {key!r} needs name and in (header, query or cookie).",
+                          "Add name and in.")
+                continue
+            out[str(key)] = SecurityScheme(
+                key=str(key), type=kind, description=_text(node.get("description")),
+                location=location if kind == "apiKey" else None,
+                param_name=str(node.get("name", "")) if kind == "apiKey" else "",
+                scheme=str(node.get("scheme", "")).lower() if kind == "http" else "",
+                bearer_format=str(node.get("bearerFormat", "")) if kind == "http" else "",
+                flows=self._flows(node.get("flows")) if kind == "oauth2" else (),
+                openid_connect_url=str(node.get("openIdConnectUrl", "")) if kind == "openIdConnect" else "",
+            )
+        return out
+
+    def _flows(self, raw: JSON) -> tuple[OAuthFlow, ...]:
+        if not isinstance(raw, Mapping):
+            return ()
+        out: list[OAuthFlow] = []
+        for kind in _FLOW_KINDS:
+            flow = raw.get(kind)
+            if isinstance(flow, Mapping):
+                scopes = flow.get("scopes")
+                out.append(OAuthFlow(kind=kind, authorization_url=str(flow.get("authorizationUrl", "")),
+                                     token_url=str(flow.get("tokenUrl", "")),
+                                     refresh_url=str(flow.get("refreshUrl", "")),
+                                     scopes=tuple(str(s) for s in scopes) if isinstance(scopes, Mapping) else ()))
+        return tuple(out)
+
+    def _security(self, raw: JSON, where: str,
+                  schemes: Mapping[str, SecurityScheme]) -> tuple[SecurityRequirement, ...] | None:
+        if raw is None:
+            return None
+        if not isinstance(raw, list):
+            self.warn("D046", where, "security must be a list of requirement objects; it is ignored.",
+                      "Write security as a list, e.g. [{apiKey: []}].")
+            return None
+        out: list[SecurityRequirement] = []
+        for index, requirement in enumerate(raw):
+            if not isinstance(requirement, Mapping):
+                continue
+            entries: list[tuple[str, tuple[str, ...]]] = []
+            for key, scopes in requirement.items():
+                if key not in schemes:
+                    self.warn("D046", pointer(index, key, base=where),
+                              f"The security requirement names the unknown scheme {key!r}.",
+                              "Define it under components.securitySchemes or fix the name.")
+                entries.append((str(key), tuple(str(s) for s in scopes) if isinstance(scopes, list) else ()))
+            out.append(tuple(entries))
+        return tuple(out)
+
+    # -- operations -----------------------------------------------------------------------------
+
+    def _operations(self, raw: JSON, schemes: Mapping[str, SecurityScheme]) -> list[Operation]:
+        out: list[Operation] = []
+        if not isinstance(raw, Mapping):
+            self.warn("D048", "#/paths", "The document has no paths object.", "Add paths.")
+            return out
+        for path, item in raw.items():
+            if not isinstance(path, str) or path.startswith("x-"):
+                continue
+            where = pointer("paths", path)
+            if not path.startswith("/"):
+                self.warn("D040", where, f"The path {path!r} does not start with '/'; it is skipped.",
+                          "Start every path with '/'.")
+                continue
+            node, _ = self.deref(item, where)
+            if not isinstance(node, Mapping):
+                self.warn("D040", where, "The path item is not an object; it is skipped.", "Make it an object.")
+                continue
+            shared = self._raw_parameters(node.get("parameters"), pointer("parameters", base=where))
+            path_servers = self._servers(node.get("servers"), pointer("servers", base=where))
+            for method, op in node.items():
+                if method not in HTTP_METHODS:
+                    continue
+                here = pointer(method, base=where)
+                if not isinstance(op, Mapping):
+                    self.warn("D040", here, "The operation is not an object; it is skipped.", "Make it an object.")
+                    continue
+                out.append(self._operation(method, path, op, here, node, shared, path_servers, schemes))
+        return out
+
+    def _operation(self, method: Any, path: str, op: Mapping[str, JSON], where: str, item: Mapping[str, JSON],
+                   shared: list[tuple[Mapping[str, JSON], str]], path_servers: tuple[Server, ...],
+                   schemes: Mapping[str, SecurityScheme]) -> Operation:
+        operation_id = op.get("operationId")
+        if not isinstance(operation_id, str) or not operation_id:
+            operation_id = None
+        elif operation_id in self._operation_ids:
+            self.warn("D044", pointer("operationId", base=where),
+                      f"The operationId {operation_id!r} is also used by {self._operation_ids[operation_id]}.",
+                      "Give every operation a unique operationId.")
+        else:
+            self._operation_ids[operation_id] = f"{method.upper()} {path}"
+        own = self._raw_parameters(op.get("parameters"), pointer("parameters", base=where))
+        tags = op.get("tags")
+        return Operation(
+            method=method,
+            path=path,
+            operation_id=operation_id,
+            summary=_text(op.get("summary")) or _text(item.get("summary")),
+            description=_text(op.get("description")) or _text(item.get("description")),
+            tags=tuple(t for t in tags if isinstance(t, str)) if isinstance(tags, list) else (),
+            deprecated=op.get("deprecated") is True,
+            parameters=self._parameters(path, shared, own, where),
+            request_body=self._request_body(op.get("requestBody"), pointer("requestBody", base=where)),
+            responses=self._responses(op.get("responses"), pointer("responses", base=where)),
+            security=self._security(op.get("security"), pointer("security", base=where), schemes),
+            servers=self._servers(op.get("servers"), pointer("servers", base=where)) + path_servers,
+            extensions={k: v for k, v in op.items() if isinstance(k, str) and k.startswith("x-")},
+            pointer=where,
+        )
+
+    def _raw_parameters(self, raw: JSON, where: str) -> list[tuple[Mapping[str, JSON], str]]:
+        if raw is None:
+            return []
+        if not isinstance(raw, list):
+            self.warn("D041", where, "parameters must be a list; it is ignored.", "Write parameters as a list.")
+            return []
+        out: list[tuple[Mapping[str, JSON], str]] = []
+        for index, entry in enumerate(raw):
+            node, here = self.deref(entry, pointer(index, base=where))
+            if node is None:
+                continue
+            if (not isinstance(node, Mapping) or not isinstance(node.get("name"), str) or not node["name"]
+                    or node.get("in") not in _LOCATIONS):
+                self.warn("D041", here, "A parameter lacks a name or a valid 'in' (path, query, header, cookie); it is skipped.",
+                          "Give the parameter a name and in.")
+                continue
+            out.append((node, here))
+        return out
+
+    def _parameters(self, path: str, shared: list[tuple[Mapping[str, JSON], str]],
+                    own: list[tuple[Mapping[str, JSON], str]], where: str) -> tuple[Parameter, ...]:
+        merged: dict[tuple[str, str], tuple[Mapping[str, JSON], str]] = {}
+        for node, here in (*shared, *own):  # operation-level wins over path-level
+            merged[(node["name"], node["in"])] = (node, here)
+        template = _TEMPLATE.findall(path)
+        params: list[Parameter] = []
+        for node, here in merged.values():
+            if node["in"] == "path" and node["name"] not in template:
+                self.warn("D049", here, f"The path parameter {node['name']!r} is not in the path {path!r}; it is skipped.",
+                          "Remove it, or add {" + node["name"] + "} to the path.")
+                continue
+            params.append(self._parameter(node, here))
+        declared = {p.name for p in params if p.location == "path"}
+        for name in template:
+            if name not in declared:
+                self.warn("D043", where, f"The path variable {{{name}}} has no parameter; it is read as a required string.",
+                          "Declare it under parameters with in: path.")
+                params.append(Parameter(name=name, location="path", required=True, schema={"type": "string"},
+                                        style="simple", pointer=where))
+                declared.add(name)
+        return tuple(params)
+
+    def _parameter(self, node: Mapping[str, JSON], where: str) -> Parameter:
+        location: ParamLocation = node["in"]
+        required = node.get("required") is True
+        if location == "path" and not required:
+            self.warn("D042", where, "A path parameter must be required; it is read as required.",
+                      "Add required: true.")
+            required = True
+        style = node.get("style")
+        if not isinstance(style, str):
+            style = "form" if location in ("query", "cookie") else "simple"
+        explode = node.get("explode")
+        if not isinstance(explode, bool):
+            explode = style == "form"
+        schema = node.get("schema")
+        content = None
+        raw_content = node.get("content")
+        if isinstance(raw_content, Mapping) and raw_content:
+            media = self._media_types(raw_content, pointer("content", base=where))
+            content = media[0] if media else None
+        if schema is None and content is None:
+            self.warn("D045", where, "The parameter has neither schema nor content; any string is accepted.",
+                      "Add a schema.")
+        elif not (isinstance(schema, Mapping | bool) or schema is None):
+            self.warn("D045", pointer("schema", base=where), "The parameter schema is not an object; it is ignored.",
+                      "Make the schema an object.")
+            schema = None
+        return Parameter(
+            name=node["name"],
+            location=location,
+            required=required,
+            description=_text(node.get("description")),
+            deprecated=node.get("deprecated") is True,
+            schema=schema,
+            style=style,
+            explode=explode,
+            allow_reserved=node.get("allowReserved") is True,
+            content=content,
+            examples=self._examples(node, where),
+            pointer=where,
+        )
+
+    def _examples(self, node: Mapping[str, JSON], where: str) -> tuple[Example, ...]:
+        out: list[Example] = []
+        if "example" in node:
+            out.append(Example(value=node["example"]))
+        examples = node.get("examples")
+        if isinstance(examples, Mapping):
+            for name, entry in examples.items():
+                value, _ = self.deref(entry, pointer("examples", name, base=where))
+                if isinstance(value, Mapping) and "value" in value:
+                    out.append(Example(value=value["value"], summary=_text(value.get("summary"))))
+        elif isinstance(examples, list):  # 3.1 schema-style examples given on the object
+            out.extend(Example(value=v) for v in examples)
+        return tuple(out)
+
+    def _media_types(self, raw: JSON, where: str) -> tuple[MediaType, ...]:
+        if not isinstance(raw, Mapping):
+            return ()
+        out: dict[str, MediaType] = {}
+        for raw_type, entry in raw.items():
+            content_type = str(raw_type).split(";", 1)[0].strip().lower()
+            if content_type in out:
+                continue
+            here = pointer(raw_type, base=where)
+            node = entry if isinstance(entry, Mapping) else {}
+            schema = node.get("schema")
+            if not isinstance(schema, Mapping | bool):
+                schema = None
+            out[content_type] = MediaType(content_type=content_type, schema=schema,
+                                          examples=self._examples(node, here),
+                                          encoding=self._encodings(node.get("encoding")))
+        return tuple(out.values())
+
+    def _encodings(self, raw: JSON) -> dict[str, Encoding]:
+        if not isinstance(raw, Mapping):
+            return {}
+        out: dict[str, Encoding] = {}
+        for name, entry in raw.items():
+            if not isinstance(entry, Mapping):
+                continue
+            headers = entry.get("headers")
+            out[str(name)] = Encoding(
+                content_type=str(entry.get("contentType", "")),
+                style=entry["style"] if isinstance(entry.get("style"), str) else None,
+                explode=entry["explode"] if isinstance(entry.get("explode"), bool) else None,
+                allow_reserved=entry.get("allowReserved") is True,
+                headers=tuple(str(h) for h in headers) if isinstance(headers, Mapping) else (),
+            )
+        return out
+
+    def _request_body(self, raw: JSON, where: str) -> RequestBody | None:
+        if raw is None:
+            return None
+        node, here = self.deref(raw, where)
+        if not isinstance(node, Mapping):
+            return None
+        content = self._media_types(node.get("content"), pointer("content", base=here))
+        if not content:
+            self.warn("D045", here, "The request body has no content types; it is ignored.",
+                      "Add content, e.g. application/json with a schema.")
+            return None
+        return RequestBody(required=node.get("required") is True, description=_text(node.get("description")),
+                           content=content, pointer=here)
+
+    def _responses(self, raw: JSON, where: str) -> tuple[Response, ...]:
+        if not isinstance(raw, Mapping):
+            return ()
+        out: list[Response] = []
+        for status, entry in raw.items():
+            if isinstance(status, str) and status.startswith("x-"):
+                continue
+            node, here = self.deref(entry, pointer(str(status), base=where))
+            if not isinstance(node, Mapping):
+                continue
+            out.append(Response(status=str(status), description=_text(node.get("description")),
+                                content=self._media_types(node.get("content"), pointer("content", base=here))))
+        return tuple(out)
+
+
+def _substitute(url: str, variables: tuple[ServerVariable, ...]) -> str:
+    return _TEMPLATE.sub(lambda m: _default_of(variables, m.group(1)), url)
+
+
+def _default_of(variables: tuple[ServerVariable, ...], name: str) -> str:
+    for variable in variables:
+        if variable.name == name:
+            return variable.default
+    return "x"  # an undeclared variable: any placeholder shows whether the URL is absolute
+
+
+def _text(value: JSON) -> str:
+    return value if isinstance(value, str) else ""
