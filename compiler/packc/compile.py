@@ -1,0 +1,188 @@
+"""The public ``compile`` function: source → front end → plan → derive → emit → lint."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from packc_runtime.diagnostics import Diagnostic, has_errors
+from packc_runtime.manifest import Manifest, OpenApiSource, Policy, PolicyCommand
+
+from .cut import cut_document
+from .derive import DerivedVerb, binding_for, derive_verb
+from .emit import PackOutput, about, write_pack
+from .errors import UsageError
+from .model import Api
+from .overrides import Overrides, apply_overlay, collect_overrides
+from .plan import MIN_VERBS, LeftOut, PackPlan, Plan, plan
+from .text import clean, shorten
+
+__all__ = ["CompileResult", "CompiledPack", "compile", "plan_source"]
+
+
+@dataclass(frozen=True, slots=True)
+class CompiledPack:
+    """One pack: its id, where it was written (None when not written) and its verbs."""
+
+    id: str
+    directory: Path | None
+    verbs: tuple[str, ...]
+    access: Mapping[str, str] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "directory": str(self.directory) if self.directory else None,
+                "verbs": [{"verb": v, "access": self.access.get(v, "")} for v in self.verbs]}
+
+
+@dataclass(frozen=True, slots=True)
+class CompileResult:
+    """What a compile produced: packs, the operations left out and why, and every diagnostic."""
+
+    packs: tuple[CompiledPack, ...]
+    left_out: tuple[LeftOut, ...]
+    diagnostics: tuple[Diagnostic, ...]
+
+    @property
+    def ok(self) -> bool:
+        """True when no diagnostic is an error."""
+        return not has_errors(self.diagnostics)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "ok": self.ok,
+            "packs": [p.to_json() for p in self.packs],
+            "left_out": [{"verb": lo.name, "method": lo.op.method.upper(), "path": lo.op.path, "reason": lo.reason}
+                         for lo in self.left_out],
+            "diagnostics": [d.to_json() for d in self.diagnostics],
+        }
+
+
+def _read_overlay(path: str | Path) -> Mapping[str, Any]:
+    import yaml
+
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+        data = json.loads(text) if str(path).endswith(".json") else yaml.safe_load(text)
+    except (OSError, UnicodeDecodeError, ValueError, yaml.YAMLError) as exc:
+        raise UsageError(f"cannot read the overlay {path}: {exc}") from None
+    if not isinstance(data, Mapping):
+        raise UsageError(f"the overlay {path} is not a mapping")
+    return data
+
+
+def _front(source: str | Path, *, strict: bool, allow_remote_refs: bool, allow_outside: bool,
+           overlay: str | Path | None) -> tuple[Api, Overrides, list[Diagnostic]]:
+    from .frontend import read_api
+
+    front = read_api(source, allow_remote_refs=allow_remote_refs, allow_outside=allow_outside, strict=strict)
+    diags = list(front.diagnostics)
+    api = front.api
+    if overlay is not None:
+        api, more = apply_overlay(api, _read_overlay(overlay))
+        diags += more
+    overrides, more = collect_overrides(api, front.stub)
+    return api, overrides, diags + more
+
+
+def plan_source(source: str | Path, *, split: bool = False, strict: bool = False, allow_remote_refs: bool = False,
+                allow_outside: bool = False, overlay: str | Path | None = None) -> Plan:
+    """Read a source and plan its verbs without writing anything (``packc plan``)."""
+    _api, overrides, diags = _front(source, strict=strict, allow_remote_refs=allow_remote_refs,
+                                    allow_outside=allow_outside, overlay=overlay)
+    result = plan(_api, overrides, split=split)
+    return Plan(result.api_id, result.packs, result.left_out, (*diags, *result.diagnostics))
+
+
+def _servers(api: Api, server: str | None) -> list[dict[str, Any]]:
+    if server:
+        return [{"url": server}]
+    out = []
+    for s in api.servers:
+        entry: dict[str, Any] = {"url": s.url}
+        if s.description:
+            entry["description"] = shorten(clean(s.description), 200)
+        if s.variables and "{" in s.url:
+            entry["variables"] = {v.name: {"default": v.default, **({"enum": list(v.enum)} if v.enum else {})}
+                                  for v in s.variables}
+        out.append(entry)
+    return out
+
+
+def _pack(api: Api, overrides: Overrides, pack: PackPlan, plan_: Plan, split: bool,
+          servers: Sequence[Mapping[str, Any]]) -> tuple[PackOutput, list[Diagnostic]]:
+    cli_bin = overrides.cli_bin if overrides.cli_bin and len(plan_.packs) == 1 else pack.id
+    derived: list[DerivedVerb] = [derive_verb(api, v, cli_bin, overrides) for v in pack.verbs]
+    diags = [d for v in derived for d in v.diagnostics]
+    family = overrides.binding.family if overrides.binding and overrides.binding.family else plan_.api_id
+    binding = binding_for(api, [v.op for v in derived], overrides, family)
+    name = overrides.name or clean(api.info.title) or plan_.api_id
+    if split and len(plan_.packs) > 1 and pack.group:
+        name = f"{name}: {pack.group}"
+    manifest = Manifest(
+        id=pack.id, name=shorten(name, 80), kind="openapi", cliBin=cli_bin, transports=["cli", "json_exec"],
+        binding=binding, openapi=OpenApiSource(path="openapi.json"),
+        verbs={v.name: v.verb for v in derived},
+    )
+    policy = Policy(surface_id=pack.id, commands={
+        v.name: PolicyCommand(access=v.access, destructive=True) if v.destructive else PolicyCommand(access=v.access)
+        for v in derived})
+    document = cut_document(api, [v.op for v in derived], {v.op.key: v.binding() for v in derived}, servers)
+    return PackOutput(manifest, policy, document, tuple(derived), about(api.info.description)), diags
+
+
+def compile(source: str | Path, out_dir: str | Path = "packs", *, split: bool = False, strict: bool = False,
+            allow_remote_refs: bool = False, allow_outside: bool = False, overlay: str | Path | None = None,
+            server: str | None = None, write: bool = True, lint: bool = True) -> CompileResult:
+    """Compile an OpenAPI document (path, URL or stub manifest) into one pack, or a family with ``split``.
+
+    Args:
+        source: a path or URL of the document, or of a stub ``surface.json``.
+        out_dir: where pack directories are written (``<out_dir>/<pack id>/``).
+        split: emit one pack per coherent group instead of the 12 best verbs.
+        strict: fail on any validation error of the document.
+        allow_remote_refs: follow ``$ref``s to other origins.
+        allow_outside: follow ``$ref``s to files outside the source's folder.
+        overlay: an OpenAPI Overlay 1.0 file applied before planning.
+        server: a server URL that replaces the document's servers in every pack.
+        write: write the packs (False: plan and derive only).
+        lint: lint every written pack and report its findings.
+
+    Returns:
+        The packs, what was left out and why, and the diagnostics.
+
+    Raises:
+        InputError: when the source cannot be read as an API.
+        UsageError: for an unreadable overlay or an output directory that is not a pack.
+    """
+    api, overrides, diags = _front(source, strict=strict, allow_remote_refs=allow_remote_refs,
+                                   allow_outside=allow_outside, overlay=overlay)
+    plan_ = plan(api, overrides, split=split)
+    diags += plan_.diagnostics
+    servers = _servers(api, server)
+    if not servers:
+        diags.append(Diagnostic("C130", "warning", "#/servers", "The document names no server.",
+                                "Pass --server URL to packc compile, or --server to each call."))
+    packs: list[CompiledPack] = []
+    for pack in plan_.packs:
+        output, more = _pack(api, overrides, pack, plan_, split, servers)
+        diags += more
+        public_read = output.manifest.binding is not None and output.manifest.binding.mode == "public" and all(
+            v.access == "read" for v in output.verbs)
+        if len(output.verbs) < MIN_VERBS and not public_read:
+            diags.append(Diagnostic("C111", "error", f"{pack.id}/surface.json#/verbs",
+                                    f"Pack {pack.id!r} would have {len(output.verbs)} verb(s); a pack that needs "
+                                    f"credentials or writes needs at least {MIN_VERBS}.",
+                                    "Include more operations (x-packc include), or compile without --split."))
+            continue
+        directory = write_pack(Path(out_dir), output) if write else None
+        if directory is not None and lint:
+            from .lint import lint_pack
+
+            for d in lint_pack(directory):
+                diags.append(Diagnostic(d.code, d.level, f"{pack.id}/{d.pointer}", d.message, d.fix))
+        packs.append(CompiledPack(pack.id, directory, tuple(v.name for v in output.verbs),
+                                  {v.name: v.access for v in output.verbs}))
+    return CompileResult(tuple(packs), plan_.left_out, tuple(diags))

@@ -1,0 +1,466 @@
+"""Derive, per planned verb: args schema, cli[], description, titles, access, preview; per pack: binding."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlparse
+
+from packc_runtime.diagnostics import Diagnostic
+from packc_runtime.manifest import Access, Binding, Preview, PreviewKind, Title, Verb
+
+from .model import Api, MediaType, Operation, Parameter
+from .overrides import Overrides
+from .plan import PlannedVerb
+from .schemas import example_for, inline_schema
+from .text import clean, sentence, shorten, snake
+
+__all__ = ["ArgSpec", "DerivedVerb", "binding_for", "derive_verb", "scheme_keys"]
+
+# Set by HTTP itself or by the runtime's credentials: never an argument (OpenAPI ignores the first three).
+RESERVED_HEADERS = {"accept", "content-type", "authorization", "content-length", "cookie", "transfer-encoding",
+                    "host", "connection"}
+# Flags the pack CLI owns; an argument of that name would shadow them.
+RESERVED_ARGS = {"confirm", "json", "server", "help"}
+DESC_LIMIT = 200
+
+_ACTIONS = {"list": ("Listing", "Listed"), "get": ("Getting", "Got"), "create": ("Creating", "Created"),
+            "update": ("Updating", "Updated"), "delete": ("Deleting", "Deleted")}
+_READ_WORDS = {"search", "query", "find", "lookup", "list", "get", "fetch", "retrieve", "count", "filter", "read",
+               "export", "preview", "validate", "check", "estimate", "calculate", "quote"}
+_DESTRUCTIVE_WORDS = {"remove", "destroy", "purge", "erase", "wipe", "delete", "revoke", "drop"}
+
+
+@dataclass(frozen=True, slots=True)
+class ArgSpec:
+    """One argument: its JSON Schema and where it goes in the request."""
+
+    name: str
+    location: str  # path | query | header | cookie | body
+    original: str | None  # parameter name, body property name, or None for the whole body
+    schema: Mapping[str, Any]
+    required: bool
+    file: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class DerivedVerb:
+    name: str
+    op: Operation
+    verb: Verb
+    access: Access
+    destructive: bool
+    args: tuple[ArgSpec, ...]
+    content_type: str | None  # the document's own content key of the chosen body media type
+    idempotent: bool | None
+    diagnostics: tuple[Diagnostic, ...] = field(default_factory=tuple)
+
+    def binding(self) -> dict[str, Any]:
+        """The operation's ``x-packc-binding`` (contract)."""
+        args: dict[str, Any] = {}
+        for a in self.args:
+            entry: dict[str, Any] = {"in": a.location, "name": a.original}
+            if a.file:
+                entry["file"] = True
+            args[a.name] = entry
+        out: dict[str, Any] = {"verb": self.name, "args": args, "contentType": self.content_type}
+        if self.idempotent is not None:
+            out["idempotent"] = self.idempotent
+        return out
+
+
+# --- args --------------------------------------------------------------------------------------------
+
+def _unique(name: str, location: str, taken: set[str]) -> str:
+    base = name or ("body" if location == "body" else "arg")
+    if base in taken or base in RESERVED_ARGS:
+        base = f"{location}_{base}"
+    out, n = base, 2
+    while out in taken:
+        out = f"{base}_{n}"
+        n += 1
+    taken.add(out)
+    return out
+
+
+def _describe(schema: dict[str, Any], *texts: str) -> dict[str, Any]:
+    for text in texts:
+        plain = shorten(clean(text), DESC_LIMIT)
+        if plain:
+            return {**schema, "description": plain}
+    return schema
+
+
+def _with_example(schema: dict[str, Any], given: Sequence[Any], where: str, diags: list[Diagnostic]) -> dict[str, Any]:
+    from .schemas import validates
+
+    bare = {k: v for k, v in schema.items() if k != "examples"}
+    for value in [*given, *schema.get("examples", [])]:
+        if validates(bare, value):
+            return {**bare, "examples": [value]}
+    ok, value = example_for(bare)
+    if ok:
+        return {**bare, "examples": [value]}
+    diags.append(Diagnostic("C120", "warning", where, "No example could be found or generated for this argument.",
+                            "Add an example that validates to the parameter or schema."))
+    return bare
+
+
+def _param_schema(api: Api, p: Parameter, diags: list[Diagnostic]) -> dict[str, Any]:
+    raw = p.schema if p.schema is not None else (p.content.schema if p.content else None)
+    schema, cut = inline_schema(api, raw if raw is not None else {"type": "string"})
+    if cut:
+        diags.append(Diagnostic("C122", "warning", p.pointer, f"The schema of {p.name!r} is recursive or very large; cut to {{}} in args.",
+                                "Nothing to do; the runtime still sends what the document allows."))
+    if not isinstance(schema, dict):
+        schema = {} if schema is True else {"not": {}}
+    if p.deprecated:
+        schema["deprecated"] = True
+    return schema
+
+
+def _path_order(path: str) -> list[str]:
+    return re.findall(r"\{([^{}]+)\}", path)
+
+
+def _pick_media(content: Sequence[MediaType]) -> MediaType | None:
+    def rank(m: MediaType) -> int:
+        ct = m.content_type
+        if ct == "application/json":
+            return 0
+        if ct.endswith("+json") or ct.endswith("/json"):
+            return 1
+        if ct == "application/x-www-form-urlencoded":
+            return 2
+        if ct == "multipart/form-data":
+            return 3
+        return 4
+    return min(content, key=rank) if content else None
+
+
+def _raw_content_key(api: Api, op: Operation, normalized: str) -> str:
+    """The content key as the document spells it (with parameters), which the runtime looks up."""
+    node = api.deref(api.deref(api.document.get("paths", {}).get(op.path, {})).get(op.method, {}))
+    body = api.deref(node.get("requestBody")) if isinstance(node, Mapping) else None
+    content = body.get("content") if isinstance(body, Mapping) else None
+    if isinstance(content, Mapping):
+        for key in content:
+            if isinstance(key, str) and key.split(";")[0].strip().lower() == normalized:
+                return key
+    return normalized
+
+
+def _merged_object(api: Api, schema: Any) -> tuple[dict[str, Any], list[str]] | None:
+    """Properties and required names of an object body (allOf merged), or None when not an object."""
+    node = api.deref(schema)
+    if not isinstance(node, Mapping):
+        return None
+    props: dict[str, Any] = {}
+    required: list[str] = []
+    parts = [node, *[api.deref(p) for p in node.get("allOf", []) if isinstance(node.get("allOf"), list)]]
+    for part in parts:
+        if not isinstance(part, Mapping):
+            continue
+        if isinstance(part.get("properties"), Mapping):
+            props.update(part["properties"])
+        if isinstance(part.get("required"), list):
+            required += [r for r in part["required"] if isinstance(r, str)]
+    if not props:
+        return None
+    if any(k in node for k in ("oneOf", "anyOf")) or node.get("type") not in (None, "object"):
+        return None
+    return props, required
+
+
+def _is_file(media: MediaType, schema: Any) -> bool:
+    ct = media.content_type
+    if isinstance(schema, Mapping) and schema.get("type") == "string" and schema.get("format") in ("binary", "base64"):
+        return True
+    return schema is None and not (ct.endswith("json") or ct.startswith("text/") or "form" in ct)
+
+
+def _body_args(api: Api, op: Operation, taken: set[str], diags: list[Diagnostic]) -> tuple[list[ArgSpec], str | None]:
+    body = op.request_body
+    media = _pick_media(body.content) if body else None
+    if body is None or media is None:
+        return [], None
+    where = body.pointer or op.pointer + "/requestBody"
+    content_type = _raw_content_key(api, op, media.content_type)
+    given = [e.value for e in media.examples]
+    obj = _merged_object(api, media.schema)
+    out: list[ArgSpec] = []
+    if obj is not None:
+        props, required = obj
+        for prop, raw in props.items():
+            node = api.deref(raw)
+            if isinstance(node, Mapping) and node.get("readOnly") is True:
+                continue
+            schema, cut = inline_schema(api, raw)
+            if not isinstance(schema, dict):
+                schema = {} if schema is True else {"not": {}}
+            file = isinstance(node, Mapping) and node.get("format") == "binary" and "form" in media.content_type
+            if file:
+                schema = {"type": "string", "description": f"Path of a file to upload as {prop!r}."}
+            name = _unique(snake(str(prop)), "body", taken)
+            ex = [g[prop] for g in given if isinstance(g, Mapping) and prop in g]
+            schema = _with_example(schema, ex, f"{where}/content/{media.content_type}/schema/properties/{prop}", diags)
+            if cut:
+                diags.append(Diagnostic("C122", "warning", where, f"The schema of body property {prop!r} is recursive or very large; cut in args.",
+                                        "Nothing to do; the runtime still sends what the document allows."))
+            out.append(ArgSpec(name, "body", str(prop), schema, body.required and prop in required, file))
+        return out, content_type
+    if _is_file(media, api.deref(media.schema) if media.schema is not None else None):
+        schema = {"type": "string", "description": "Path of a file to send as the request body."}
+        schema = _with_example(schema, ["./file.bin"], where, diags)
+        return [ArgSpec(_unique("body", "body", taken), "body", None, schema, body.required, True)], content_type
+    inner, _cut = inline_schema(api, media.schema if media.schema is not None else {})
+    schema = inner if isinstance(inner, dict) else {}
+    schema = _describe(schema, body.description, "The request body.")
+    schema = _with_example(schema, given, where, diags)
+    return [ArgSpec(_unique("body", "body", taken), "body", None, schema, body.required)], content_type
+
+
+def _args(api: Api, op: Operation, diags: list[Diagnostic]) -> tuple[list[ArgSpec], str | None]:
+    taken: set[str] = set()
+    params = [p for p in op.parameters if not (p.location == "header" and p.name.lower() in RESERVED_HEADERS)]
+    for p in op.parameters:
+        if p not in params:
+            diags.append(Diagnostic("C121", "warning", p.pointer or op.pointer,
+                                    f"Header parameter {p.name!r} is set by HTTP or the credentials; it is not an argument.",
+                                    "Remove it from the document, or leave it: it is ignored."))
+    order = _path_order(op.path)
+    path_params = sorted((p for p in params if p.location == "path"),
+                         key=lambda p: order.index(p.name) if p.name in order else len(order))
+    declared = {p.name for p in path_params}
+    for missing in (n for n in order if n not in declared):  # template names the document forgot to declare
+        path_params.append(Parameter(name=missing, location="path", required=True, schema={"type": "string"}))
+    ordered = path_params + [p for p in params if p.location != "path"]
+    out: list[ArgSpec] = []
+    for p in ordered:
+        schema = _param_schema(api, p, diags)
+        schema = _describe(schema, p.description, schema.get("description", ""))
+        given = [e.value for e in p.examples] + ([e.value for e in p.content.examples] if p.content else [])
+        schema = _with_example(schema, given, p.pointer or op.pointer, diags)
+        name = _unique(snake(p.name), p.location, taken)
+        out.append(ArgSpec(name, p.location, p.name, schema, p.location == "path" or p.required))
+    body_args, content_type = _body_args(api, op, taken, diags)
+    return out + body_args, content_type
+
+
+def _args_schema(args: Sequence[ArgSpec]) -> dict[str, Any]:
+    props: dict[str, Any] = {}
+    position = 0
+    for a in args:
+        prop = dict(a.schema)
+        if a.location == "path":
+            prop["x-position"] = position
+            position += 1
+        props[a.name] = prop
+    out: dict[str, Any] = {"type": "object", "properties": props}
+    required = [a.name for a in args if a.required]
+    if required:
+        out["required"] = required
+    return out
+
+
+# --- access, words, titles, preview --------------------------------------------------------------
+
+def _words(op: Operation, name: str) -> set[str]:
+    text = " ".join([name.replace(".", " "), snake(op.operation_id or "").replace("_", " "),
+                     snake(op.path).replace("_", " ")])
+    return set(text.split())
+
+
+def _access(op: Operation, name: str, forced: Access | None) -> Access:
+    if forced:
+        return forced
+    if op.method in ("get", "head", "options"):
+        return "read"
+    if op.method == "post":
+        said = re.search(r"\bread[- ]only\b|\bdoes not (modify|change)\b", f"{op.summary} {op.description}", re.I)
+        statuses = {r.status for r in op.responses}
+        answers = any(s in ("200", "2XX") and r.content for r in op.responses for s in [r.status])
+        creates = bool(statuses & {"201", "202", "204"})
+        reads_by_name = bool(_words(op, name) & {"search", "query", "find", "lookup", "count", "filter"})
+        if said or (reads_by_name and answers and not creates):
+            return "read"
+    return "write"
+
+
+def _destructive(op: Operation, name: str) -> bool:
+    return op.method == "delete" or bool(set(name.split(".")[-1].split("_")) & _DESTRUCTIVE_WORDS)
+
+
+def _human(resource: Sequence[str], singular: bool) -> str:
+    if not resource:
+        return "item" if singular else "items"
+    words = resource[-1].replace("_", " ")
+    if singular and words.endswith("ies"):
+        return words[:-3] + "y"
+    if singular and words.endswith("s") and not words.endswith("ss"):
+        return words[:-1]
+    return words
+
+
+def _titles(pv: PlannedVerb, first: str | None) -> Title:
+    if pv.action in _ACTIONS:
+        live_w, done_w = _ACTIONS[pv.action]
+        thing = _human(pv.resource, singular=pv.action != "list")
+    else:
+        live_w, done_w = "Running", "Ran"
+        thing = pv.name
+    if first:
+        return Title(live=[f"{live_w} {thing} {{{{{first}}}}}", f"{live_w} {thing}"],
+                     done=[f"{done_w} {thing} {{{{{first}}}}}", f"{done_w} {thing}"])
+    return Title(live=[f"{live_w} {thing}"], done=[f"{done_w} {thing}"])
+
+
+def _find(args: Sequence[ArgSpec], *patterns: str) -> ArgSpec | None:
+    for pattern in patterns:
+        for a in args:
+            if re.fullmatch(pattern, a.name):
+                return a
+    return None
+
+
+def _preview(pv: PlannedVerb, args: Sequence[ArgSpec], destructive: bool, forced: PreviewKind | None) -> Preview:
+    def ph(a: ArgSpec | None) -> str:
+        return f"{{{{{a.name}}}}}" if a else ""
+
+    amount = _find(args, r"(body_)?(amount|price|total|sum|value)(_\w+)?", r"\w*_amount")
+    currency = _find(args, r"(body_)?currency(_code)?", r"\w*_currency")
+    to = _find(args, r"(body_)?(to|recipients?|email|phone|phone_number|channel|chat_id|to_\w+|\w+_to|user|user_id|payee\w*|destination\w*)")
+    text = _find(args, r"(body_)?(text|body|message|content|subject|msg)")
+    start = _find(args, r"(body_)?(start|starts_at|start_\w+|begin\w*)")
+    end = _find(args, r"(body_)?(end|ends_at|end_\w+|finish\w*)")
+    words = set(pv.name.replace(".", "_").split("_")) | set(snake(pv.op.operation_id or "").split("_"))
+    kind: PreviewKind
+    if forced:
+        kind = forced
+    elif destructive:
+        kind = "removal"
+    elif amount and currency:
+        kind = "payment"
+    elif to and text:
+        kind = "message"
+    elif start and end:
+        kind = "event"
+    elif words & {"publish", "release", "deploy"}:
+        kind = "publish"
+    elif pv.action in ("create", "update"):
+        kind = "record"
+    else:
+        kind = "fields"
+    fields: dict[str, str] = {}
+    if kind == "payment":
+        fields = {"amount": ph(amount), "currency": ph(currency)}
+        if to:
+            fields["to"] = ph(to)
+    elif kind == "message":
+        fields = {"to": ph(to), "text": ph(text)}
+        subject = _find(args, r"(body_)?(subject|title)")
+        if subject and subject is not text:
+            fields["subject"] = ph(subject)
+    elif kind == "event":
+        fields = {"start": ph(start), "end": ph(end)}
+        what = _find(args, r"(body_)?(title|summary|name)")
+        if what:
+            fields["title"] = ph(what)
+    if not fields:
+        chosen = [a for a in args if a.required][:8] or list(args[:8])
+        fields = {a.name: ph(a) for a in chosen}
+    fields = {k: v for k, v in fields.items() if v}
+    key = next((a for a in args if a.location == "path"), None)
+    action = {"removal": "Delete", "payment": "Pay", "message": "Send", "event": "Schedule", "publish": "Publish"}.get(
+        kind, {"create": "Create", "update": "Update"}.get(pv.action, "Confirm"))
+    thing = _human(pv.resource, singular=True) if kind not in ("fields",) or pv.action in _ACTIONS else pv.name
+    if kind == "fields":
+        title = f"Confirm {pv.name}" + (f" {ph(key)}" if key else "")
+    else:
+        title = f"{action} {thing}" + (f" {ph(key)}" if key else "")
+    return Preview(kind=kind, title=title, fields=fields or None)
+
+
+def _description(pv: PlannedVerb, stub: Verb | None) -> str:
+    for text in (pv.override.description, stub.description if stub else None, pv.op.summary, pv.op.description):
+        out = sentence(text or "", DESC_LIMIT)
+        if out:
+            return out
+    if pv.action in _ACTIONS:
+        return f"{pv.action.capitalize()} {_human(pv.resource, pv.action != 'list')}."
+    return f"Call {pv.op.method.upper()} {clean(pv.op.path)}."
+
+
+def derive_verb(api: Api, pv: PlannedVerb, cli_bin: str, overrides: Overrides) -> DerivedVerb:
+    """Everything a verb needs, from its planned operation."""
+    diags: list[Diagnostic] = []
+    stub = overrides.stub_verbs.get(pv.name) if overrides.stub_verbs else None
+    args, content_type = _args(api, pv.op, diags)
+    forced: Access | None = pv.override.access or (stub.policy if stub else None)
+    access = _access(pv.op, pv.name, forced)
+    destructive = access == "write" and _destructive(pv.op, pv.name)
+    cli = [cli_bin, *pv.name.split(".")]
+    cli += [f"{{{{{a.name}}}}}" for a in args if a.location == "path"]
+    for a in args:
+        if a.location != "path":
+            cli += [f"--{a.name}", f"{{{{{a.name}}}}}"]
+    first = next((a.name for a in args if a.location == "path"), None)
+    preview = None
+    if access == "write":
+        forced_kind = pv.override.preview or (stub.preview.kind if stub and stub.preview else None)
+        preview = _preview(pv, args, destructive, forced_kind)
+    fields: dict[str, Any] = {
+        "description": _description(pv, stub),
+        "cli": cli,
+        "args": _args_schema(args),
+        "title": stub.title if stub and stub.title else _titles(pv, first),
+        "policy": access,
+    }
+    if preview is not None:
+        fields["preview"] = preview
+    verb = Verb(**fields)
+    return DerivedVerb(pv.name, pv.op, verb, access, destructive, tuple(args), content_type,
+                       pv.override.idempotent, tuple(diags))
+
+
+# --- binding -----------------------------------------------------------------------------------------
+
+def scheme_keys(api: Api, ops: Sequence[Operation]) -> list[str]:
+    """Security scheme keys the operations may use (sorted), ignoring ones the document lacks."""
+    keys: set[str] = set()
+    for op in ops:
+        for requirement in op.security if op.security is not None else api.security:
+            keys |= {k for k, _ in requirement if k in api.security_schemes}
+    return sorted(keys)
+
+
+def _provider(api: Api, keys: Sequence[str]) -> str | None:
+    for key in keys:
+        scheme = api.security_schemes[key]
+        if scheme.type in ("oauth2", "openIdConnect"):
+            urls = [f.authorization_url or f.token_url for f in scheme.flows] + [scheme.openid_connect_url]
+            for url in urls:
+                host = urlparse(url).hostname or ""
+                labels = [x for x in host.split(".") if x not in ("www", "api", "auth", "oauth", "login", "accounts")]
+                if len(labels) >= 2:
+                    return snake(labels[-2]).replace("_", "-") or None
+            return None
+    return None
+
+
+def binding_for(api: Api, ops: Sequence[Operation], overrides: Overrides, family: str) -> Binding:
+    """public when no operation needs credentials, else user + keyring with a family."""
+    keys = scheme_keys(api, ops)
+    given = overrides.binding
+    if not keys:
+        base = Binding(mode="public", hub="public")
+    else:
+        provider = _provider(api, keys) if any(api.security_schemes[k].type == "oauth2" for k in keys) else None
+        base = Binding(mode="user", hub="keyring", family=family, connect_provider_id=provider or None) \
+            if provider else Binding(mode="user", hub="keyring", family=family)
+    if given is None:
+        return base
+    merged = {**base.model_dump(exclude_none=True), **given.model_dump(exclude_none=True)}
+    return Binding(**merged)

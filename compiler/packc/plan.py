@@ -1,0 +1,367 @@
+"""Plan: operations → verbs (names, ranking, selection) and verbs → packs (one, or a family)."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from packc_runtime.diagnostics import Diagnostic
+
+from .model import HTTP_METHODS, Api, Operation
+from .overrides import OpOverride, Overrides
+from .text import slug, snake
+
+__all__ = ["MAX_VERBS", "MIN_VERBS", "LeftOut", "PackPlan", "Plan", "PlannedVerb", "name_operation", "plan"]
+
+MAX_VERBS = 12
+MIN_VERBS = 5
+MAX_NAME = 64
+
+_PREFIX = re.compile(r"^(api|apis|rest|public|latest|beta|alpha|v\d+([._]\d+)*[a-z]*|\d+([._]\d+)*)$", re.I)
+_COLLECTION = {"get": "list", "post": "create", "put": "update", "patch": "update", "delete": "delete"}
+_ITEM = {"get": "get", "post": "update", "put": "update", "patch": "update", "delete": "delete"}
+_CRUD = {"list", "get", "create", "update", "delete"}
+_SINGULAR_S = ("ss", "us", "is", "news", "status", "series", "species", "settings", "access", "analytics")
+
+
+@dataclass(frozen=True, slots=True)
+class PlannedVerb:
+    """One operation as a verb: its name, why it got that name, and how it ranked."""
+
+    name: str
+    op: Operation
+    resource: tuple[str, ...]
+    action: str
+    score: int
+    reasons: tuple[str, ...] = ()
+    override: OpOverride = field(default_factory=OpOverride)
+
+
+@dataclass(frozen=True, slots=True)
+class LeftOut:
+    """An operation no pack carries, and why."""
+
+    op: Operation
+    name: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class PackPlan:
+    id: str
+    group: str | None
+    verbs: tuple[PlannedVerb, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    api_id: str
+    packs: tuple[PackPlan, ...]
+    left_out: tuple[LeftOut, ...]
+    diagnostics: tuple[Diagnostic, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        """The plan as JSON: packs with their verbs, left-out operations with reasons."""
+        return {
+            "api": self.api_id,
+            "packs": [
+                {
+                    "id": p.id,
+                    "group": p.group,
+                    "verbs": [
+                        {"verb": v.name, "method": v.op.method.upper(), "path": v.op.path,
+                         "operationId": v.op.operation_id, "score": v.score, "reasons": list(v.reasons)}
+                        for v in p.verbs
+                    ],
+                }
+                for p in self.packs
+            ],
+            "left_out": [
+                {"verb": lo.name, "method": lo.op.method.upper(), "path": lo.op.path,
+                 "operationId": lo.op.operation_id, "reason": lo.reason}
+                for lo in self.left_out
+            ],
+            "diagnostics": [d.to_json() for d in self.diagnostics],
+        }
+
+
+# --- naming -----------------------------------------------------------------------------------------
+
+def _plural(word: str) -> bool:
+    return (word.endswith("s") and not word.endswith(_SINGULAR_S)) or word in ("people", "data", "media", "children")
+
+
+def _segments(path: str) -> tuple[list[tuple[str, bool]], str]:
+    """Path → [(word, is_param)] without version prefixes, and a trailing ``:custom`` verb."""
+    raw = [s for s in path.split("/") if s]
+    custom = ""
+    if raw:
+        m = re.match(r"^(.*?[^:]):([A-Za-z][\w-]*)$", raw[-1])
+        if m and "{" not in m.group(2):
+            raw[-1], custom = m.group(1), m.group(2)
+    segs: list[tuple[str, bool]] = []
+    for s in raw:
+        is_param = "{" in s
+        word = "" if is_param else snake(re.sub(r"\.(json|xml|yaml|csv)$", "", s))
+        if not is_param and not word:
+            continue
+        segs.append((word, is_param))
+    # Drop leading prefixes (api, v1, ...) while a static segment remains after them.
+    while segs and not segs[0][1] and _PREFIX.match(segs[0][0]) and any(not p for _, p in segs[1:]):
+        segs.pop(0)
+    return segs, snake(custom)
+
+
+def _fallback_words(op: Operation) -> list[str]:
+    if op.operation_id and snake(op.operation_id):
+        return [snake(op.operation_id)]
+    words = snake(" ".join(op.summary.split()[:5]))
+    return [words] if words else [f"{op.method}_root"]
+
+
+def name_operation(op: Operation) -> tuple[tuple[str, ...], str]:
+    """The (resource words, action) a path and method give, before any clash resolution.
+
+    Depends on the operation alone, so unrelated edits of the document never rename a verb.
+    """
+    segs, custom = _segments(op.path)
+    statics = [w for w, p in segs if not p]
+    method = op.method
+    if custom:
+        return tuple(statics[-2:]), custom
+    if not statics:
+        fb = _fallback_words(op)
+        return (), fb[0]
+    if segs[-1][1]:
+        return tuple(statics[-2:]), _ITEM.get(method, method)
+    last = statics[-1]
+    if len(statics) == 1 or _plural(last):
+        return tuple(statics[-2:]), _COLLECTION.get(method, method)
+    # A singular trailing word after something else: an action (POST /pets/{id}/adopt,
+    # GET /user/login) or a singular sub-resource written to with PUT/PATCH/DELETE.
+    if method in ("get", "post"):
+        return tuple(statics[-3:-1]), last
+    return tuple(statics[-2:]), _ITEM.get(method, method)
+
+
+def _join(words: Iterable[str]) -> str:
+    name = ".".join(w for w in words if w)
+    if len(name) <= MAX_NAME:
+        return name
+    parts = name.split(".")
+    while len(".".join(parts)) > MAX_NAME and len(parts[-1]) > 1:
+        over = len(".".join(parts)) - MAX_NAME
+        parts[-1] = parts[-1][: max(1, len(parts[-1]) - over)].rstrip("_")
+    return ".".join(parts)[:MAX_NAME].rstrip("._")
+
+
+def _method_rank(op: Operation) -> tuple[int, str]:
+    return (HTTP_METHODS.index(op.method), op.path)
+
+
+def _resolve_names(items: list[tuple[Operation, tuple[str, ...], str, OpOverride]],
+                   diags: list[Diagnostic]) -> dict[str, str]:
+    """Unique names by op key: user names first, then path names; clashes in method/path order."""
+    taken: dict[str, str] = {}
+    out: dict[str, str] = {}
+    for op, _res, _act, ov in sorted(items, key=lambda it: _method_rank(it[0])):
+        if ov.verb:
+            if ov.verb in taken:
+                diags.append(Diagnostic("C106", "error", op.pointer, f"Verb name {ov.verb!r} is given to two operations.",
+                                        "Give each operation its own x-packc verb."))
+                continue
+            taken[ov.verb] = op.key
+            out[op.key] = ov.verb
+    for op, res, act, _ov in sorted(items, key=lambda it: _method_rank(it[0])):
+        if op.key in out:
+            continue
+        candidates = [_join([*res, act])]
+        if op.operation_id and snake(op.operation_id) and snake(op.operation_id) != act:
+            candidates.append(_join([*res, snake(op.operation_id)]))
+        candidates.append(_join([*res, f"{act}_{op.method}"]))
+        name = next((c for c in candidates if c not in taken), None)
+        n = 2
+        while name is None:
+            probe = _join([*res, f"{act}_{n}"])
+            name = probe if probe not in taken else None
+            n += 1
+        taken[name] = op.key
+        out[op.key] = name
+    # A verb that is a dotted prefix of another would make CLI words ambiguous: lengthen it.
+    names = set(out.values())
+    for key, name in sorted(out.items(), key=lambda kv: kv[1]):
+        if any(other.startswith(name + ".") for other in names):
+            method = key.split(" ", 1)[0].lower()
+            longer = _join([name, "get" if method == "get" else _COLLECTION.get(method, method)])
+            while longer in names:
+                longer = _join([longer, "op"])
+            names.discard(name)
+            names.add(longer)
+            out[key] = longer
+    return out
+
+
+# --- ranking -----------------------------------------------------------------------------------------
+
+def _score(op: Operation, res: tuple[str, ...], act: str, main: set[str], central: set[str],
+           ov: OpOverride) -> tuple[int, tuple[str, ...]]:
+    score, reasons = 0, []
+    if ov.include:
+        score += 1000
+        reasons.append("included by x-packc")
+    if act in _CRUD:
+        score += 40
+        reasons.append(f"core {act}")
+    if res and res[0] in main:
+        score += 20
+        reasons.append(f"main resource {res[0]!r}")
+    depth = len([s for s in op.path.split("/") if s])
+    score -= 6 * max(0, depth - 1)
+    reasons.append(f"path depth {depth}")
+    if op.summary or op.description:
+        score += 10
+        reasons.append("documented")
+    else:
+        reasons.append("undocumented")
+    if op.deprecated:
+        score -= 100
+        reasons.append("deprecated")
+    if set(op.tags) & central:
+        score += 15
+        reasons.append("central tag")
+    if op.method in ("head", "options", "trace"):
+        score -= 50
+        reasons.append(f"{op.method.upper()} is rarely needed")
+    return score, tuple(reasons)
+
+
+def _central_tags(api: Api) -> set[str]:
+    declared = [t.name for t in api.tags[:3]]
+    counts = Counter(t for op in api.operations for t in op.tags[:1])
+    top = [t for t, _ in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:1]]
+    return set(declared) | set(top)
+
+
+def _main_resources(pairs: Iterable[tuple[str, ...]]) -> set[str]:
+    counts = Counter(res[0] for res in pairs if res)
+    return {r for r, _ in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:3]}
+
+
+# --- packs ------------------------------------------------------------------------------------------
+
+def _group_key(v: PlannedVerb) -> str:
+    if v.override.group:
+        return slug(v.override.group) or "misc"
+    if v.op.tags and slug(v.op.tags[0]):
+        return slug(v.op.tags[0])
+    return slug(v.resource[0]) if v.resource else slug(v.name.split(".")[0]) or "misc"
+
+
+def _related(a: list[PlannedVerb], b: list[PlannedVerb]) -> int:
+    ra = {v.resource[0] for v in a if v.resource}
+    rb = {v.resource[0] for v in b if v.resource}
+    return len(ra & rb)
+
+
+def _split_big(key: str, verbs: list[PlannedVerb]) -> list[tuple[str, list[PlannedVerb]]]:
+    ordered = sorted(verbs, key=lambda v: (v.resource, v.name))
+    n = math.ceil(len(ordered) / MAX_VERBS)
+    size, extra = divmod(len(ordered), n)
+    out, start = [], 0
+    for i in range(n):
+        end = start + size + (1 if i < extra else 0)
+        chunk = ordered[start:end]
+        sub = next((w for v in chunk for w in v.resource[1:2] or v.resource[:1]), "") or str(i + 1)
+        out.append((f"{key}-{slug(sub) or i + 1}", chunk))
+        start = end
+    return out
+
+
+def _groups(verbs: list[PlannedVerb]) -> list[tuple[str, list[PlannedVerb]]]:
+    by_key: dict[str, list[PlannedVerb]] = {}
+    for v in verbs:
+        by_key.setdefault(_group_key(v), []).append(v)
+    groups: dict[str, list[PlannedVerb]] = {}
+    for key in sorted(by_key):
+        if len(by_key[key]) > MAX_VERBS:
+            for sub, chunk in _split_big(key, by_key[key]):
+                while sub in groups or sub in by_key:
+                    sub += "-2"
+                groups[sub] = chunk
+        else:
+            groups[key] = by_key[key]
+    # Merge small groups into the most related group with room, else into any small group.
+    changed = True
+    while changed:
+        changed = False
+        for key in sorted(groups, key=lambda k: (len(groups[k]), k)):
+            if len(groups[key]) >= MIN_VERBS:
+                continue
+            room = [k for k in groups if k != key and len(groups[k]) + len(groups[key]) <= MAX_VERBS]
+            if not room:
+                continue
+            best = max(room, key=lambda k: (_related(groups[key], groups[k]), len(groups[k]) < MIN_VERBS,
+                                            -len(groups[k]), [-ord(c) for c in k]))
+            # The merged group keeps the larger group's name (alphabetical on a tie).
+            into, other = sorted((best, key), key=lambda k: (-len(groups[k]), k))
+            groups[into] = groups[into] + groups.pop(other)
+            changed = True
+            break
+    return sorted(groups.items())
+
+
+def plan(api: Api, overrides: Overrides, *, split: bool = False, max_verbs: int = MAX_VERBS) -> Plan:
+    """Name every operation, rank them, and cut the verbs into one pack or (``split``) a family."""
+    diags: list[Diagnostic] = []
+    named = []
+    for op in api.operations:
+        res, act = name_operation(op)
+        named.append((op, res, act, overrides.ops.get(op.key, OpOverride())))
+    names = _resolve_names(named, diags)
+    main = _main_resources(res for _, res, _, _ in named)
+    central = _central_tags(api)
+    api_id = overrides.api_id or slug(api.info.title) or "api"
+
+    left_out: list[LeftOut] = []
+    candidates: list[PlannedVerb] = []
+    for op, res, act, ov in named:
+        if op.key not in names:
+            continue
+        name = names[op.key]
+        if ov.exclude:
+            left_out.append(LeftOut(op, name, "excluded by x-packc"))
+            continue
+        if overrides.stub_verbs is not None and name not in overrides.stub_verbs:
+            left_out.append(LeftOut(op, name, "not among the stub manifest's verbs"))
+            continue
+        score, reasons = _score(op, res, act, main, central, ov)
+        candidates.append(PlannedVerb(name, op, res, act, score, reasons, ov))
+
+    ranked = sorted(candidates, key=lambda v: (-v.score, v.name))
+    packs: list[PackPlan] = []
+    if not split:
+        kept = ranked[:max_verbs]
+        for i, v in enumerate(ranked[max_verbs:], start=max_verbs + 1):
+            left_out.append(LeftOut(v.op, v.name, f"ranked #{i} of {len(ranked)} (score {v.score}); one pack holds "
+                                                  f"{max_verbs} verbs; use --split to cover every operation"))
+        if kept:
+            packs.append(PackPlan(api_id, None, tuple(sorted(kept, key=lambda v: v.name))))
+    else:
+        groups = _groups(ranked)
+        for key, verbs in groups:
+            pack_id = api_id if len(groups) == 1 else f"{api_id}-{key}"[:MAX_NAME].rstrip("-")
+            packs.append(PackPlan(pack_id, key, tuple(sorted(verbs, key=lambda v: v.name))))
+    if not packs:
+        diags.append(Diagnostic("C110", "error", "#/paths", "No operation is left to make a verb of.",
+                                "Add operations, or include some that x-packc or the stub excludes."))
+    left = tuple(sorted(left_out, key=lambda lo: lo.name))
+    return Plan(api_id, tuple(packs), left, tuple(diags))
+
+
+def by_key(plan_: Plan) -> Mapping[str, PlannedVerb]:
+    """Every planned verb by operation key."""
+    return {v.op.key: v for p in plan_.packs for v in p.verbs}

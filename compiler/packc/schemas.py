@@ -1,0 +1,378 @@
+"""OpenAPI schemas → self-contained JSON Schema for args, and deterministic examples that validate."""
+
+from __future__ import annotations
+
+import copy
+import math
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from jsonschema import Draft202012Validator
+
+from .model import Api, resolve_pointer
+from .text import clean, shorten
+
+__all__ = ["example_for", "inline_schema", "validates"]
+
+MAX_DEPTH = 8
+MAX_NODES = 400  # per argument: big shared schemas are cut, not copied thousands of times
+_TYPES = {"string", "number", "integer", "boolean", "array", "object", "null"}
+_SUB = ("items", "additionalProperties", "not", "contains", "propertyNames", "if", "then", "else",
+        "unevaluatedProperties", "unevaluatedItems")
+_LISTS = ("allOf", "anyOf", "oneOf", "prefixItems")
+_MAPS = ("properties", "patternProperties", "dependentSchemas")
+_NUM = ("minimum", "maximum", "multipleOf")
+_INT = ("minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties")
+_COPY = ("format", "default", "const", "readOnly", "writeOnly", "deprecated", "contentMediaType",
+         "contentEncoding", "uniqueItems")
+CUT_NOTE = "Recursive or very large schema cut here; see the pack's openapi.json."
+
+
+class _Budget:
+    def __init__(self) -> None:
+        self.nodes = 0
+        self.cut = False
+
+
+def _pattern_ok(pattern: object) -> bool:
+    if not isinstance(pattern, str):
+        return False
+    try:
+        re.compile(pattern)
+    except (re.error, RecursionError, OverflowError):
+        return False
+    return True
+
+
+def inline_schema(api: Api, node: Any) -> tuple[Any, bool]:
+    """``node`` with internal refs inlined and OpenAPI-only keywords mapped to JSON Schema.
+
+    Returns the schema and whether something (a cycle, a size limit) was cut to ``{}``.
+    """
+    budget = _Budget()
+    out = _inline(api, node, (), 0, budget)
+    return out, budget.cut
+
+
+def _cut(budget: _Budget) -> dict[str, Any]:
+    budget.cut = True
+    return {"description": CUT_NOTE}
+
+
+def _inline(api: Api, node: Any, stack: tuple[str, ...], depth: int, budget: _Budget) -> Any:
+    if isinstance(node, bool):
+        return node
+    if not isinstance(node, Mapping):
+        return {}
+    budget.nodes += 1
+    if depth > MAX_DEPTH or budget.nodes > MAX_NODES:
+        return _cut(budget)
+    ref = node.get("$ref")
+    if isinstance(ref, str):
+        if ref in stack:
+            return _cut(budget)
+        target = resolve_pointer(api.document, ref)
+        if target is None:
+            return {}
+        inner = _inline(api, target, (*stack, ref), depth + 1, budget)
+        extra = {k: v for k, v in node.items() if k in ("description", "nullable")}
+        if extra and isinstance(inner, dict):  # 3.1 allows siblings of $ref
+            inner = {**inner, **_inline(api, extra, stack, depth, budget)}
+        return inner
+    out: dict[str, Any] = {}
+    for key, value in node.items():
+        if key in _MAPS and isinstance(value, Mapping):
+            out[key] = {str(k): _inline(api, v, stack, depth + 1, budget) for k, v in value.items()}
+        elif key in _SUB and isinstance(value, Mapping | bool):
+            out[key] = _inline(api, value, stack, depth + 1, budget)
+        elif key == "items" and isinstance(value, list):  # draft-4 tuple form
+            out["prefixItems"] = [_inline(api, v, stack, depth + 1, budget) for v in value]
+        elif key in _LISTS and isinstance(value, list) and value:
+            out[key] = [_inline(api, v, stack, depth + 1, budget) for v in value]
+        elif key == "type":
+            types = [value] if isinstance(value, str) else value if isinstance(value, list) else []
+            kept = [t for t in types if isinstance(t, str) and t in _TYPES]
+            kept = list(dict.fromkeys(kept))
+            if kept:
+                out["type"] = kept[0] if len(kept) == 1 else kept
+        elif key in ("description", "title") and isinstance(value, str):
+            text = shorten(clean(value), 160)
+            if text:
+                out[key] = text
+        elif key == "enum" and isinstance(value, list) and value:
+            unique: list[Any] = []
+            for v in value:
+                if v not in unique:
+                    unique.append(copy.deepcopy(v))
+            out["enum"] = unique
+        elif key == "required" and isinstance(value, list):
+            names = [v for v in value if isinstance(v, str)]
+            if names:
+                out["required"] = list(dict.fromkeys(names))
+        elif key in _NUM and isinstance(value, int | float) and not isinstance(value, bool):
+            if key != "multipleOf" or value > 0:
+                out[key] = value
+        elif key in _INT and isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+            out[key] = value
+        elif key in ("exclusiveMinimum", "exclusiveMaximum"):
+            bound = "minimum" if key == "exclusiveMinimum" else "maximum"
+            if isinstance(value, bool):  # OpenAPI 3.0 / draft 4: a flag on minimum/maximum
+                if value and isinstance(node.get(bound), int | float):
+                    out[key] = node[bound]
+            elif isinstance(value, int | float):
+                out[key] = value
+        elif key == "pattern":
+            if _pattern_ok(value):
+                out[key] = value
+        elif key == "example":
+            out.setdefault("examples", [copy.deepcopy(value)])
+        elif key == "examples" and isinstance(value, list):
+            out["examples"] = copy.deepcopy(value)
+        elif key in _COPY:
+            if key == "uniqueItems" and not isinstance(value, bool):
+                continue
+            if key == "format" and not isinstance(value, str):
+                continue
+            out[key] = copy.deepcopy(value)
+    if isinstance(out.get("exclusiveMinimum"), int | float) and out.get("minimum") == out["exclusiveMinimum"]:
+        del out["minimum"]
+    if isinstance(out.get("exclusiveMaximum"), int | float) and out.get("maximum") == out["exclusiveMaximum"]:
+        del out["maximum"]
+    if node.get("nullable") is True:
+        out = _nullable(out)
+    if "examples" in out:
+        good = [e for e in out["examples"] if validates({k: v for k, v in out.items() if k != "examples"}, e)]
+        if good:
+            out["examples"] = good[:3]
+        else:
+            del out["examples"]
+    if "default" in out and not validates({k: v for k, v in out.items() if k != "default"}, out["default"]):
+        del out["default"]
+    if not _schema_ok(out):
+        return {"description": out["description"]} if isinstance(out.get("description"), str) else {}
+    return out
+
+
+def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
+    t = schema.get("type")
+    if isinstance(t, str):
+        schema["type"] = [t, "null"]
+    elif isinstance(t, list) and "null" not in t:
+        schema["type"] = [*t, "null"]
+    elif t is None and schema:
+        return {"anyOf": [schema, {"type": "null"}]}
+    if "enum" in schema and None not in schema["enum"]:
+        schema["enum"] = [*schema["enum"], None]
+    return schema
+
+
+def _schema_ok(schema: Any) -> bool:
+    try:
+        Draft202012Validator.check_schema(schema)
+    except Exception:  # a schema the validator itself chokes on is as bad as an invalid one
+        return False
+    return True
+
+
+def validates(schema: Any, value: Any) -> bool:
+    """Does ``value`` validate against ``schema`` (draft 2020-12, no remote refs)?"""
+    try:
+        return next(iter(Draft202012Validator(schema).iter_errors(value)), None) is None
+    except Exception:  # unusable schema: treat the value as not validated
+        return False
+
+
+# --- examples ---------------------------------------------------------------------------------------
+
+_FORMATS: dict[str, Any] = {
+    "date": "2024-01-15", "date-time": "2024-01-15T09:30:00Z", "time": "09:30:00Z", "email": "user@example.com",
+    "uuid": "3fa85f64-5717-4562-b3fc-2c963f66afa6", "uri": "https://example.com/item", "url": "https://example.com/item",
+    "hostname": "example.com", "ipv4": "192.0.2.10", "ipv6": "2001:db8::1", "binary": "./file.bin",
+    "byte": "ZXhhbXBsZQ==", "password": "secret", "duration": "P1D", "uri-reference": "/items/1",
+    "phone": "+15555550100", "int32": "1", "int64": "1",
+}
+
+
+def _from_pattern(pattern: str) -> str | None:
+    try:
+        import re._parser as sre  # type: ignore[import-not-found]
+        from re._constants import (  # type: ignore[import-not-found]
+            ANY,
+            AT,
+            BRANCH,
+            CATEGORY,
+            CATEGORY_DIGIT,
+            CATEGORY_SPACE,
+            IN,
+            LITERAL,
+            MAX_REPEAT,
+            MIN_REPEAT,
+            NEGATE,
+            NOT_LITERAL,
+            RANGE,
+            SUBPATTERN,
+        )
+        parsed = sre.parse(pattern)
+    except Exception:  # unsupported pattern syntax: no generated example
+        return None
+
+    def one_of_set(items: Any) -> str:
+        if items and items[0][0] is NEGATE:
+            for ch in "aZ0_x-":
+                if re.fullmatch(pattern_set(items), ch):
+                    return ch
+            return "a"
+        op, av = items[0]
+        if op is LITERAL:
+            return chr(av)
+        if op is RANGE:
+            return chr(av[0])
+        if op is CATEGORY:
+            return "0" if av is CATEGORY_DIGIT else " " if av is CATEGORY_SPACE else "a"
+        return "a"
+
+    def pattern_set(items: Any) -> str:
+        return "[^" + re.escape("".join(chr(av) for op, av in items if op is LITERAL)) + "]"
+
+    def gen(items: Any, depth: int = 0) -> str:
+        if depth > 20:
+            return ""
+        out = []
+        for op, av in items:
+            if op is LITERAL:
+                out.append(chr(av))
+            elif op is NOT_LITERAL:
+                out.append("a" if av != ord("a") else "b")
+            elif op is ANY:
+                out.append("a")
+            elif op is IN:
+                out.append(one_of_set(av))
+            elif op in (MAX_REPEAT, MIN_REPEAT) or str(op) == "POSSESSIVE_REPEAT":
+                lo, hi, sub = av
+                count = lo if lo > 0 else (1 if hi != 0 else 0)
+                out.append(gen(sub, depth + 1) * min(count, 64))
+            elif op is SUBPATTERN:
+                out.append(gen(av[-1], depth + 1))
+            elif op is BRANCH:
+                out.append(gen(av[1][0], depth + 1))
+            elif op is AT:
+                continue
+            else:
+                return "\x00"  # lookarounds, backrefs: give up
+        return "".join(out)
+
+    text = gen(parsed)
+    if "\x00" in text:
+        return None
+    try:
+        return text if re.search(pattern, text) else None
+    except re.error:
+        return None
+
+
+def _string(schema: Mapping[str, Any]) -> list[Any]:
+    fmt = schema.get("format")
+    base = [_FORMATS[fmt]] if isinstance(fmt, str) and fmt in _FORMATS else []
+    if isinstance(schema.get("pattern"), str):
+        gen = _from_pattern(schema["pattern"])
+        if gen is not None:
+            base.insert(0, gen)
+    base.append("example")
+    lo, hi = schema.get("minLength", 0), schema.get("maxLength")
+    out = []
+    for cand in base:
+        if isinstance(cand, str):
+            if len(cand) < lo:
+                cand = cand + "x" * (lo - len(cand))
+            if isinstance(hi, int) and len(cand) > hi:
+                cand = cand[:hi]
+        out.append(cand)
+    return out
+
+
+def _number(schema: Mapping[str, Any], integer: bool) -> list[Any]:
+    lo = schema.get("minimum", schema.get("exclusiveMinimum"))
+    hi = schema.get("maximum", schema.get("exclusiveMaximum"))
+    value: float = 1
+    if isinstance(lo, int | float):
+        value = max(value, lo + (1 if "exclusiveMinimum" in schema and "minimum" not in schema else 0))
+    if isinstance(hi, int | float) and value > hi:
+        value = hi - (1 if "exclusiveMaximum" in schema and "maximum" not in schema else 0)
+    step = schema.get("multipleOf")
+    if isinstance(step, int | float) and step > 0:
+        value = math.ceil(value / step) * step
+    if integer:
+        value = math.ceil(value)
+    cands: list[Any] = [value if not integer else int(value)]
+    if isinstance(lo, int | float):
+        cands.append(math.ceil(lo) if integer else lo)
+    if isinstance(hi, int | float):
+        cands.append(math.floor(hi) if integer else hi)
+    return cands
+
+
+def _candidates(schema: Any, depth: int) -> list[Any]:
+    if schema is True or schema == {}:
+        return ["example"]
+    if not isinstance(schema, Mapping) or depth > 6:
+        return []
+    out: list[Any] = []
+    if isinstance(schema.get("examples"), list):
+        out += schema["examples"][:1]
+    if "const" in schema:
+        out.append(schema["const"])
+    if isinstance(schema.get("enum"), list):
+        out += [e for e in schema["enum"] if e is not None][:1]
+    if "default" in schema:
+        out.append(schema["default"])
+    for key in ("oneOf", "anyOf"):
+        for option in schema.get(key, []):
+            out += _candidates(option, depth + 1)[:2]
+    if isinstance(schema.get("allOf"), list):
+        merged: dict[str, Any] = {}
+        for part in schema["allOf"]:
+            if isinstance(part, Mapping):
+                for k, v in part.items():
+                    if k == "properties" and isinstance(v, Mapping):
+                        merged.setdefault("properties", {}).update(v)
+                    elif k == "required" and isinstance(v, list):
+                        merged.setdefault("required", []).extend(v)
+                    else:
+                        merged.setdefault(k, v)
+        out += _candidates(merged, depth + 1)[:2]
+    t = schema.get("type")
+    types = [t] if isinstance(t, str) else list(t) if isinstance(t, list) else []
+    if not types:
+        types = ["object"] if "properties" in schema else ["array"] if "items" in schema else ["string"]
+    for kind in [k for k in types if k != "null"] + (["null"] if "null" in types else []):
+        if kind == "string":
+            out += _string(schema)
+        elif kind in ("integer", "number"):
+            out += _number(schema, kind == "integer")
+        elif kind == "boolean":
+            out.append(True)
+        elif kind == "null":
+            out.append(None)
+        elif kind == "array":
+            items = schema.get("items", {})
+            inner = _candidates(items, depth + 1)[:1]
+            count = max(1, schema.get("minItems", 1) if isinstance(schema.get("minItems"), int) else 1)
+            out.append(inner * count if inner else [])
+            out.append([])
+        elif kind == "object":
+            obj: dict[str, Any] = {}
+            props = schema.get("properties", {}) if isinstance(schema.get("properties"), Mapping) else {}
+            for name in schema.get("required", []) if isinstance(schema.get("required"), list) else []:
+                sub = _candidates(props.get(name, {}), depth + 1)[:1]
+                obj[name] = sub[0] if sub else "example"
+            out.append(obj)
+    return out
+
+
+def example_for(schema: Any) -> tuple[bool, Any]:
+    """A deterministic example that validates against ``schema``; ``(False, None)`` when none is found."""
+    for candidate in _candidates(schema, 0):
+        if validates(schema, candidate):
+            return True, copy.deepcopy(candidate)
+    return False, None

@@ -1,0 +1,93 @@
+"""Spec text is data: clean descriptions and titles before they reach a pack's files."""
+
+from __future__ import annotations
+
+import html
+import re
+import unicodedata
+
+__all__ = ["clean", "inline_md", "sentence", "shorten", "slug", "snake"]
+
+# Bidi embeddings/overrides/isolates, marks, zero-width characters, BOM, word joiner.
+_INVISIBLE = re.compile(
+    "[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\u061c\ufeff\u00ad\u180e]"
+)
+_IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)|!\[[^\]]*\]\[[^\]]*\]")
+_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
+_TAG = re.compile(r"<[^<>]{0,2000}>")
+_COMMENT = re.compile(r"<!--.*?-->", re.S)
+_WS = re.compile(r"\s+")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9(\"'])")
+
+
+def clean(text: object) -> str:
+    """Plain single-line text: no control/bidi/zero-width chars, no HTML, no images, no markup."""
+    if not isinstance(text, str):
+        return ""
+    out = _COMMENT.sub(" ", text)
+    out = _IMAGE.sub(" ", out)
+    out = _LINK.sub(r"\1", out)
+    out = _TAG.sub(" ", out)
+    out = html.unescape(out)
+    out = _TAG.sub(" ", out)  # tags that were entity-escaped
+    out = _INVISIBLE.sub("", out)
+    out = "".join(
+        " " if unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") else ch for ch in out
+    )
+    # Markup that could act on its own: fences, headings, emphasis runs, table pipes.
+    out = out.replace("```", "'").replace("`", "'").replace("|", "/")
+    out = re.sub(r"[*_~]{2,}", "", out)
+    out = re.sub(r"(^|\s)#+(?=\s)", " ", out)
+    return _WS.sub(" ", out).strip()
+
+
+def shorten(text: str, limit: int) -> str:
+    """Cut ``text`` at a word boundary to at most ``limit`` characters, with an ellipsis."""
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1]
+    space = cut.rfind(" ")
+    if space > limit // 2:
+        cut = cut[:space]
+    return cut.rstrip(" ,;:-") + "…"
+
+
+def sentence(text: object, limit: int = 200) -> str:
+    """The first sentence of ``text``, cleaned, ending in a full stop; empty when there is none."""
+    plain = clean(text)
+    if not plain:
+        return ""
+    first = _SENTENCE_END.split(plain, maxsplit=1)[0]
+    first = shorten(first, limit)
+    if first and first[-1] not in ".!?…":
+        first += "."
+    return first[0].upper() + first[1:]
+
+
+def inline_md(text: str) -> str:
+    """Text safe inside a Markdown line: cannot start a heading, list, quote, fence or HTML."""
+    out = clean(text)
+    out = out.replace("\\", "\\\\")
+    for ch in "<>[]*_":
+        out = out.replace(ch, "\\" + ch)
+    return out
+
+
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+
+
+def snake(name: str) -> str:
+    """A snake_case identifier ``^[a-z][a-z0-9_]*$`` from any name; empty when nothing is left."""
+    ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
+    words = _CAMEL.sub("_", ascii_name)
+    out = re.sub(r"[^A-Za-z0-9]+", "_", words).strip("_").lower()
+    out = re.sub(r"_+", "_", out)
+    if out and out[0].isdigit():
+        out = "n" + out
+    return out
+
+
+def slug(name: str, limit: int = 40) -> str:
+    """A lower-case id ``^[a-z][a-z0-9-]*$`` (hyphens) from any name; empty when nothing is left."""
+    out = snake(name).replace("_", "-")[:limit].strip("-")
+    return out
