@@ -11,7 +11,7 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from packc_runtime.diagnostics import Diagnostic
 
@@ -71,6 +71,47 @@ def _cmd_commands(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _print_plan_text(plan: Any) -> None:
+    for pack in plan.packs:
+        print(f"pack {pack.id} ({len(pack.verbs)} verbs)")
+        for v in pack.verbs:
+            print(f"  {v.name:<32} {v.op.method.upper():<7} {v.op.path}   kept: {', '.join(v.reasons)}")
+    if plan.left_out:
+        print(f"left out ({len(plan.left_out)}):")
+        for lo in plan.left_out:
+            print(f"  {lo.name:<32} {lo.op.method.upper():<7} {lo.op.path}   {lo.reason}")
+
+
+def _cmd_plan(args: argparse.Namespace) -> int:
+    from .compile import plan_source
+
+    plan = plan_source(args.source, split=args.split, strict=args.strict, allow_remote_refs=args.allow_remote_refs,
+                       overlay=args.overlay)
+    if args.json:
+        print(json.dumps(plan.to_json(), indent=2, ensure_ascii=False))
+    else:
+        _print_plan_text(plan)
+        _print_diagnostics(plan.diagnostics)
+    return EXIT_FINDINGS if any(d.level == "error" for d in plan.diagnostics) else EXIT_OK
+
+
+def _cmd_compile(args: argparse.Namespace) -> int:
+    from .compile import compile as compile_source
+
+    result = compile_source(args.source, args.out_dir, split=args.split, strict=args.strict,
+                            allow_remote_refs=args.allow_remote_refs, overlay=args.overlay, server=args.server)
+    if args.json:
+        print(json.dumps(result.to_json(), indent=2, ensure_ascii=False))
+    else:
+        for pack in result.packs:
+            print(f"{pack.id}: {len(pack.verbs)} verbs -> {pack.directory}")
+        _print_diagnostics(result.diagnostics)
+        errors = sum(1 for d in result.diagnostics if d.level == "error")
+        print(f"{len(result.packs)} pack(s), {len(result.left_out)} operation(s) left out, "
+              f"{errors} error(s), {len(result.diagnostics) - errors} warning(s)")
+    return EXIT_OK if result.ok else EXIT_FINDINGS
+
+
 def _build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="packc", description="Compile OpenAPI documents into packs.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -87,6 +128,20 @@ def _build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_commands)
 
     # --- more subcommands register here (compile, plan, call, exec, connect) ---
+
+    for name, func, text in (("compile", _cmd_compile, "compile an OpenAPI document into one pack (or a family)"),
+                             ("plan", _cmd_plan, "print the verbs a compile would make, and what it leaves out")):
+        p = sub.add_parser(name, help=text)
+        p.add_argument("source", metavar="SOURCE", help="path or URL of the document, or a stub surface.json")
+        if name == "compile":
+            p.add_argument("-o", "--out-dir", dest="out_dir", default="packs", help="output directory (default ./packs)")
+            p.add_argument("--server", metavar="URL", help="replace the document's servers with URL")
+        p.add_argument("--split", action="store_true", help="one pack per group of 5-12 verbs, covering every operation")
+        p.add_argument("--json", action="store_true", help="print a summary as JSON")
+        p.add_argument("--strict", action="store_true", help="fail on any validation error of the document")
+        p.add_argument("--allow-remote-refs", action="store_true", help="follow $refs to other origins")
+        p.add_argument("--overlay", metavar="FILE", help="apply an OpenAPI Overlay 1.0 document first")
+        p.set_defaults(func=func)
 
     return parser
 
