@@ -29,3 +29,17 @@ test: lint typecheck pytest
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .mypy_cache .ruff_cache .pytest_cache .hypothesis
+
+# --- demo and conformance (docs/demo.md, docs/conformance.md) ---
+PRISM := .conformance/node_modules/.bin/prism
+CONFORMANCE_ARGS ?=
+
+$(PRISM):
+	npm install --prefix .conformance --no-audit --no-fund @stoplight/prism-cli
+
+demo: $(STAMP)
+	$(BIN)/python tools/demo.py
+
+# `make conformance CONFORMANCE_ARGS="--limit 6"` runs the CI slice.
+conformance: $(STAMP) $(PRISM) corpus
+	$(BIN)/python tools/conformance.py $(CONFORMANCE_ARGS)

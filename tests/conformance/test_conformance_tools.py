@@ -1,0 +1,154 @@
+"""The conformance harness's own parts: example args, the sample picker, the recording proxy over Prism."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import httpx
+import jsonschema
+import pytest
+import yaml
+
+from .conftest import PRISM, ROOT, load_tool, need
+
+conformance = load_tool("conformance")
+conformance_sample = load_tool("conformance_sample")
+RecordingProxy = load_tool("conformance_proxy").RecordingProxy
+
+SCHEMAS: list[dict[str, Any]] = [
+    {"type": "string"},
+    {"type": "string", "minLength": 3},
+    {"type": "string", "format": "date-time"},
+    {"type": "string", "format": "uuid"},
+    {"type": "string", "enum": ["b", "a"]},
+    {"type": "integer", "minimum": 5},
+    {"type": "integer", "exclusiveMinimum": 0},
+    {"type": "number"},
+    {"type": "boolean"},
+    {"type": ["null", "integer"]},
+    {"type": "array", "items": {"type": "integer"}, "minItems": 1},
+    {"type": "object", "required": ["id"], "properties": {"id": {"type": "integer", "minimum": 1}}},
+    {"oneOf": [{"type": "integer"}]},
+    {"const": 7},
+]
+
+
+@pytest.mark.parametrize("schema", SCHEMAS)
+def test_synthesized_values_satisfy_their_schema(schema: dict[str, Any]) -> None:
+    jsonschema.validate(conformance.synthesize(schema), schema)
+
+
+def test_example_args_prefer_examples_and_fill_only_required_gaps() -> None:
+    schema = {
+        "type": "object",
+        "properties": {
+            "pet_id": {"type": "integer", "examples": [42, 7]},
+            "name": {"type": "string"},
+            "note": {"type": "string"},
+        },
+        "required": ["pet_id", "name"],
+    }
+    args, synthesized = conformance.example_args(schema)
+    assert args == {"pet_id": 42, "name": "x"}
+    assert synthesized == ["name"]
+    assert conformance.example_args(None) == ({}, [])
+
+
+def _write(corpus: Path, rel: str, document: dict[str, Any]) -> None:
+    path = corpus / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(document), encoding="utf-8")
+
+
+def _doc(version: str, ops: int, *, origin: str = "openapi", scheme: dict[str, Any] | None = None,
+         media: str | None = None) -> dict[str, Any]:
+    paths: dict[str, Any] = {}
+    for i in range(ops):
+        op: dict[str, Any] = {"responses": {"200": {"description": "ok"}}}
+        if media:
+            op["requestBody"] = {"content": {media: {"schema": {"type": "object"}}}}
+        paths[f"/r{i}"] = {"post": op}
+    document: dict[str, Any] = {"openapi": version, "info": {"title": "t", "version": "1",
+                                "x-origin": [{"format": origin, "version": "2.0"}]}, "paths": paths}
+    if scheme:
+        document["components"] = {"securitySchemes": {"s": scheme}}
+    return document
+
+
+def test_sample_picker_is_deterministic_and_meets_quotas(tmp_path: Path) -> None:
+    corpus = tmp_path / "api"
+    for i in range(150):
+        _write(corpus, f"plain{i}.json", _doc("3.0.0", 3))
+    for i in range(30):
+        _write(corpus, f"v31/{i}.json", _doc("3.1.0", 2))
+        _write(corpus, f"swagger/{i}.json", _doc("3.0.0", 4, origin="swagger"))
+    _write(corpus, "cookie.json", _doc("3.0.0", 1, scheme={"type": "apiKey", "in": "cookie", "name": "c"}))
+    _write(corpus, "form.json", _doc("3.0.0", 1, media="application/x-www-form-urlencoded"))
+    _write(corpus, "huge.json", _doc("3.0.0", conformance_sample.MAX_OPERATIONS + 1))
+    _write(corpus, "broken.json", {"openapi": "3.0.0"})  # no operations
+    (corpus / "not-json.json").write_text("{", encoding="utf-8")
+
+    picked = conformance_sample.pick(list(conformance_sample.scan(corpus)))
+    again = conformance_sample.pick(list(conformance_sample.scan(corpus)))
+    assert picked == again
+    paths = [d.path for _, d in picked]
+    assert len(paths) == len(set(paths))
+    assert "cookie.json" in paths and "form.json" in paths
+    assert "huge.json" not in paths and "broken.json" not in paths and "not-json.json" not in paths
+    # 120 of 214 usable documents; the quotas lift 3.1 and Swagger 2.0 above their share by chance.
+    assert len(paths) == 120
+    assert sum(1 for _, d in picked if d.version == "3.1") >= 15
+    assert sum(1 for _, d in picked if d.origin == "swagger:2.0") >= 25
+
+    sample = tmp_path / "sample.txt"
+    sample.write_text(conformance_sample.render(picked), encoding="utf-8")
+    assert conformance_sample.read_sample(sample) == paths
+
+
+def test_the_committed_sample_is_big_enough_and_well_formed() -> None:
+    entries = conformance_sample.read_sample()
+    assert len(entries) >= 100
+    assert len(entries) == len(set(entries))
+    text = conformance_sample.SAMPLE_FILE.read_text(encoding="utf-8")
+    for feature in ("| 3.1 |", "swagger:2.0", "multipart/form-data", "application/x-www-form-urlencoded",
+                    "apiKey:header", "apiKey:query", "apiKey:cookie", "http:basic", "http:bearer", "oauth2",
+                    "openIdConnect"):
+        assert feature in text, feature
+
+
+@pytest.fixture(scope="module")
+def prism_on_petstore(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    need(PRISM, "npm install --prefix .conformance @stoplight/prism-cli")
+    folder = tmp_path_factory.mktemp("prism")
+    document = folder / "petstore.json"
+    document.write_text(json.dumps(yaml.safe_load((ROOT / "specs/demo/petstore.yaml").read_text())), "utf-8")
+    proc, port, error = conformance.start_prism(PRISM, document, folder / "prism.log")
+    try:
+        assert not error, error
+        proxy = RecordingProxy(f"http://127.0.0.1:{port}").start()
+        yield proxy
+        proxy.stop()
+    finally:
+        conformance.stop(proc)
+
+
+def test_proxy_keeps_prisms_verdict(prism_on_petstore: Any) -> None:
+    proxy = prism_on_petstore
+    key = {"X-API-Key": "k"}
+    mark = proxy.mark()
+    with httpx.Client(base_url=proxy.url, timeout=10) as client:
+        good = client.get("/pets", params={"limit": 5}, headers=key)
+        client.get("/pets", params={"limit": 1000}, headers=key)
+        client.get("/pets/1")
+        client.post("/pets", json={"name": "Biscuit"}, headers=key)
+        client.get("/cats", headers=key)
+    assert good.status_code == 200 and isinstance(good.json(), list)
+    ok, limit, no_key, no_species, no_route = proxy.since(mark)
+    assert ok.violations == [] and ok.problem == "" and ok.target == "/pets?limit=5"
+    assert "x-api-key" in ok.headers
+    assert limit.status == 400 and limit.violations[0]["location"] == ["request", "query", "limit"]
+    assert no_key.status == 401 and no_key.violations[0]["code"] == 401
+    assert no_species.violations and "species" in json.dumps(no_species.violations)
+    assert no_route.status == 404 and no_route.problem == "NO_PATH_MATCHED_ERROR"

@@ -1,0 +1,336 @@
+"""Conformance: compile a fixed corpus sample, call every verb against Prism, count what Prism rejects.
+
+``python tools/conformance.py [--limit N] [--jobs 2]`` (``make conformance``). For each document of
+tools/conformance-sample.txt: ``packc compile --split``; for each pack (at most ``--max-packs``):
+Prism mocks the pack's own openapi.json with ``--errors`` (so it validates requests); dummy
+credentials go in the pack's documented environment variables; every verb is called through
+``packc call ... --confirm --server`` with its example args, through a recording proxy that keeps
+Prism's verdict. Prints one row per document and the findings; writes out/conformance/report.json.
+Exit 0 when nothing crashed (``--strict``: and Prism rejected nothing), else 1; 2 when Prism or the
+corpus is missing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from conformance_proxy import Exchange, RecordingProxy
+from conformance_sample import DEFAULT_CORPUS, SAMPLE_FILE, read_sample
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_PRISM = ROOT / ".conformance" / "node_modules" / ".bin" / "prism"
+DEFAULT_OUT = ROOT / "out" / "conformance"
+PACKC = [sys.executable, "-m", "packc.cli"]
+DUMMY = {"api_key": "conformance-key", "token": "conformance-token", "username": "conformance-user",
+         "password": "conformance-password", "client_id": "conformance-id", "client_secret": "conformance-secret"}
+OUTCOMES = ("ok", "rejected", "not_called", "crash")
+ROUTE_PROBLEMS = {"NO_PATH_MATCHED_ERROR", "NO_METHOD_MATCHED_ERROR", "NO_SERVER_MATCHED_ERROR"}
+
+
+@dataclass
+class VerbResult:
+    pack: str
+    verb: str
+    outcome: str  # one of OUTCOMES
+    reason: str = ""  # why rejected / not called / crashed: a stable short key
+    detail: str = ""
+    args: dict[str, Any] = field(default_factory=dict)
+    synthesized: list[str] = field(default_factory=list)  # required args with no example
+    exchanges: list[Exchange] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"pack": self.pack, "verb": self.verb, "outcome": self.outcome, "reason": self.reason,
+                "detail": self.detail, "args": self.args, "synthesized": self.synthesized,
+                "exchanges": [e.to_json() for e in self.exchanges]}
+
+
+@dataclass
+class DocResult:
+    doc: str
+    compiled: str = "ok"  # "ok", "refused" (clean diagnostics), "crash"
+    compile_detail: str = ""
+    packs: int = 0
+    packs_run: int = 0
+    seconds: float = 0.0
+    verbs: list[VerbResult] = field(default_factory=list)
+
+    def count(self, outcome: str) -> int:
+        return sum(1 for v in self.verbs if v.outcome == outcome)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"doc": self.doc, "compiled": self.compiled, "compileDetail": self.compile_detail,
+                "packs": self.packs, "packsRun": self.packs_run, "seconds": round(self.seconds, 1),
+                "verbs": [v.to_json() for v in self.verbs]}
+
+
+# ---- example args ----
+
+def synthesize(schema: Any, depth: int = 0) -> Any:
+    """A plain value that the schema accepts, for a required arg that has no example."""
+    if not isinstance(schema, dict) or depth > 6:
+        return "x"
+    for key in ("const", "default"):
+        if key in schema:
+            return schema[key]
+    if isinstance(schema.get("enum"), list) and schema["enum"]:
+        return schema["enum"][0]
+    for key in ("oneOf", "anyOf", "allOf"):
+        if isinstance(schema.get(key), list) and schema[key]:
+            return synthesize(schema[key][0], depth + 1)
+    kind = schema.get("type")
+    if isinstance(kind, list):
+        kind = next((k for k in kind if k != "null"), "string")
+    if kind in ("integer", "number"):
+        low = schema.get("minimum", schema.get("exclusiveMinimum", 0))
+        value = max(1, int(low) + (1 if "exclusiveMinimum" in schema else 0)) if isinstance(low, int | float) else 1
+        return value if kind == "integer" else float(value)
+    if kind == "boolean":
+        return True
+    if kind == "array":
+        return [synthesize(schema.get("items"), depth + 1)] if schema.get("minItems", 0) else []
+    if kind == "object":
+        props: dict[str, Any] = schema["properties"] if isinstance(schema.get("properties"), dict) else {}
+        return {k: synthesize(props.get(k), depth + 1) for k in schema.get("required", []) if isinstance(k, str)}
+    formats = {"date": "2024-01-02", "date-time": "2024-01-02T03:04:05Z", "email": "user@example.org",
+               "uuid": "3fa85f64-5717-4562-b3fc-2c963f66afa6", "uri": "https://example.org/x", "url": "https://example.org/x"}
+    text = formats.get(str(schema.get("format")), "x")
+    return text * max(1, int(schema.get("minLength", 1))) if text == "x" else text
+
+
+def example_args(schema: Any) -> tuple[dict[str, Any], list[str]]:
+    """Each arg's first example; required args without one get a synthesized value (named in the 2nd item)."""
+    if not isinstance(schema, dict) or not isinstance(schema.get("properties"), dict):
+        return {}, []
+    required = set(schema.get("required") or [])
+    args: dict[str, Any] = {}
+    synthesized: list[str] = []
+    for name, prop in schema["properties"].items():
+        examples: Any = prop.get("examples") if isinstance(prop, dict) else None
+        if isinstance(examples, list) and examples:
+            args[name] = examples[0]
+        elif name in required:
+            args[name] = synthesize(prop)
+            synthesized.append(name)
+    return args, synthesized
+
+
+# ---- processes ----
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def start_prism(prism: Path, document: Path, log: Path) -> tuple[subprocess.Popen[bytes], int, str]:
+    """Start Prism and wait until it listens; returns (process, port, error or "")."""
+    port = free_port()
+    with log.open("wb") as sink:
+        proc = subprocess.Popen([str(prism), "mock", "--errors", "-h", "127.0.0.1", "-p", str(port), str(document)],
+                                stdout=sink, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            tail = log.read_text(encoding="utf-8", errors="replace").strip().splitlines()[-3:]
+            return proc, port, "prism exited: " + " / ".join(tail)[:400]
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return proc, port, ""
+        except OSError:
+            time.sleep(0.2)
+    return proc, port, "prism did not listen within 60 s"
+
+
+def stop(proc: subprocess.Popen[bytes]) -> None:
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(10)
+
+
+def credentials_env(pack: Path, manifest: dict[str, Any], document: dict[str, Any]) -> dict[str, str]:
+    """Dummy values for every credential slot the pack documents (packc_runtime.credentials)."""
+    from packc_runtime.credentials import credential_slots
+    from packc_runtime.manifest import parse_manifest
+
+    model, _ = parse_manifest(manifest)
+    if model is None:
+        return {}
+    return {slot.env: DUMMY[slot.kind] for slot in credential_slots(model, document)}
+
+
+def _envelope(stdout: str) -> dict[str, Any] | None:
+    for text in (stdout, stdout.strip().splitlines()[-1] if stdout.strip() else ""):
+        try:
+            value = json.loads(text)
+        except json.JSONDecodeError:
+            continue
+        if isinstance(value, dict) and "ok" in value:
+            return value
+    return None
+
+
+def classify(result: VerbResult, proc: subprocess.CompletedProcess[str] | None, timed_out: bool) -> None:
+    """Fill ``outcome``, ``reason`` and ``detail`` from the call and the exchanges Prism saw."""
+    rejected = [e for e in result.exchanges if e.violations or e.problem]
+    if timed_out or proc is None:
+        result.outcome, result.reason, result.detail = "crash", "timeout", "packc call did not finish in 60 s"
+        return
+    envelope = _envelope(proc.stdout)
+    if "Traceback (most recent call last)" in proc.stderr or envelope is None:
+        result.outcome, result.reason = "crash", "traceback" if "Traceback" in proc.stderr else "no_envelope"
+        result.detail = (proc.stderr.strip().splitlines() or [proc.stdout.strip()[:200]])[-1][:400]
+        return
+    if rejected:
+        first = rejected[0]
+        result.outcome = "rejected"
+        if first.problem:
+            result.reason, result.detail = "route", f"{first.problem} for {first.method} {first.target}"
+        else:
+            codes = {str(v.get("code")) for v in first.violations}
+            result.reason = "security" if "401" in codes else "validation"
+            result.detail = "; ".join(f"{'.'.join(map(str, v.get('location', [])))}: {v.get('message')}"
+                                      for v in first.violations)[:600]
+        return
+    if result.exchanges:
+        result.outcome = "ok"
+        return
+    error: dict[str, Any] = envelope["error"] if isinstance(envelope.get("error"), dict) else {}
+    result.outcome = "not_called"
+    result.reason = str(error.get("code") or ("answered_without_request" if envelope.get("ok") else "unknown"))
+    result.detail = str(error.get("message", ""))[:400]
+
+
+def run_pack(pack: Path, prism: Path, env_base: dict[str, str]) -> list[VerbResult]:
+    """Start Prism on the pack's document and call each of its verbs once."""
+    manifest = json.loads((pack / "surface.json").read_text(encoding="utf-8"))
+    doc_file = pack / str((manifest.get("openapi") or {}).get("path") or "openapi.json")
+    document = json.loads(doc_file.read_text(encoding="utf-8"))
+    verbs = manifest.get("verbs") or {}
+    proc, port, error = start_prism(prism, doc_file, pack.parent / f"{pack.name}.prism.log")
+    results: list[VerbResult] = []
+    proxy = RecordingProxy(f"http://127.0.0.1:{port}").start() if not error else None
+    try:
+        env = {**env_base, **credentials_env(pack, manifest, document)}
+        for verb in sorted(verbs):
+            args, synthesized = example_args((verbs[verb] or {}).get("args"))
+            result = VerbResult(pack.name, verb, "not_called", args=args, synthesized=synthesized)
+            results.append(result)
+            if proxy is None:
+                result.reason, result.detail = "prism_refused_document", error
+                continue
+            mark = proxy.mark()
+            command = [*PACKC, "call", str(pack), verb, "--args", json.dumps(args), "--confirm", "--server", proxy.url]
+            try:
+                done = subprocess.run(command, capture_output=True, text=True, timeout=60, env=env,
+                                      stdin=subprocess.DEVNULL)
+                timed_out = False
+            except subprocess.TimeoutExpired:
+                done, timed_out = None, True
+            result.exchanges = proxy.since(mark)
+            classify(result, done, timed_out)
+    finally:
+        if proxy is not None:
+            proxy.stop()
+        stop(proc)
+    return results
+
+
+def run_document(doc: str, corpus: Path, out: Path, prism: Path, max_packs: int) -> DocResult:
+    started = time.monotonic()
+    result = DocResult(doc)
+    target = out / doc.removesuffix(".json").replace("/", "__")
+    shutil.rmtree(target, ignore_errors=True)
+    target.mkdir(parents=True)
+    home = Path(tempfile.mkdtemp(prefix="conformance-", dir=target))
+    env = {**os.environ, "PACKC_CREDENTIALS_FILE": str(home / "credentials.json"),
+           "XDG_CONFIG_HOME": str(home), "PYTHONUNBUFFERED": "1"}
+    try:
+        done = subprocess.run([*PACKC, "compile", str(corpus / doc), "-o", str(target / "packs"), "--split"],
+                              capture_output=True, text=True, timeout=300, env=env, stdin=subprocess.DEVNULL)
+        if "Traceback (most recent call last)" in done.stderr:
+            result.compiled, result.compile_detail = "crash", done.stderr.strip().splitlines()[-1][:400]
+        elif done.returncode != 0:
+            lines = done.stderr.strip().splitlines()
+            result.compiled, result.compile_detail = "refused", (lines[-1] if lines else f"exit {done.returncode}")[:400]
+    except subprocess.TimeoutExpired:
+        result.compiled, result.compile_detail = "crash", "packc compile did not finish in 300 s"
+    if result.compiled == "ok":
+        packs = sorted(p.parent for p in (target / "packs").rglob("surface.json"))
+        result.packs = len(packs)
+        for pack in packs[:max_packs]:
+            result.packs_run += 1
+            try:
+                result.verbs.extend(run_pack(pack, prism, env))
+            except (OSError, ValueError) as exc:  # unreadable pack files: the compiler wrote them wrong
+                result.verbs.append(VerbResult(pack.name, "*", "crash", "pack_unreadable", str(exc)[:400]))
+    result.seconds = time.monotonic() - started
+    return result
+
+
+def main(argv: list[str] | None = None) -> int:
+    from conformance_report import findings, table
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--limit", type=int, default=None, help="only the first N documents of the sample")
+    parser.add_argument("--only", action="append", default=[], help="run this corpus path (repeatable)")
+    parser.add_argument("--jobs", type=int, default=2, help="documents at a time (each runs one Prism)")
+    parser.add_argument("--max-packs", type=int, default=2, help="packs per document to call (in pack-id order)")
+    parser.add_argument("--sample", type=Path, default=SAMPLE_FILE)
+    parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
+    parser.add_argument("--prism", type=Path, default=Path(os.environ.get("PRISM", DEFAULT_PRISM)))
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    parser.add_argument("--strict", action="store_true", help="also fail when Prism rejected a request")
+    args = parser.parse_args(argv)
+    if not args.prism.exists():
+        print(f"Prism not found at {args.prism}: npm install --prefix .conformance @stoplight/prism-cli",
+              file=sys.stderr)
+        return 2
+    if not args.corpus.is_dir():
+        print(f"no corpus at {args.corpus}: run `make corpus`", file=sys.stderr)
+        return 2
+    docs = args.only or read_sample(args.sample)[: args.limit]
+    args.out.mkdir(parents=True, exist_ok=True)
+    started = time.monotonic()
+    print(f"conformance: {len(docs)} documents, {args.jobs} at a time, Prism {args.prism}", flush=True)
+
+    def one(doc: str) -> DocResult:
+        result = run_document(doc, args.corpus, args.out, args.prism, args.max_packs)
+        print(f"  {doc}: {result.compiled}, {len(result.verbs)} verbs, "
+              f"{result.count('ok')} ok, {result.count('rejected')} rejected ({result.seconds:.0f} s)", flush=True)
+        return result
+
+    with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        results = [r.to_json() for r in pool.map(one, docs)]
+    report = {"documents": results, "seconds": round(time.monotonic() - started, 1)}
+    (args.out / "report.json").write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    print()
+    print(table(results))
+    print()
+    print(findings(results))
+    print(f"\nreport: {args.out / 'report.json'} ({report['seconds']} s)")
+    crashes = sum(1 for d in results if d["compiled"] == "crash")
+    crashes += sum(1 for d in results for v in d["verbs"] if v["outcome"] == "crash")
+    rejected = sum(1 for d in results for v in d["verbs"] if v["outcome"] == "rejected")
+    return 1 if crashes or (args.strict and rejected) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,138 @@
+"""A recording reverse proxy on 127.0.0.1: forwards each request to Prism and keeps what Prism said.
+
+Prism answers an invalid request with the document's own error example (400, 401, 422 ...) and
+puts the reason in an ``sl-violations`` header; a pack only shows the status, so the proxy sits
+between the pack and Prism to keep the request as sent and Prism's verdict on it.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import httpx
+
+# Request headers whose values are secrets; the record keeps their names only.
+_SECRET_HEADERS = {"authorization", "cookie", "proxy-authorization"}
+_HOP_HEADERS = {"connection", "keep-alive", "transfer-encoding", "te", "upgrade", "host", "content-length"}
+BODY_EXCERPT = 300
+
+
+@dataclass
+class Exchange:
+    """One request as the pack sent it, and Prism's verdict."""
+
+    method: str
+    target: str  # path and query as sent
+    headers: list[str]  # header names, lower-cased, sorted
+    content_type: str
+    body: str  # an excerpt
+    status: int = 0
+    violations: list[dict[str, Any]] = field(default_factory=list)  # Prism's sl-violations, errors only
+    problem: str = ""  # Prism's own problem type (route not found, ...), if it answered with one
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "request": f"{self.method} {self.target}",
+            "headers": self.headers,
+            "contentType": self.content_type,
+            "body": self.body,
+            "status": self.status,
+            "violations": self.violations,
+            "problem": self.problem,
+        }
+
+
+class RecordingProxy(ThreadingHTTPServer):
+    """Serves on a free loopback port; ``exchanges`` grows by one per forwarded request."""
+
+    daemon_threads = True
+
+    def __init__(self, upstream: str) -> None:
+        super().__init__(("127.0.0.1", 0), _Handler)
+        self.upstream = upstream.rstrip("/")
+        self.exchanges: list[Exchange] = []
+        self.lock = threading.Lock()
+        self.client = httpx.Client(timeout=30)
+        self._thread = threading.Thread(target=self.serve_forever, daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.server_address[1]}"
+
+    def start(self) -> RecordingProxy:
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self.shutdown()
+        self.server_close()
+        self.client.close()
+        self._thread.join(5)
+
+    def mark(self) -> int:
+        """The number of exchanges so far; pass it to :meth:`since` after a call."""
+        with self.lock:
+            return len(self.exchanges)
+
+    def since(self, mark: int) -> list[Exchange]:
+        with self.lock:
+            return list(self.exchanges[mark:])
+
+
+def _violations(header: str | None) -> list[dict[str, Any]]:
+    if not header:
+        return []
+    try:
+        items = json.loads(header)
+    except json.JSONDecodeError:
+        return [{"code": "unparsed", "message": header[:BODY_EXCERPT]}]
+    return [v for v in items if isinstance(v, dict) and v.get("severity") == "Error"]
+
+
+class _Handler(BaseHTTPRequestHandler):
+    server: RecordingProxy
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass  # the record is the log
+
+    def _forward(self) -> None:
+        length = int(self.headers.get("Content-Length") or 0)
+        body = self.rfile.read(length) if length else b""
+        headers = [(k, v) for k, v in self.headers.items() if k.lower() not in _HOP_HEADERS]
+        record = Exchange(
+            method=self.command,
+            target=self.path,
+            headers=sorted({k.lower() for k, _ in headers}),
+            content_type=self.headers.get("Content-Type", ""),
+            body=body[:BODY_EXCERPT].decode("utf-8", "replace"),
+        )
+        try:
+            answer = self.server.client.request(self.command, self.server.upstream + self.path,
+                                                headers=headers, content=body)
+            status, data = answer.status_code, answer.content
+            record.violations = _violations(answer.headers.get("sl-violations"))
+            if answer.headers.get("content-type", "").startswith("application/problem+json"):
+                try:
+                    record.problem = str(json.loads(data).get("type", "")).rsplit("#", 1)[-1]
+                except (json.JSONDecodeError, AttributeError):
+                    record.problem = "unparsed"
+            reply_type = answer.headers.get("content-type", "application/octet-stream")
+        except httpx.HTTPError as exc:
+            status, data, reply_type = 502, str(exc).encode(), "text/plain"
+            record.problem = f"proxy: {type(exc).__name__}"
+        record.status = status
+        with self.server.lock:
+            self.server.exchanges.append(record)
+        self.send_response(status)
+        self.send_header("Content-Type", reply_type)
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(data)
+
+    do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = do_HEAD = do_OPTIONS = do_TRACE = _forward
