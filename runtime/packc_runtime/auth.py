@@ -1,0 +1,162 @@
+"""Apply an operation's security requirements: API keys, HTTP basic/bearer, OAuth2 tokens."""
+
+from __future__ import annotations
+
+import base64
+import json
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+from urllib.parse import quote, urljoin
+
+import httpx
+
+from .credentials import CredentialSlot, CredentialSources
+from .errors import InvalidPack, MissingCredentials, Unauthorized
+from .openapi import Operation, resolve
+from .redact import Redactor
+from .request import AuthParts
+
+__all__ = ["Authenticator"]
+
+# Sends the token request; returns anything with ``status_code`` and ``content`` (bytes).
+TokenSender = Callable[[httpx.Request], Any]
+_EXPIRY_MARGIN = 30.0
+
+
+def _header_safe(env: str, value: str) -> str:
+    if any(ch in value for ch in "\r\n\x00") or not value.isascii():
+        raise MissingCredentials(f"The credential in {env} contains CR, LF, NUL or non-ASCII characters; "
+                                 "it cannot be sent in a header.", env=[env])
+    return value
+
+
+class Authenticator:
+    """Turns the first satisfiable security requirement of an operation into request parts."""
+
+    def __init__(self, document: Mapping[str, Any], slots: Sequence[CredentialSlot], sources: CredentialSources,
+                 redactor: Redactor) -> None:
+        components = document.get("components")
+        schemes = components.get("securitySchemes", {}) if isinstance(components, Mapping) else {}
+        self._document = document
+        self._schemes: Mapping[str, Any] = schemes if isinstance(schemes, Mapping) else {}
+        self._slots: dict[str, dict[str, str]] = {}
+        for slot in slots:
+            self._slots.setdefault(slot.scheme, {})[slot.kind] = slot.env
+        self._sources = sources
+        self._redactor = redactor
+        self._tokens: dict[tuple[str, str, str], tuple[str, float]] = {}
+        self._lock = threading.Lock()
+
+    def __repr__(self) -> str:
+        return f"Authenticator(schemes={sorted(self._schemes)})"
+
+    def _value(self, env: str) -> str | None:
+        value = self._sources.get(env)
+        if value:
+            self._redactor.add_secret(value)
+        return value
+
+    def _values(self, scheme_key: str) -> dict[str, str] | None:
+        """The scheme's credential values by slot kind, or None when any is missing."""
+        wanted = self._slots.get(scheme_key, {})
+        out = {}
+        for kind, env in wanted.items():
+            value = self._value(env)
+            if value is None:
+                return None
+            out[kind] = value
+        return out
+
+    def missing_env(self, op: Operation) -> list[str]:
+        """Variable names that would satisfy the operation's first requirement."""
+        for requirement in op.security or ():
+            return sorted(env for key in requirement for env in self._slots.get(key, {}).values())
+        return []
+
+    def apply(self, op: Operation, base_url: str, send: TokenSender) -> AuthParts:
+        """The parts for the first requirement whose credentials are all present.
+
+        Raises:
+            MissingCredentials: no requirement can be met; names the variables to set.
+        """
+        if not op.security:
+            return AuthParts()
+        for requirement in op.security:
+            found = {key: self._values(key) for key in requirement}
+            if any(values is None for values in found.values()):
+                continue
+            parts = AuthParts()
+            for key, values in found.items():
+                self._apply_one(key, values or {}, requirement[key], parts, base_url, send)
+            return parts
+        names = sorted({env for req in op.security for key in req for env in self._slots.get(key, {}).values()})
+        raise MissingCredentials(
+            f"{op.verb} needs credentials: set " + (" or ".join(names) if names else "a supported scheme") +
+            " (environment, keyring via 'connect', or the credentials file).", env=names)
+
+    def _apply_one(self, key: str, values: Mapping[str, str], scopes: Sequence[str], parts: AuthParts,
+                   base_url: str, send: TokenSender) -> None:
+        scheme = resolve(self._document, self._schemes.get(key))
+        if not isinstance(scheme, Mapping):
+            raise InvalidPack(f"Security scheme {key!r} is not defined in the pack's document.")
+        kind = scheme.get("type")
+        env = self._slots.get(key, {})
+        if kind == "apiKey":
+            name, where, value = str(scheme.get("name", "")), scheme.get("in"), values["api_key"]
+            if where == "header":
+                parts.headers[name] = _header_safe(env["api_key"], value)
+            elif where == "query":
+                self._redactor.add_query_key(name)
+                parts.query.append((name, value))
+            elif where == "cookie":
+                parts.cookies.append((name, quote(value, safe="")))
+        elif kind == "http" and str(scheme.get("scheme", "")).lower() == "basic":
+            raw = f"{values['username']}:{values['password']}".encode()
+            token = base64.b64encode(raw).decode("ascii")
+            self._redactor.add_secret(token)
+            parts.headers["Authorization"] = "Basic " + _header_safe(env["username"], token)
+        elif kind == "http":
+            label = str(scheme.get("scheme", "bearer"))
+            label = "Bearer" if label.lower() == "bearer" else label
+            parts.headers["Authorization"] = f"{label} {_header_safe(env['token'], values['token'])}"
+        elif kind == "oauth2" and "client_id" in values:
+            token = self._client_credentials(key, scheme, values, scopes, base_url, send)
+            parts.headers["Authorization"] = f"Bearer {_header_safe(env['client_id'], token)}"
+        elif kind in ("oauth2", "openIdConnect"):
+            parts.headers["Authorization"] = f"Bearer {_header_safe(env['token'], values['token'])}"
+
+    def _client_credentials(self, key: str, scheme: Mapping[str, Any], values: Mapping[str, str],
+                            scopes: Sequence[str], base_url: str, send: TokenSender) -> str:
+        flow = scheme.get("flows", {}).get("clientCredentials", {})
+        token_url = urljoin(base_url + "/", str(flow.get("tokenUrl", "")))
+        cache_key = (key, values["client_id"], token_url)
+        with self._lock:
+            cached = self._tokens.get(cache_key)
+            if cached and cached[1] > time.monotonic():
+                return cached[0]
+        form = "grant_type=client_credentials"
+        if scopes:
+            form += "&scope=" + quote(" ".join(scopes), safe="")
+        basic = base64.b64encode(
+            f"{quote(values['client_id'], safe='')}:{quote(values['client_secret'], safe='')}".encode()).decode()
+        self._redactor.add_secret(basic)
+        request = httpx.Request("POST", token_url, content=form.encode(), headers={
+            "Authorization": f"Basic {basic}", "Content-Type": "application/x-www-form-urlencoded",
+            "Accept": "application/json"})
+        response = send(request)
+        try:
+            data = json.loads(response.content)
+        except ValueError:
+            data = None
+        if response.status_code != 200 or not isinstance(data, dict) or not isinstance(data.get("access_token"), str):
+            raise Unauthorized(f"The OAuth2 token endpoint refused the client credentials (HTTP {response.status_code}).",
+                               status=response.status_code)
+        token: str = data["access_token"]
+        self._redactor.add_secret(token)
+        expires = data.get("expires_in")
+        lifetime = float(expires) if isinstance(expires, (int, float)) and not isinstance(expires, bool) else 3600.0
+        with self._lock:
+            self._tokens[cache_key] = (token, time.monotonic() + max(0.0, lifetime - _EXPIRY_MARGIN))
+        return token

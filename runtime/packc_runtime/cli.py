@@ -1,0 +1,269 @@
+"""Command-line faces of the runtime: a pack's own CLI, and ``packc call``/``exec``/``connect``."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import IO, Any, Literal
+
+from .args import coerce_cli_value
+from .errors import ERROR_CLASSES, InvalidRequest, PackRuntimeError, UsageProblem
+from .pack import Pack, load_pack
+from .results import failure
+
+__all__ = ["call_main", "connect_main", "exec_main", "exit_code_for", "pack_main"]
+
+EXIT_OK = 0
+_OPTIONS = ("--confirm", "--json", "--server", "--help", "-h")
+
+
+def exit_code_for(envelope: Mapping[str, Any]) -> int:
+    """The documented exit code of an envelope: 0 when ok, else its error code's."""
+    if envelope.get("ok"):
+        return EXIT_OK
+    code = envelope.get("error", {}).get("code")
+    cls = ERROR_CLASSES.get(str(code))
+    return cls.exit_code if cls else 1
+
+
+def _dump(data: Any, *, compact: bool = False) -> str:
+    if compact:
+        return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    return json.dumps(data, ensure_ascii=False, indent=2)
+
+
+def _load(pack_dir: Path, verb: str | None, out: IO[str]) -> Pack | int:
+    try:
+        return load_pack(pack_dir)
+    except PackRuntimeError as exc:
+        out.write(_dump(failure(verb, exc)) + "\n")
+        return exc.exit_code
+
+
+def _usage(pack: Pack) -> str:
+    lines = [f"usage: {pack.cli_bin} VERB [ARGS] [--json] [--confirm] [--server URL]",
+             f"       {pack.cli_bin} connect [--list] [--json]", "", "verbs:"]
+    for name, verb in sorted(pack.verbs.items()):
+        access = "write" if pack.is_write(name) else "read"
+        lines.append(f"  {' '.join(name.split('.')):<28} [{access}] {verb.get('description', '')}")
+    return "\n".join(lines)
+
+
+def _match_verb(pack: Pack, tokens: Sequence[str]) -> tuple[str | None, list[str]]:
+    words = []
+    for token in tokens:
+        if token.startswith("-"):
+            break
+        words.append(token)
+    for size in range(len(words), 0, -1):
+        name = ".".join(words[:size])
+        if name in pack.verbs:
+            return name, list(tokens[size:])
+    return None, list(tokens)
+
+
+def parse_verb_argv(pack: Pack, verb: str, rest: Sequence[str]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Split a verb's command line into args (coerced by schema) and options (confirm/json/server).
+
+    ``--name value``, ``--name=value`` and repeated flags fill arguments; bare words fill the
+    arguments with ``x-position`` in order; a boolean flag may stand alone.
+    """
+    schema = pack.verbs[verb].get("args") or {}
+    props: Mapping[str, Any] = schema.get("properties") or {}
+    positional = sorted((p.get("x-position", 0), n) for n, p in props.items()
+                        if isinstance(p, Mapping) and isinstance(p.get("x-position"), int))
+    raw: dict[str, list[str]] = {}
+    options: dict[str, Any] = {"confirm": False, "json": False, "server": None}
+    bare: list[str] = []
+    tokens = list(rest)
+    i = 0
+    while i < len(tokens):
+        token = tokens[i]
+        i += 1
+        if token == "--":
+            bare.extend(tokens[i:])
+            break
+        if not token.startswith("--"):
+            bare.append(token)
+            continue
+        name, eq, value = token[2:].partition("=")
+        if name in ("confirm", "json") and not eq:
+            options[name] = True
+            continue
+        key = name.replace("-", "_")
+        prop = props.get(key, {})
+        is_bool = isinstance(prop, Mapping) and prop.get("type") == "boolean"
+        if not eq:
+            if is_bool and (i >= len(tokens) or tokens[i].startswith("--")):
+                value = "true"
+            elif i < len(tokens):
+                value = tokens[i]
+                i += 1
+            else:
+                raise UsageProblem(f"Option --{name} needs a value.")
+        if name == "server":
+            options["server"] = value
+            continue
+        raw.setdefault(key, []).append(value)
+    if len(bare) > len(positional):
+        extra = bare[len(positional):]
+        raise UsageProblem(f"{verb} takes {len(positional)} positional value(s); unexpected: {' '.join(extra)}.")
+    for (_, name), value in zip(positional, bare, strict=False):
+        raw.setdefault(name, []).insert(0, value)
+    args = {name: coerce_cli_value(name, props.get(name) or {}, values) for name, values in raw.items()}
+    return args, options
+
+
+def _print_human(envelope: Mapping[str, Any], out: IO[str], err: IO[str]) -> None:
+    if envelope.get("ok"):
+        if envelope.get("title"):
+            err.write(f"{envelope['title']}\n")
+        body = envelope.get("body")
+        if body is not None:
+            out.write((body if isinstance(body, str) else _dump(body)) + "\n")
+        return
+    error = envelope.get("error", {})
+    err.write(f"error {error.get('code')}: {error.get('message')}\n")
+    if "preview" in error:
+        err.write(_dump(error["preview"]) + "\n")
+
+
+def pack_main(pack_dir: Path, argv: Sequence[str], *, stdout: IO[str] | None = None,
+              stderr: IO[str] | None = None) -> int:
+    """The pack's own CLI (``bin/<cliBin>``): ``petstore pets get 42 --json``; returns the exit code."""
+    out, err = stdout or sys.stdout, stderr or sys.stderr
+    loaded = _load(pack_dir, None, out)
+    if isinstance(loaded, int):
+        return loaded
+    with loaded as pack:
+        if not argv or argv[0] in ("-h", "--help", "help"):
+            out.write(_usage(pack) + "\n")
+            return EXIT_OK if argv else 2
+        verb, rest = _match_verb(pack, argv)
+        if verb is None and argv[0] == "connect":
+            return _connect(pack, list_only="--list" in argv, as_json="--json" in argv, out=out)
+        as_json = "--json" in argv
+        try:
+            if verb is None:
+                raise UsageProblem(f"{pack.cli_bin}: no verb {' '.join(argv)!r}. Run '{pack.cli_bin} --help'.")
+            args, options = parse_verb_argv(pack, verb, rest)
+        except PackRuntimeError as exc:
+            envelope = failure(verb, exc)
+        else:
+            envelope = pack.call(verb, args, confirm=options["confirm"], server=options["server"])
+        if as_json:
+            out.write(_dump(envelope) + "\n")
+        else:
+            _print_human(envelope, out, err)
+        return exit_code_for(envelope)
+
+
+def call_main(pack_dir: Path, verb: str, args_json: str | None, *, confirm: bool = False,
+              server: str | None = None, stdout: IO[str] | None = None) -> int:
+    """``packc call PACK VERB --args '{...}'``: prints the envelope as JSON; returns the exit code."""
+    out = stdout or sys.stdout
+    loaded = _load(pack_dir, verb, out)
+    if isinstance(loaded, int):
+        return loaded
+    with loaded as pack:
+        try:
+            args = json.loads(args_json) if args_json else {}
+        except ValueError as exc:
+            envelope = failure(verb, InvalidRequest(f"--args is not valid JSON: {exc}."))
+        else:
+            envelope = pack.call(verb, args, confirm=confirm, server=server) if isinstance(args, dict) else \
+                failure(verb, InvalidRequest("--args must be a JSON object."))
+        out.write(_dump(envelope) + "\n")
+        return exit_code_for(envelope)
+
+
+def _parse_exec_request(text: str) -> dict[str, Any]:
+    try:
+        request = json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        raise InvalidRequest(f"The request on stdin is not valid JSON: {exc}.") from None
+    if not isinstance(request, dict):
+        raise InvalidRequest("The request must be a JSON object with 'verb' and 'args'.")
+    unknown = sorted(set(request) - {"verb", "args", "confirm", "server"})
+    if unknown:
+        raise InvalidRequest(f"Unknown request field(s): {', '.join(unknown)}.")
+    if not isinstance(request.get("verb"), str):
+        raise InvalidRequest("The request needs a 'verb' string.")
+    if not isinstance(request.get("args", {}), dict):
+        raise InvalidRequest("'args' must be a JSON object.")
+    if not isinstance(request.get("confirm", False), bool):
+        raise InvalidRequest("'confirm' must be true or false.")
+    if request.get("server") is not None and not isinstance(request["server"], str):
+        raise InvalidRequest("'server' must be a URL string or null.")
+    return request
+
+
+def exec_main(pack_dir: Path, *, stdin: IO[str] | None = None, stdout: IO[str] | None = None) -> int:
+    """``packc exec PACK`` (json_exec): one JSON request on stdin, one JSON envelope on stdout."""
+    out = stdout or sys.stdout
+    text = (stdin or sys.stdin).read()
+    verb = None
+    try:
+        request = _parse_exec_request(text)
+        verb = request["verb"]
+    except PackRuntimeError as exc:
+        out.write(_dump(failure(verb, exc), compact=True) + "\n")
+        return exc.exit_code
+    loaded = _load(pack_dir, verb, out)
+    if isinstance(loaded, int):
+        return loaded
+    with loaded as pack:
+        envelope = pack.call(request["verb"], request.get("args") or {}, confirm=request.get("confirm", False),
+                             server=request.get("server"))
+    out.write(_dump(envelope, compact=True) + "\n")
+    return exit_code_for(envelope)
+
+
+def _connect(pack: Pack, *, list_only: bool, as_json: bool, out: IO[str],
+             target: Literal["keyring", "file"] | None = None,
+             prompt: Callable[[str], str] | None = None) -> int:
+    from .credentials import prompt_and_store
+
+    if list_only:
+        if as_json:
+            out.write(_dump({"pack": pack.id, "credentials": [s.to_json() for s in pack.slots]}) + "\n")
+        else:
+            for slot in pack.slots:
+                out.write(f"{slot.env:<36} {slot.scheme:<20} {slot.description}\n")
+            if not pack.slots:
+                out.write(f"{pack.id} needs no credentials.\n")
+        return EXIT_OK
+    if not pack.slots:
+        out.write(f"{pack.id} needs no credentials.\n")
+        return EXIT_OK
+    if prompt is None:
+        import getpass
+
+        prompt = getpass.getpass
+    try:
+        stored, where = prompt_and_store(pack.slots, prompt, target=target)
+    except PackRuntimeError as exc:
+        out.write(f"error {exc.code}: {exc.message}\n")
+        return exc.exit_code
+    except (EOFError, KeyboardInterrupt):
+        out.write("connect: cancelled, nothing stored.\n")
+        return 130
+    if stored:
+        out.write(f"Stored {', '.join(stored)} in {where}.\n")
+    else:
+        out.write("Nothing entered, nothing stored.\n")
+    return EXIT_OK
+
+
+def connect_main(pack_dir: Path, *, list_only: bool = False, as_json: bool = False,
+                 target: Literal["keyring", "file"] | None = None, stdout: IO[str] | None = None,
+                 prompt: Callable[[str], str] | None = None) -> int:
+    """``packc connect PACK``: prompt for each credential without echo and store it; ``--list`` lists."""
+    out = stdout or sys.stdout
+    loaded = _load(pack_dir, None, out)
+    if isinstance(loaded, int):
+        return loaded
+    with loaded as pack:
+        return _connect(pack, list_only=list_only, as_json=as_json, out=out, target=target, prompt=prompt)

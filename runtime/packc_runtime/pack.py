@@ -1,0 +1,194 @@
+"""A loaded pack: ``load_pack(dir)`` and ``Pack.call(verb, args)``, sync and async, one pooled client."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import Mapping
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+import httpx
+
+from .args import validate_args
+from .auth import Authenticator
+from .credentials import CredentialSlot, CredentialSources, credential_slots
+from .errors import InvalidPack, NotConfirmed, PackRuntimeError, UnknownVerb
+from .openapi import Operation, load_document, read_operations
+from .redact import Redactor, install_log_filter, remove_log_filter
+from .request import build_request, server_url
+from .results import decode_body, done_title, error_for_status, failure, preview_card, success
+from .send import IDEMPOTENT_METHODS, Limits, Sender
+
+__all__ = ["Pack", "load_pack"]
+
+
+class _ManifestView:
+    """The two manifest fields :func:`credential_slots` reads, without the pydantic model.
+
+    The CLI path avoids importing pydantic: it doubles the cold start of a verb call.
+    """
+
+    def __init__(self, data: Mapping[str, Any]) -> None:
+        self.id = str(data.get("id", ""))
+        binding: Mapping[str, Any] = data["binding"] if isinstance(data.get("binding"), Mapping) else {}
+        family = binding.get("family") if isinstance(binding.get("family"), str) else None
+        self.binding = type("BindingView", (), {"family": family})()
+
+
+def _read_json(path: Path) -> dict[str, Any]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise InvalidPack(f"{path.name} is missing from the pack directory {path.parent}.") from None
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError):
+        raise InvalidPack(f"{path.name} in {path.parent} is not readable JSON.") from None
+    if not isinstance(data, dict):
+        raise InvalidPack(f"{path.name} must hold a JSON object.")
+    return data
+
+
+class Pack:
+    """A pack ready to call; use as a context manager to close its connection pool."""
+
+    def __init__(self, directory: Path, *, transport: httpx.BaseTransport | None = None,
+                 limits: Limits | None = None, environ: Mapping[str, str] | None = None) -> None:
+        self.directory = directory
+        self.manifest = _read_json(directory / "surface.json")
+        self.policy = _read_json(directory / "policy.json")
+        if self.manifest.get("kind", self.manifest.get("adapter_kind")) != "openapi":
+            raise InvalidPack("The pack's kind is not 'openapi'; this runtime runs openapi packs only.")
+        source = self.manifest.get("openapi")
+        rel = source.get("path") if isinstance(source, Mapping) else None
+        if not isinstance(rel, str):
+            raise InvalidPack("surface.json has no openapi.path naming the pack's own document.")
+        doc_path = (directory / rel).resolve()
+        if not doc_path.is_relative_to(directory.resolve()):
+            raise InvalidPack("openapi.path must stay inside the pack directory.")
+        self.document = load_document(doc_path)
+        self.operations: dict[str, Operation] = read_operations(self.document)
+        verbs = self.manifest.get("verbs")
+        self.verbs: dict[str, dict[str, Any]] = {str(k): v for k, v in verbs.items() if isinstance(v, dict)} \
+            if isinstance(verbs, dict) else {}
+        self.id = str(self.manifest.get("id", directory.name))
+        self.cli_bin = str(self.manifest.get("cliBin") or self.id)
+        self.limits = limits or Limits()
+        self.redactor = Redactor()
+        install_log_filter(self.redactor)
+        self.slots: list[CredentialSlot] = credential_slots(_ManifestView(self.manifest), self.document)
+        self._auth = Authenticator(self.document, self.slots, CredentialSources(environ), self.redactor)
+        self._transport = transport
+        self._client: httpx.Client | None = None
+
+    def __repr__(self) -> str:
+        return f"Pack(id={self.id!r}, verbs={len(self.verbs)})"
+
+    def __enter__(self) -> Pack:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Close the connection pool and stop redacting httpx's log for this pack."""
+        if self._client is not None:
+            self._client.close()
+            self._client = None
+        remove_log_filter(self.redactor)
+
+    def _sender(self) -> Sender:
+        if self._client is None:  # one pool for every call of this pack
+            self._client = httpx.Client(transport=self._transport, follow_redirects=False,
+                                        timeout=self.limits.timeout)
+        return Sender(self._client, self.limits)
+
+    def is_write(self, verb: str) -> bool:
+        """policy.json's access (authoritative), else the verb's legacy ``policy`` hint; write when unsure."""
+        commands = self.policy.get("commands")
+        row = commands.get(verb) if isinstance(commands, Mapping) else None
+        if isinstance(row, Mapping) and row.get("access") in ("read", "write"):
+            return bool(row["access"] == "write")
+        return self.verbs.get(verb, {}).get("policy") != "read"
+
+    def call(self, verb: str, args: Mapping[str, Any] | None = None, *, confirm: bool = False,
+             server: str | None = None, server_variables: Mapping[str, str] | None = None) -> dict[str, Any]:
+        """Run one verb and return its JSON envelope (never raises for a failed call).
+
+        Args:
+            verb: the verb name, e.g. ``pets.get``.
+            args: the arguments object, validated against the verb's args schema first.
+            confirm: True confirms a write verb; without it a write verb returns its preview card.
+            server: a base URL replacing the document's server URL, path prefix included.
+            server_variables: values for the document's server variables.
+        """
+        try:
+            envelope = self._call(verb, dict(args or {}), confirm, server, server_variables)
+        except PackRuntimeError as exc:
+            exc.message = self.redactor.redact_text(exc.message)
+            envelope = failure(verb, exc)
+        redacted: dict[str, Any] = self.redactor.redact(envelope)
+        return redacted
+
+    async def acall(self, verb: str, args: Mapping[str, Any] | None = None, *, confirm: bool = False,
+                    server: str | None = None, server_variables: Mapping[str, str] | None = None) -> dict[str, Any]:
+        """:meth:`call` for async code: runs on a worker thread, sharing the pack's pool."""
+        return await asyncio.to_thread(self.call, verb, args, confirm=confirm, server=server,
+                                       server_variables=server_variables)
+
+    def _call(self, verb: str, args: dict[str, Any], confirm: bool, server: str | None,
+              server_variables: Mapping[str, str] | None) -> dict[str, Any]:
+        deadline = time.monotonic() + self.limits.deadline
+        if verb not in self.verbs:
+            raise UnknownVerb(f"{self.id} has no verb {verb!r}; its verbs are: {', '.join(sorted(self.verbs))}.",
+                              verbs=sorted(self.verbs))
+        declared = self.verbs[verb]
+        args = validate_args(verb, declared.get("args"), args)
+        op = self.operations.get(verb)
+        if op is None:
+            raise InvalidPack(f"Verb {verb!r} is bound to no operation in the pack's document (x-packc-binding).")
+        if self.is_write(verb) and not confirm:
+            raise NotConfirmed(f"{verb} changes data: nothing was sent. Show the preview to a person, then call "
+                               "again confirmed (--confirm, confirm=True, or \"confirm\": true).",
+                               preview=preview_card(verb, declared, args))
+        base = server_url(op, override=server, variables=server_variables)
+        sender = self._sender()
+
+        def token_send(request: httpx.Request) -> Any:
+            return _AsResponse(sender.send(request, retry=False, deadline_at=deadline))
+
+        parts = self._auth.apply(op, base, token_send)
+        request = build_request(op, args, base, parts)
+        retry = op.method in IDEMPOTENT_METHODS or op.idempotent
+        received = sender.send(request, retry=retry, credential_headers=parts.headers.keys(), deadline_at=deadline)
+        body = decode_body(verb, received)
+        error = error_for_status(received, body)
+        if error is not None:
+            raise error
+        truncated = {"limit": self.limits.max_response_bytes} if received.truncated else None
+        return success(verb, received.status, done_title(declared, args, body), body, truncated=truncated)
+
+
+class _AsResponse:
+    """The two attributes of an httpx.Response the token fetch reads, from a :class:`Received`."""
+
+    def __init__(self, received: Any) -> None:
+        self.status_code = received.status
+        self.content = received.content
+
+
+def load_pack(directory: str | Path, *, transport: httpx.BaseTransport | None = None,
+              limits: Limits | None = None, environ: Mapping[str, str] | None = None) -> Pack:
+    """Load the pack in ``directory``.
+
+    Args:
+        directory: the pack directory (holding surface.json, policy.json and the document).
+        transport: an httpx transport to use instead of the network (tests: ``httpx.MockTransport``).
+        limits: time and size limits; :class:`Limits` defaults otherwise.
+        environ: where environment credentials come from (default ``os.environ``).
+
+    Raises:
+        InvalidPack: the directory is not a usable openapi pack.
+    """
+    return Pack(Path(directory), transport=transport, limits=limits, environ=environ)

@@ -1,0 +1,226 @@
+"""Build the httpx.Request for one bound operation, exactly as the document says."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote, urlsplit
+
+import httpx
+
+from .errors import InvalidArgument, InvalidServer, MissingArgument
+from .openapi import IGNORED_HEADERS, Operation, Parameter, Server
+from .styles import scalar_text, serialize_cookie, serialize_header, serialize_path, serialize_query
+
+__all__ = ["AuthParts", "build_request", "server_url"]
+
+_VAR = re.compile(r"\{([^{}]+)\}")
+# A server variable may hold these only (no '/', '?', '#', '@', ':' or '\\' that would move the host).
+_HOST_SAFE = re.compile(r"[A-Za-z0-9._~-]+")
+_PATH_SAFE = re.compile(r"[A-Za-z0-9._~!$&'()*+,;=:@/-]+")
+_MAX_FILE = 100 * 1024 * 1024
+
+
+@dataclass(slots=True)
+class AuthParts:
+    """What the chosen security requirement adds to a request; all of it is a credential."""
+
+    headers: dict[str, str] = field(default_factory=dict)
+    query: list[tuple[str, str]] = field(default_factory=list)
+    cookies: list[tuple[str, str]] = field(default_factory=list)
+
+    def __repr__(self) -> str:  # values are secrets: show only where they go
+        return (f"AuthParts(headers={sorted(self.headers)}, query={[k for k, _ in self.query]}, "
+                f"cookies={[k for k, _ in self.cookies]})")
+
+
+def _check_override(url: str) -> str:
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise InvalidServer(f"The server URL {url!r} must be an absolute http(s) URL.")
+    if parts.username is not None or parts.password is not None or parts.fragment:
+        raise InvalidServer("The server URL may not carry user:password@ or a #fragment.")
+    return url
+
+
+def server_url(op: Operation, *, override: str | None = None, variables: Mapping[str, str] | None = None) -> str:
+    """The base URL for ``op``: ``override`` as given, else its first server with variables filled.
+
+    Variable values come from ``variables`` (checked against ``enum``) or the defaults. Values that
+    would move the URL's host (``/``, ``?``, ``#``, ``@``, ``:``...) are refused.
+    """
+    if override:
+        return _check_override(override.rstrip("/"))
+    if not op.servers:
+        raise InvalidServer("The document names no server for this operation; pass a server URL (--server).")
+    server: Server = op.servers[0]
+    variables = dict(variables or {})
+    template = server.url
+    authority_end = _authority_end(template)
+
+    def fill(match: re.Match[str]) -> str:
+        name = match.group(1)
+        spec = server.variables.get(name, {})
+        value = variables.get(name, spec.get("default") if isinstance(spec, Mapping) else None)
+        if value is None:
+            raise InvalidServer(f"Server variable {name!r} has no value and no default.")
+        value = str(value)
+        enum = spec.get("enum") if isinstance(spec, Mapping) else None
+        if name in variables and isinstance(enum, list) and enum and value not in [str(e) for e in enum]:
+            raise InvalidServer(f"Server variable {name!r} must be one of {enum}, not {value!r}.")
+        in_host = match.start() < authority_end
+        if not (_HOST_SAFE if in_host else _PATH_SAFE).fullmatch(value) or ".." in value.split("/"):
+            raise InvalidServer(f"Server variable {name!r} value {value!r} would change the URL's host or path "
+                                "structure; it is refused.")
+        return value
+
+    url = _VAR.sub(fill, template).rstrip("/")
+    if not urlsplit(url).scheme:
+        raise InvalidServer(f"The document's server URL {url or '/'!r} is relative; pass an absolute one (--server).")
+    return _check_override(url)
+
+
+def _authority_end(template: str) -> int:
+    start = template.find("://")
+    if start < 0:
+        return 0
+    slash = template.find("/", start + 3)
+    return len(template) if slash < 0 else slash
+
+
+def _param_for(op: Operation, location: str, name: str) -> Parameter:
+    param = op.parameters.get((location, name))
+    if param is None:  # bound but undeclared: serialize with the location's defaults
+        style = "simple" if location in ("path", "header") else "form"
+        param = Parameter(name, location, style, style == "form", False, {})  # type: ignore[arg-type]
+    return param
+
+
+def _read_file(arg: str, value: Any) -> tuple[str, bytes]:
+    if not isinstance(value, str) or not value:
+        raise InvalidArgument(f"Argument {arg!r} must be the path of a file to upload.", argument=arg)
+    path = Path(value).expanduser()
+    try:
+        if path.stat().st_size > _MAX_FILE:
+            raise InvalidArgument(f"The file for {arg!r} is larger than {_MAX_FILE} bytes.", argument=arg)
+        return path.name, path.read_bytes()
+    except OSError as exc:
+        raise InvalidArgument(f"The file for {arg!r} cannot be read: {exc.strerror}.", argument=arg) from None
+
+
+def _is_binary(schema: Any) -> bool:
+    return isinstance(schema, Mapping) and (
+        schema.get("format") == "binary" or "contentMediaType" in schema or "contentEncoding" in schema)
+
+
+def _body(op: Operation, body_args: Mapping[str | None, tuple[str, Any]]) -> tuple[dict[str, Any], str | None]:
+    """httpx keyword arguments for the body and the Content-Type to send (None: httpx sets it)."""
+    ctype = op.content_type or "application/json"
+    base = ctype.split(";")[0].strip().lower()
+    schema = op.body_schema or {}
+    props: Mapping[str, Any] = schema["properties"] if isinstance(schema.get("properties"), Mapping) else {}
+    whole = body_args.get(None)
+    if whole is not None:
+        arg, value = whole
+        if base == "application/json" or base.endswith("+json"):
+            return {"content": json.dumps(value, ensure_ascii=False).encode()}, ctype
+        if base.startswith("text/"):
+            return {"content": scalar_text(value).encode()}, ctype
+        if base in ("application/x-www-form-urlencoded", "multipart/form-data") and isinstance(value, Mapping):
+            body_args = {str(k): (arg, v) for k, v in value.items()}
+        else:
+            return {"content": _read_file(arg, value)[1]}, ctype  # octet-stream and other binary types
+    fields = {name: value for name, (_, value) in body_args.items() if name is not None}
+    if base == "application/x-www-form-urlencoded":
+        pairs: list[str] = []
+        for name, value in fields.items():
+            items = value if isinstance(value, list) else [value]
+            pairs.extend(f"{quote(name, safe='')}={quote(scalar_text(v), safe='')}" for v in items)
+        return {"content": "&".join(pairs).encode()}, ctype
+    if base == "multipart/form-data":
+        data: dict[str, Any] = {}
+        files: list[tuple[str, tuple[str, bytes, str]]] = []
+        for name, value in fields.items():
+            prop = props.get(name, {})
+            item_schema = prop.get("items") if isinstance(prop, Mapping) and prop.get("type") == "array" else None
+            arg = body_args[name][0]
+            if _is_binary(prop) or _is_binary(item_schema):
+                enc = op.body_encoding.get(name)
+                part_type = enc.get("contentType") if isinstance(enc, Mapping) else None
+                for item in value if isinstance(value, list) else [value]:
+                    filename, content = _read_file(arg, item)
+                    files.append((name, (filename, content, str(part_type or "application/octet-stream"))))
+            elif isinstance(value, list):
+                data[name] = [scalar_text(v) for v in value]
+            else:
+                data[name] = scalar_text(value)
+        return {"data": data, "files": files or None}, None
+    return {"content": json.dumps(fields, ensure_ascii=False).encode()}, ctype
+
+
+def build_request(op: Operation, args: Mapping[str, Any], base_url: str, auth: AuthParts | None = None) -> httpx.Request:
+    """The request for ``op`` with ``args`` (already validated) against ``base_url``.
+
+    Path values are percent-encoded within their segment; query pieces are appended in a fixed
+    order after any query of the server URL; headers are checked for CR, LF, NUL and non-ASCII.
+    """
+    auth = auth or AuthParts()
+    path_values: dict[str, str] = {}
+    query: list[str] = []
+    headers: list[tuple[str, str]] = []
+    cookies: list[tuple[str, str]] = []
+    body_args: dict[str | None, tuple[str, Any]] = {}
+    for arg, binding in op.args.items():
+        if arg not in args or args[arg] is None:
+            continue
+        value = args[arg]
+        name = binding.name if binding.name is not None else arg
+        if binding.location == "body":
+            body_args[binding.name] = (arg, value)
+        elif binding.location == "path":
+            text = serialize_path(_param_for(op, "path", name), value)
+            if text in ("", ".", ";" + name + "="):
+                raise InvalidArgument(f"Path argument {arg!r} may not be empty.", argument=arg)
+            path_values[name] = text
+        elif binding.location == "query":
+            query.extend(serialize_query(_param_for(op, "query", name), value))
+        elif binding.location == "header":
+            if name.lower() not in IGNORED_HEADERS:  # OpenAPI: these are set by the runtime, not by args
+                headers.append((name, serialize_header(_param_for(op, "header", name), value)))
+        else:
+            cookies.extend(serialize_cookie(_param_for(op, "cookie", name), value))
+
+    def fill(match: re.Match[str]) -> str:
+        if match.group(1) not in path_values:
+            raise MissingArgument(f"{op.verb}: missing required path argument for {{{match.group(1)}}}.",
+                                  missing=[match.group(1)])
+        return path_values[match.group(1)]
+
+    path = _VAR.sub(fill, op.path)
+    base = urlsplit(base_url)
+    pieces = [base.query] if base.query else []
+    pieces.extend(query)
+    pieces.extend(f"{quote(k, safe='')}={quote(v, safe='')}" for k, v in auth.query)
+    url = f"{base.scheme}://{base.netloc}{base.path.rstrip('/')}{path}"
+    if pieces:
+        url += "?" + "&".join(pieces)
+    for key, value in auth.headers.items():
+        headers = [(k, v) for k, v in headers if k.lower() != key.lower()]
+        headers.append((key, value))
+    all_cookies = cookies + auth.cookies
+    if all_cookies:
+        headers.append(("Cookie", "; ".join(f"{k}={v}" for k, v in all_cookies)))
+    extra: dict[str, Any] = {}
+    if body_args:
+        extra, ctype = _body(op, body_args)
+        if ctype:
+            headers.append(("Content-Type", ctype))
+    headers.append(("Accept", "application/json, */*;q=0.5"))
+    try:
+        return httpx.Request(op.method, httpx.URL(url), headers=headers, **extra)
+    except (httpx.InvalidURL, UnicodeEncodeError, ValueError) as exc:
+        raise InvalidArgument(f"{op.verb}: the request cannot be built: {exc}.") from None

@@ -1,0 +1,184 @@
+"""The result envelope: decode the body, render titles and preview cards, map statuses to errors."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from .errors import (
+    Forbidden,
+    InvalidResponse,
+    NotFound,
+    PackRuntimeError,
+    RateLimited,
+    RequestRejected,
+    Unauthorized,
+    UpstreamError,
+)
+from .send import Received, parse_retry_after
+
+__all__ = ["TRUNCATION_MARKER", "decode_body", "done_title", "error_for_status", "failure", "preview_card",
+           "render", "success"]
+
+_PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_.-]*)\s*\}\}")
+TRUNCATION_MARKER = "[packc: response cut at {limit} bytes]"
+_TEXT_TYPES = ("text/", "application/xml", "application/javascript", "application/x-www-form-urlencoded",
+               "application/yaml", "application/x-yaml")
+
+
+def _lookup(name: str, args: Mapping[str, Any], result: Any) -> Any:
+    if name == "result" or name.startswith("result."):
+        value = result
+        for part in name.split(".")[1:]:
+            if isinstance(value, Mapping) and part in value:
+                value = value[part]
+            elif isinstance(value, list) and part.isdigit() and int(part) < len(value):
+                value = value[int(part)]
+            else:
+                return None
+        return value
+    return args.get(name)
+
+
+def _text(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (dict, list)):
+        return json.dumps(value, ensure_ascii=False, sort_keys=True)
+    return str(value)
+
+
+def render(template: str, args: Mapping[str, Any], result: Any = None, *, strict: bool = False) -> str | None:
+    """Fill ``{{name}}`` and ``{{result.a.b}}``; missing values render empty (None when ``strict``)."""
+    missing = False
+
+    def fill(match: re.Match[str]) -> str:
+        nonlocal missing
+        value = _lookup(match.group(1), args, result)
+        if value is None:
+            missing = True
+        return _text(value)
+
+    out = _PLACEHOLDER.sub(fill, template)
+    return None if strict and missing else out
+
+
+def done_title(verb: Mapping[str, Any], args: Mapping[str, Any], result: Any) -> str | None:
+    """The first ``title.done`` template whose placeholders all resolve (the last one, else)."""
+    title = verb.get("title")
+    done = title.get("done") if isinstance(title, Mapping) else None
+    templates = [done] if isinstance(done, str) else [t for t in done or [] if isinstance(t, str)]
+    for template in templates:
+        text = render(template, args, result, strict=True)
+        if text is not None:
+            return text
+    return render(templates[-1], args, result) if templates else None
+
+
+def preview_card(verb_name: str, verb: Mapping[str, Any], args: Mapping[str, Any]) -> dict[str, Any]:
+    """The verb's ``preview`` with ``{{arg}}`` filled (missing optional values render empty)."""
+    preview = verb.get("preview")
+    if not isinstance(preview, Mapping):
+        return {"kind": "fields", "title": verb_name, "fields": {k: _text(v) for k, v in sorted(args.items())}}
+    card: dict[str, Any] = {"kind": preview.get("kind", "fields")}
+    if isinstance(preview.get("title"), str):
+        card["title"] = render(preview["title"], args)
+    fields = preview.get("fields")
+    if isinstance(fields, Mapping):
+        card["fields"] = {str(k): render(str(v), args) for k, v in fields.items()}
+    return card
+
+
+def _media_type(received: Received) -> tuple[str, str]:
+    raw = received.headers.get("content-type", "")
+    media = raw.split(";")[0].strip().lower()
+    match = re.search(r"charset=\"?([A-Za-z0-9._-]+)", raw)
+    return media, match.group(1) if match else "utf-8"
+
+
+def _decode_text(content: bytes, charset: str) -> str:
+    try:
+        return content.decode(charset, errors="replace")
+    except LookupError:
+        return content.decode("utf-8", errors="replace")
+
+
+def _save(verb: str, received: Received, media: str) -> dict[str, Any]:
+    folder = os.environ.get("PACKC_DOWNLOAD_DIR") or os.path.join(tempfile.gettempdir(), "packc-downloads")
+    Path(folder).mkdir(parents=True, exist_ok=True, mode=0o700)
+    digest = hashlib.sha256(received.content).hexdigest()[:16]
+    match = re.search(r"filename=\"?([^\";]+)", received.headers.get("content-disposition", ""))
+    name = re.sub(r"[^A-Za-z0-9._-]", "_", os.path.basename(match.group(1)))[:80] if match else ""
+    path = Path(folder) / f"{verb}-{digest}-{name or 'body.bin'}"
+    path.write_bytes(received.content)
+    return {"file": str(path), "bytes": len(received.content), "contentType": media or None}
+
+
+def decode_body(verb: str, received: Received) -> Any:
+    """JSON when the response says JSON, else text; binary bodies are saved and described.
+
+    Raises:
+        InvalidResponse: the response claims JSON but is not.
+    """
+    if not received.content:
+        return None
+    media, charset = _media_type(received)
+    if received.truncated:
+        return _decode_text(received.content, charset) + " " + TRUNCATION_MARKER.format(limit=len(received.content))
+    if media == "application/json" or media.endswith("+json"):
+        try:
+            return json.loads(received.content)
+        except (ValueError, RecursionError):
+            raise InvalidResponse(f"The server answered HTTP {received.status} with a body that is not valid JSON.",
+                                  status=received.status, body=_decode_text(received.content[:500], charset)) from None
+    if media.startswith(_TEXT_TYPES) or media.endswith("+xml"):
+        return _decode_text(received.content, charset)
+    if not media:
+        try:
+            return received.content.decode("utf-8")
+        except UnicodeDecodeError:
+            pass
+    return _save(verb, received, media)
+
+
+def error_for_status(received: Received, body: Any) -> PackRuntimeError | None:
+    """The error for a non-2xx final status (None for 1xx-3xx)."""
+    status = received.status
+    if status < 400:
+        return None
+    shown = body if not isinstance(body, str) else body[:2000]
+    if status == 401:
+        return Unauthorized("The server refused the credentials (HTTP 401).", status=status, body=shown)
+    if status == 403:
+        return Forbidden("The credentials are not allowed to do this (HTTP 403).", status=status, body=shown)
+    if status == 404:
+        return NotFound("The server found nothing there (HTTP 404).", status=status, body=shown)
+    if status == 429:
+        wait = parse_retry_after(received.headers.get("retry-after"))
+        retry_after = None if wait is None or wait > 10**9 else round(wait, 3)
+        return RateLimited(f"The server is rate-limiting calls (HTTP 429, after {received.attempts} attempt(s)).",
+                           status=status, retry_after=retry_after, body=shown)
+    if status >= 500:
+        return UpstreamError(f"The server failed (HTTP {status}, after {received.attempts} attempt(s)).",
+                             status=status, body=shown)
+    return RequestRejected(f"The server rejected the request (HTTP {status}).", status=status, body=shown)
+
+
+def success(verb: str, status: int, title: str | None, body: Any, **extra: Any) -> dict[str, Any]:
+    """A success envelope."""
+    out: dict[str, Any] = {"ok": True, "status": status, "verb": verb, "title": title, "body": body}
+    out.update({k: v for k, v in extra.items() if v is not None})
+    return out
+
+
+def failure(verb: str | None, error: PackRuntimeError) -> dict[str, Any]:
+    """A failure envelope for ``error``."""
+    return {"ok": False, "status": error.status, "verb": verb, "error": error.to_json()}
