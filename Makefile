@@ -43,3 +43,8 @@ demo: $(STAMP)
 # `make conformance CONFORMANCE_ARGS="--limit 6"` runs the CI slice.
 conformance: $(STAMP) $(PRISM) corpus
 	$(BIN)/python tools/conformance.py $(CONFORMANCE_ARGS)
+
+# --- compile (docs/compile.md) ---
+# Rebuild the golden packs under tests/golden/ after a deliberate change; review `git diff tests/golden`.
+golden: $(STAMP)
+	$(BIN)/python tests/golden/rebuild.py

@@ -175,7 +175,7 @@ def compile(source: str | Path, out_dir: str | Path = "packs", *, split: bool = 
             diags.append(Diagnostic("C111", "error", f"{pack.id}/surface.json#/verbs",
                                     f"Pack {pack.id!r} would have {len(output.verbs)} verb(s); a pack that needs "
                                     f"credentials or writes needs at least {MIN_VERBS}.",
-                                    "Include more operations (x-packc include), or compile without --split."))
+                                    "Include more operations (x-packc include), or keep fewer packs (compile without --split)."))
             continue
         directory = write_pack(Path(out_dir), output) if write else None
         if directory is not None and lint:

@@ -332,7 +332,8 @@ def _preview(pv: PlannedVerb, args: Sequence[ArgSpec], destructive: bool, forced
     amount = _find(args, r"(body_)?(amount|price|total|sum|value)(_\w+)?", r"\w*_amount")
     currency = _find(args, r"(body_)?currency(_code)?", r"\w*_currency")
     to = _find(args, r"(body_)?(to|recipients?|email|phone|phone_number|channel|chat_id|to_\w+|\w+_to|user|user_id|payee\w*|destination\w*)")
-    text = _find(args, r"(body_)?(text|body|message|content|subject|msg)")
+    text = _find(args, r"(body_)?text", r"(body_)?body", r"(body_)?message", r"(body_)?content", r"(body_)?msg",
+                 r"(body_)?subject")
     start = _find(args, r"(body_)?(start|starts_at|start_\w+|begin\w*)")
     end = _find(args, r"(body_)?(end|ends_at|end_\w+|finish\w*)")
     words = set(pv.name.replace(".", "_").split("_")) | set(snake(pv.op.operation_id or "").split("_"))
@@ -375,11 +376,16 @@ def _preview(pv: PlannedVerb, args: Sequence[ArgSpec], destructive: bool, forced
     key = next((a for a in args if a.location == "path"), None)
     action = {"removal": "Delete", "payment": "Pay", "message": "Send", "event": "Schedule", "publish": "Publish"}.get(
         kind, {"create": "Create", "update": "Update"}.get(pv.action, "Confirm"))
-    thing = _human(pv.resource, singular=True) if kind not in ("fields",) or pv.action in _ACTIONS else pv.name
+    thing = _human(pv.resource, singular=True)
+    on = f" {ph(key)}" if key else ""
+    if key and not pv.op.path.rstrip("/").endswith("}") and len(pv.resource) > 1:
+        on = f" for {_human(pv.resource[:-1], singular=True)} {ph(key)}"  # a sub-collection of that item
     if kind == "fields":
-        title = f"Confirm {pv.name}" + (f" {ph(key)}" if key else "")
+        title = f"Confirm {pv.name}{on}"
+    elif kind == "payment":
+        title = f"Pay{on}" if on else "Pay"
     else:
-        title = f"{action} {thing}" + (f" {ph(key)}" if key else "")
+        title = f"{action} {thing}{on}"
     return Preview(kind=kind, title=title, fields=fields or None)
 
 

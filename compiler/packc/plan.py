@@ -11,7 +11,7 @@ from typing import Any
 
 from packc_runtime.diagnostics import Diagnostic
 
-from .model import HTTP_METHODS, Api, Operation
+from .model import Api, Operation
 from .overrides import OpOverride, Overrides
 from .text import slug, snake
 
@@ -110,8 +110,8 @@ def _segments(path: str) -> tuple[list[tuple[str, bool]], str]:
         if not is_param and not word:
             continue
         segs.append((word, is_param))
-    # Drop leading prefixes (api, v1, ...) while a static segment remains after them.
-    while segs and not segs[0][1] and _PREFIX.match(segs[0][0]) and any(not p for _, p in segs[1:]):
+    # Drop leading prefixes (api, v1, ...) while something follows them.
+    while len(segs) > 1 and not segs[0][1] and _PREFIX.match(segs[0][0]):
         segs.pop(0)
     return segs, snake(custom)
 
@@ -159,8 +159,12 @@ def _join(words: Iterable[str]) -> str:
     return ".".join(parts)[:MAX_NAME].rstrip("._")
 
 
+# Clash order: PATCH keeps "update" and PUT becomes "replace" when a path has both.
+_CLASH_ORDER = ("get", "post", "patch", "put", "delete", "head", "options", "trace")
+
+
 def _method_rank(op: Operation) -> tuple[int, str]:
-    return (HTTP_METHODS.index(op.method), op.path)
+    return (_CLASH_ORDER.index(op.method), op.path)
 
 
 def _resolve_names(items: list[tuple[Operation, tuple[str, ...], str, OpOverride]],
@@ -180,6 +184,8 @@ def _resolve_names(items: list[tuple[Operation, tuple[str, ...], str, OpOverride
         if op.key in out:
             continue
         candidates = [_join([*res, act])]
+        if op.method == "put" and act == "update":
+            candidates.append(_join([*res, "replace"]))
         if op.operation_id and snake(op.operation_id) and snake(op.operation_id) != act:
             candidates.append(_join([*res, snake(op.operation_id)]))
         candidates.append(_join([*res, f"{act}_{op.method}"]))
@@ -301,14 +307,22 @@ def _groups(verbs: list[PlannedVerb]) -> list[tuple[str, list[PlannedVerb]]]:
         for key in sorted(groups, key=lambda k: (len(groups[k]), k)):
             if len(groups[key]) >= MIN_VERBS:
                 continue
-            room = [k for k in groups if k != key and len(groups[k]) + len(groups[key]) <= MAX_VERBS]
-            if not room:
-                continue
+            others = [k for k in groups if k != key]
+            if not others:
+                break
+            room = [k for k in others if len(groups[k]) + len(groups[key]) <= MAX_VERBS] or others
             best = max(room, key=lambda k: (_related(groups[key], groups[k]), len(groups[k]) < MIN_VERBS,
                                             -len(groups[k]), [-ord(c) for c in k]))
             # The merged group keeps the larger group's name (alphabetical on a tie).
             into, other = sorted((best, key), key=lambda k: (-len(groups[k]), k))
-            groups[into] = groups[into] + groups.pop(other)
+            merged = groups.pop(into) + groups.pop(other)
+            if len(merged) <= MAX_VERBS:
+                groups[into] = merged
+            else:  # no group had room: merge, then cut into balanced packs (each then has 6 or more)
+                for sub, chunk in _split_big(into, merged):
+                    while sub in groups:
+                        sub += "-2"
+                    groups[sub] = chunk
             changed = True
             break
     return sorted(groups.items())

@@ -1,0 +1,129 @@
+"""compile(): every spec under specs/ gives lint-clean packs; output is deterministic and re-compilable."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from packc import CompileResult, PackcError, compile
+from packc.cli import main
+from packc.lint import lint_pack
+
+ROOT = Path(__file__).resolve().parents[2]
+SPECS = sorted(p for p in (ROOT / "specs").rglob("*") if p.suffix in (".yaml", ".yml", ".json"))
+OURS = ["specs/clinic.yaml", "specs/bookshop.swagger.json", "specs/taskboard.yaml", "specs/demo/petstore.yaml"]
+
+
+def _tree(directory: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(directory)): p.read_bytes() for p in sorted(directory.rglob("*")) if p.is_file()}
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=lambda p: str(p.relative_to(ROOT)))
+@pytest.mark.parametrize("split", [False, True], ids=["one", "split"])
+def test_every_spec_compiles_to_lint_clean_packs_or_fails_cleanly(spec: Path, split: bool, tmp_path: Path) -> None:
+    try:
+        result = compile(spec, tmp_path, split=split)
+    except PackcError:
+        return  # not an API document (a fragment, a bomb): refused with diagnostics, never a traceback
+    for pack in result.packs:
+        assert pack.directory is not None
+        errors = [d for d in lint_pack(pack.directory) if d.level == "error"]
+        assert errors == [], errors
+
+
+@pytest.mark.parametrize("spec", OURS)
+def test_our_specs_compile_without_errors(spec: str, tmp_path: Path) -> None:
+    result = compile(ROOT / spec, tmp_path)
+    assert result.ok, [str(d) for d in result.diagnostics]
+    assert len(result.packs) == 1 and 5 <= len(result.packs[0].verbs) <= 12
+
+
+@pytest.mark.parametrize("split", [False, True])
+def test_two_compiles_are_byte_identical(split: bool, tmp_path: Path) -> None:
+    a = compile(ROOT / "specs/taskboard.yaml", tmp_path / "a", split=split)
+    b = compile(ROOT / "specs/taskboard.yaml", tmp_path / "b", split=split)
+    assert [p.id for p in a.packs] == [p.id for p in b.packs]
+    assert _tree(tmp_path / "a") == _tree(tmp_path / "b")
+    text = b"".join(_tree(tmp_path / "a").values())
+    assert str(tmp_path).encode() not in text and str(ROOT).encode() not in text
+
+
+@pytest.mark.parametrize("spec", OURS)
+def test_recompiling_a_pack_gives_the_same_pack(spec: str, tmp_path: Path) -> None:
+    first = compile(ROOT / spec, tmp_path / "first")
+    pack_dir = first.packs[0].directory
+    assert pack_dir is not None
+    again = compile(pack_dir / "surface.json", tmp_path / "again")
+    assert again.ok and [p.id for p in again.packs] == [first.packs[0].id]
+    assert _tree(pack_dir) == _tree(tmp_path / "again" / first.packs[0].id)
+
+
+def test_split_family_covers_the_api_and_shares_a_family(tmp_path: Path) -> None:
+    result = compile(ROOT / "specs/taskboard.yaml", tmp_path, split=True)
+    assert result.ok and len(result.packs) >= 2 and result.left_out == ()
+    families = set()
+    total = 0
+    for pack in result.packs:
+        assert pack.directory is not None and pack.id.startswith("taskboard-")
+        manifest = json.loads((pack.directory / "surface.json").read_text())
+        families.add(manifest["binding"]["family"])
+        total += len(manifest["verbs"])
+    assert families == {"taskboard"} and total == 30
+
+
+def test_pack_layout_matches_the_contract(tmp_path: Path) -> None:
+    result = compile(ROOT / "specs/clinic.yaml", tmp_path)
+    pack = result.packs[0].directory
+    assert pack is not None
+    assert {"surface.json", "policy.json", "openapi.json", "HARNESS.md", "README.md", "bin/pet-clinic"} <= set(_tree(pack))
+    launcher = pack / "bin" / "pet-clinic"
+    assert os.stat(launcher).st_mode & 0o777 == 0o755
+    text = launcher.read_text()
+    assert text.startswith("#!/usr/bin/env python3") and "from packc_runtime.cli import pack_main" in text
+    manifest = json.loads((pack / "surface.json").read_text())
+    assert manifest["kind"] == "openapi" and manifest["openapi"] == {"path": "openapi.json"}
+    assert manifest["transports"] == ["cli", "json_exec"]
+    document = json.loads((pack / "openapi.json").read_text())
+    bound = {op["x-packc-binding"]["verb"] for item in document["paths"].values() for op in item.values()
+             if isinstance(op, dict) and "x-packc-binding" in op}
+    assert bound == set(manifest["verbs"])
+    assert "'$ref': 'http" not in json.dumps(document)
+    refs = json.dumps(document).split('"$ref": "')[1:]
+    assert all(r.startswith("#/") for r in refs)
+    policy = json.loads((pack / "policy.json").read_text())
+    assert policy["commands"]["pets.delete"] == {"access": "write", "destructive": True}
+    assert policy["commands"]["pets.search"] == {"access": "read"}
+
+
+def test_harness_teaches_setup_verbs_confirmation_and_errors(tmp_path: Path) -> None:
+    result = compile(ROOT / "specs/clinic.yaml", tmp_path)
+    assert result.packs[0].directory is not None
+    harness = (result.packs[0].directory / "HARNESS.md").read_text()
+    assert harness.startswith("---\nname: pet-clinic\ndescription: ")
+    order = [harness.index(h) for h in ("## Setup", "## Verbs", "## Confirmation", "## Errors")]
+    assert order == sorted(order)
+    assert "PET_CLINIC_TOKEN" in harness and "pet-clinic pets get 1" in harness
+    assert "pixel.gif" not in harness and "<img" not in harness and "\u202e" not in harness
+
+
+def test_cli_compile_json_and_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["compile", str(ROOT / "specs/clinic.yaml"), "-o", str(tmp_path), "--json"])
+    data = json.loads(capsys.readouterr().out)
+    assert code == 0 and data["ok"] and data["packs"][0]["id"] == "pet-clinic"
+    assert main(["compile", str(tmp_path / "missing.yaml"), "-o", str(tmp_path)]) == 1
+    assert main(["compile"]) == 2
+    capsys.readouterr()
+    assert main(["plan", str(ROOT / "specs/taskboard.yaml"), "--json"]) == 0
+    plan = json.loads(capsys.readouterr().out)
+    assert len(plan["left_out"]) == 18 and all(lo["reason"] for lo in plan["left_out"])
+
+
+def test_compile_result_is_the_python_api(tmp_path: Path) -> None:
+    result = compile(ROOT / "specs/taskboard.yaml", tmp_path)
+    assert isinstance(result, CompileResult)
+    data = result.to_json()
+    assert set(data) == {"ok", "packs", "left_out", "diagnostics"}
+    assert len(result.left_out) == 18

@@ -1,0 +1,135 @@
+"""Plan: verb names, clash resolution, ranking and selection, pack families."""
+
+from __future__ import annotations
+
+import pytest
+
+from packc.overrides import OpOverride, Overrides
+from packc.plan import MAX_VERBS, MIN_VERBS, name_operation, plan
+
+from .helpers import make_api, op, path_param
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "expected"),
+    [
+        ("get", "/pets", "pets.list"),
+        ("post", "/pets", "pets.create"),
+        ("get", "/pets/{petId}", "pets.get"),
+        ("patch", "/pets/{petId}", "pets.update"),
+        ("delete", "/pets/{petId}", "pets.delete"),
+        ("post", "/pets/{petId}/adopt", "pets.adopt"),
+        ("get", "/api/v2/pets", "pets.list"),
+        ("get", "/owners/{id}/pets", "owners.pets.list"),
+        ("get", "/store/order/{orderId}", "store.order.get"),
+        ("get", "/user/login", "user.login"),
+        ("post", "/pet/findByStatus", "pet.find_by_status"),
+        ("post", "/v1/{name}:cancel", "cancel"),
+        ("post", "/jobs/{id}:cancel", "jobs.cancel"),
+        ("get", "/status", "status.list"),
+    ],
+)
+def test_names_come_from_path_and_method(method: str, path: str, expected: str) -> None:
+    resource, action = name_operation(op(method, path))
+    assert ".".join([*resource, action]) == expected
+
+
+def _names(*ops: object) -> dict[str, str]:
+    result = plan(make_api(*ops), Overrides(), split=True)  # type: ignore[arg-type]
+    return {v.op.key: v.name for p in result.packs for v in p.verbs}
+
+
+def test_a_name_does_not_depend_on_unrelated_operations() -> None:
+    base = [op("get", "/pets"), op("get", "/pets/{id}", parameters=(path_param("id"),))]
+    before = _names(*base)
+    after = _names(*base, op("get", "/owners"), op("post", "/owners"), op("delete", "/vets/{v}"))
+    assert all(after[key] == name for key, name in before.items())
+
+
+def test_clashes_resolve_deterministically_patch_keeps_update() -> None:
+    ops = [op("put", "/pets/{id}", operation_id="replacePet"), op("patch", "/pets/{id}", operation_id="patchPet")]
+    names = _names(*ops)
+    assert names == {"PUT /pets/{id}": "pets.replace", "PATCH /pets/{id}": "pets.update"}
+    assert _names(*reversed(ops)) == names
+
+
+def test_clash_falls_back_to_operation_id_then_counter() -> None:
+    names = _names(op("get", "/v1/pets"), op("get", "/v2/pets", operation_id="listBPets"), op("get", "/pets"))
+    assert sorted(names.values()) == ["pets.list", "pets.list_b_pets", "pets.list_get"]
+
+
+def test_a_verb_is_never_a_dotted_prefix_of_another() -> None:
+    names = set(_names(op("get", "/pets/{id}/owner"), op("put", "/pets/{id}/owner")).values())
+    assert not any(b.startswith(a + ".") for a in names for b in names)
+
+
+def test_names_are_valid_and_short() -> None:
+    long = "/" + "/".join(["averyveryverylongsegmentname"] * 6)
+    names = _names(op("post", long, operation_id="x" * 100), op("get", "/{a}/{b}"), op("get", "/"))
+    import re
+
+    for name in names.values():
+        assert len(name) <= 64
+        assert re.fullmatch(r"[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*", name), name
+
+
+def _many(n: int) -> list[object]:
+    ops = []
+    for i in range(n):
+        res = f"res{i // 5}"
+        ops.append(op(["get", "post", "get", "patch", "delete"][i % 5],
+                      f"/{res}" if i % 5 < 2 else f"/{res}/{{id}}" + ("" if i % 5 != 2 else "/sub"),
+                      tags=(f"tag{i // 10}",), summary="Documented." if i % 3 else ""))
+    return ops
+
+
+def test_selection_keeps_twelve_and_says_why_the_rest_is_out() -> None:
+    ops = [*_many(30), op("get", "/deep/a/b/c/d/e", summary="x"), op("get", "/old", deprecated=True)]
+    result = plan(make_api(*ops), Overrides())  # type: ignore[arg-type]
+    assert len(result.packs) == 1
+    kept = {v.op.key for v in result.packs[0].verbs}
+    assert len(kept) == MAX_VERBS
+    assert len(result.left_out) == len(ops) - MAX_VERBS
+    assert all("ranked" in lo.reason for lo in result.left_out)
+    assert "GET /old" not in kept and "GET /deep/a/b/c/d/e" not in kept
+
+
+def test_deprecated_and_undocumented_rank_below_core_operations() -> None:
+    core = [op("get", f"/r{i}", summary="List.") for i in range(12)]
+    result = plan(make_api(*core, op("get", "/r0/x/y", deprecated=True)), Overrides())  # type: ignore[arg-type]
+    assert [lo.op.path for lo in result.left_out] == ["/r0/x/y"]
+
+
+@pytest.mark.parametrize("n", [13, 40, 800])
+def test_split_covers_every_operation_in_packs_of_five_to_twelve(n: int) -> None:
+    ops = _many(n)
+    result = plan(make_api(*ops, title="Big"), Overrides(), split=True)  # type: ignore[arg-type]
+    covered = [v.op.key for p in result.packs for v in p.verbs]
+    assert sorted(covered) == sorted(o.key for o in ops)  # type: ignore[attr-defined]
+    assert all(MIN_VERBS <= len(p.verbs) <= MAX_VERBS for p in result.packs)
+    ids = [p.id for p in result.packs]
+    assert len(set(ids)) == len(ids) and all(i.startswith("big-") for i in ids)
+
+
+def test_split_groups_by_tag_and_merges_small_groups() -> None:
+    ops = [op("get", f"/a{i}", tags=("alpha",)) for i in range(6)] + [op("get", f"/b{i}", tags=("beta",)) for i in range(2)]
+    result = plan(make_api(*ops, title="T"), Overrides(), split=True)  # type: ignore[arg-type]
+    assert [(p.id, len(p.verbs)) for p in result.packs] == [("t", 8)]
+
+
+def test_overrides_exclude_rename_and_include() -> None:
+    ops = [op("get", f"/r{i}") for i in range(14)] + [op("get", "/x/y/z/w", operation_id="special")]
+    overrides = Overrides(ops={"GET /r0": OpOverride(exclude=True), "GET /r1": OpOverride(verb="first.one"),
+                               "GET /x/y/z/w": OpOverride(include=True)})
+    result = plan(make_api(*ops), overrides)  # type: ignore[arg-type]
+    names = {v.name for v in result.packs[0].verbs}
+    assert "first.one" in names and "r0.list" not in names
+    assert any(v.op.key == "GET /x/y/z/w" for v in result.packs[0].verbs)
+    assert [lo.reason for lo in result.left_out if lo.op.key == "GET /r0"] == ["excluded by x-packc"]
+
+
+def test_plan_json_lists_kept_and_left_out() -> None:
+    result = plan(make_api(*[op("get", f"/r{i}") for i in range(13)]), Overrides())  # type: ignore[arg-type]
+    data = result.to_json()
+    assert sum(len(p["verbs"]) for p in data["packs"]) == 12 and len(data["left_out"]) == 1
+    assert {"verb", "method", "path", "reason"} <= set(data["left_out"][0])
