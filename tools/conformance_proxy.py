@@ -57,7 +57,7 @@ class RecordingProxy(ThreadingHTTPServer):
         self.exchanges: list[Exchange] = []
         self.lock = threading.Lock()
         self.client = httpx.Client(timeout=30)
-        self._thread = threading.Thread(target=self.serve_forever, daemon=True)
+        self._thread = threading.Thread(target=self.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
 
     @property
     def url(self) -> str:

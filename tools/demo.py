@@ -22,7 +22,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 SPEC = Path("specs/demo/petstore.yaml")
 SERVER = Path("specs/demo/server.py")
-OUT = Path("out/demo")
+OUT = Path(os.environ.get("PACKC_DEMO_OUT", "out/demo"))  # tests point it at a temporary directory
 API_KEY = "demo-key"
 BINDING = "x-packc-binding"
 STEPS = 8
@@ -143,7 +143,8 @@ def demo() -> None:
     step(1, f"Compile {SPEC} into a pack")
     shutil.rmtree(ROOT / OUT, ignore_errors=True)
     run(["packc", "compile", str(SPEC), "-o", str(OUT)], [*packc(), "compile", str(SPEC), "-o", str(OUT)])
-    pack = find_pack(ROOT / OUT).relative_to(ROOT)
+    pack = find_pack(ROOT / OUT)
+    pack = pack.relative_to(ROOT) if pack.is_relative_to(ROOT) else pack
     say(f"pack: {pack}/ holds " + ", ".join(sorted(p.name for p in (ROOT / pack).iterdir())))
 
     step(2, "Start the demo API server on 127.0.0.1 (a free port)")
@@ -200,7 +201,7 @@ def main() -> int:
         return 1
     except KeyboardInterrupt:
         return 130
-    say("\nDone. The pack is in out/demo/; its README.md and HARNESS.md say how to use it.")
+    say(f"\nDone. The pack is in {OUT}/; its README.md and HARNESS.md say how to use it.")
     return 0
 
 

@@ -21,20 +21,24 @@ SPEC = ROOT / "specs" / "demo" / "petstore.yaml"
 SERVER = ROOT / "specs" / "demo" / "server.py"
 
 
-def load_server_module() -> ModuleType:
-    """Import specs/demo/server.py by path (specs/ is not a package)."""
-    spec = importlib.util.spec_from_file_location("petstore_demo_server", SERVER)
+def load_module(path: Path, name: str) -> ModuleType:
+    """Import a script by path (specs/ and tools/ are not packages)."""
+    spec = importlib.util.spec_from_file_location(name, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
 
 
+def load_server_module() -> ModuleType:
+    return load_module(SERVER, "petstore_demo_server")
+
+
 @pytest.fixture()
 def server() -> Iterator[Any]:
     module = load_server_module()
     srv = module.DemoServer(0, "test-key")
-    thread = threading.Thread(target=srv.serve_forever, daemon=True)
+    thread = threading.Thread(target=srv.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
     try:
         yield srv
