@@ -165,12 +165,17 @@ class Sender:
             response = self.client.send(request, stream=True, follow_redirects=False)
         except httpx.TimeoutException:
             raise Timeout(f"No answer from {request.url.host} within {budget:.3g} s.") from None
+        except httpx.InvalidURL:  # httpx prepares the next request of a redirect even when not following
+            raise UnsafeRedirect("The server redirected to an invalid URL; it is not followed.") from None
         try:
-            decoder = _Decoder(response.headers.get("content-encoding", ""))
             cap = limits.max_response_bytes
             body = bytearray()
             truncated = False
-            for chunk in response.iter_raw():
+            if response.is_stream_consumed:  # a transport that answered with content already read
+                decoder, chunks = _Decoder(""), iter([response.content])
+            else:
+                decoder, chunks = _Decoder(response.headers.get("content-encoding", "")), response.iter_raw()
+            for chunk in chunks:
                 body += decoder.feed(chunk, cap - len(body))
                 if len(body) > cap:
                     del body[cap:]

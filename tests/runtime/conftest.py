@@ -1,0 +1,45 @@
+"""Fixtures for the runtime tests: fixture packs, the echo test server, a clean credential setup."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+TESTS = Path(__file__).resolve().parents[1]
+if str(TESTS) not in sys.path:  # tests/servers is imported as the package ``servers``
+    sys.path.insert(0, str(TESTS))
+
+from servers.echo_app import EchoApp  # noqa: E402
+from servers.runner import serve  # noqa: E402
+
+PACKS = TESTS / "fixtures" / "packs"
+
+
+@pytest.fixture(autouse=True)
+def _isolated_credentials(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No test reads the real keyring, credentials file or environment credentials."""
+    monkeypatch.setenv("PACKC_KEYRING", "off")
+    monkeypatch.setenv("PACKC_CREDENTIALS_FILE", str(tmp_path / "creds" / "credentials.json"))
+    monkeypatch.setenv("PACKC_DOWNLOAD_DIR", str(tmp_path / "downloads"))
+    for prefix in ("ECHO_", "AUTHZ_", "FLAKY_"):
+        for name in [k for k in list(__import__("os").environ) if k.startswith(prefix)]:
+            monkeypatch.delenv(name)
+
+
+@pytest.fixture(scope="session")
+def echo_server() -> Iterator[tuple[EchoApp, str]]:
+    """The echo API on a free port of 127.0.0.1: ``(app, base URL)``."""
+    app = EchoApp()
+    with serve(app) as url:
+        yield app, url
+
+
+@pytest.fixture(scope="session")
+def other_server() -> Iterator[tuple[EchoApp, str]]:
+    """A second echo API on another port: another origin, for redirect tests."""
+    app = EchoApp()
+    with serve(app) as url:
+        yield app, url

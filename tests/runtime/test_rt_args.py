@@ -1,0 +1,89 @@
+"""Arguments: refused before anything is sent, each problem named; CLI strings coerced by schema."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import pytest
+from conftest import PACKS
+
+from packc_runtime import load_pack
+from packc_runtime.args import coerce_cli_value, validate_args
+from packc_runtime.errors import InvalidArgument, MissingArgument, UnknownArgument
+
+SCHEMA = {"type": "object", "properties": {
+    "id": {"type": "string", "minLength": 1}, "n": {"type": "integer", "minimum": 1, "maximum": 10},
+    "mode": {"type": "string", "enum": ["a", "b"]}, "tags": {"type": "array", "items": {"type": "string"}},
+    "ratio": {"type": "number"}, "on": {"type": "boolean"}, "code": {"type": "string", "pattern": "^[A-Z]{2}$"}},
+    "required": ["id"]}
+
+
+def test_valid_args_pass_unchanged() -> None:
+    args = {"id": "x", "n": 3, "mode": "a", "tags": ["t"], "ratio": 0.5, "on": True, "code": "FR"}
+    assert validate_args("v", SCHEMA, args) == args
+
+
+def test_each_unknown_missing_and_invalid_argument_is_named() -> None:
+    with pytest.raises(UnknownArgument) as info:
+        validate_args("v", SCHEMA, {"zz": 1, "yy": 2, "n": "three"})
+    error = info.value
+    assert error.details["unknown"] == ["yy", "zz"]
+    assert error.details["missing"] == ["id"]
+    assert error.details["invalid"] == [{"argument": "n", "message": '"three" is not of type \'integer\''}]
+    assert "yy, zz" in error.message and "id" in error.message and error.exit_code == 2
+
+
+@pytest.mark.parametrize("args, fragment", [
+    ({"id": "x", "n": 0}, "less than the minimum"),
+    ({"id": "x", "n": 11}, "greater than the maximum"),
+    ({"id": "x", "n": True}, "not of type"),
+    ({"id": "x", "mode": "c"}, "is not one of"),
+    ({"id": "x", "tags": ["a", 1]}, "item 1"),
+    ({"id": "x", "code": "fr"}, "does not match"),
+    ({"id": ""}, "shorter than"),
+    ({"id": "x", "ratio": "1.5"}, "not of type"),
+])
+def test_invalid_values(args: dict[str, Any], fragment: str) -> None:
+    with pytest.raises(InvalidArgument, match=fragment):
+        validate_args("v", SCHEMA, args)
+
+
+def test_missing_only() -> None:
+    with pytest.raises(MissingArgument, match="missing required argument"):
+        validate_args("v", SCHEMA, {})
+
+
+def test_schemas_beyond_the_subset_use_jsonschema_with_defs() -> None:
+    schema = {"type": "object", "$defs": {"P": {"type": "object", "required": ["x"]}},
+              "properties": {"p": {"$ref": "#/$defs/P"}, "o": {"oneOf": [{"type": "string"}, {"type": "integer"}]}}}
+    assert validate_args("v", schema, {"p": {"x": 1}, "o": 3})
+    with pytest.raises(InvalidArgument) as info:
+        validate_args("v", schema, {"p": {}, "o": 1.5})
+    assert [e["argument"] for e in info.value.details["invalid"]] == ["p", "o"]
+
+
+def test_nothing_is_sent_when_args_are_wrong() -> None:
+    seen: list[httpx.Request] = []
+    transport = httpx.MockTransport(lambda r: seen.append(r) or httpx.Response(200))  # type: ignore[func-returns-value]
+    with load_pack(PACKS / "echo", transport=transport) as pack:
+        envelope = pack.call("items.get", {"item_id": "1", "bogus": True}, server="http://x.test")
+        assert envelope["error"]["code"] == "unknown_argument"
+        assert envelope["error"]["unknown"] == ["bogus"]
+        assert pack.call("items.get", {}, server="http://x.test")["error"]["code"] == "missing_argument"
+        assert pack.call("nope.verb", {})["error"]["code"] == "unknown_verb"
+    assert seen == []
+
+
+def test_cli_coercion_by_schema_type() -> None:
+    assert coerce_cli_value("n", {"type": "integer"}, ["42"]) == 42
+    assert coerce_cli_value("n", {"type": "integer"}, ["4x"]) == "4x"  # left for validation to name
+    assert coerce_cli_value("r", {"type": "number"}, ["2.5"]) == 2.5
+    assert coerce_cli_value("r", {"type": "number"}, ["nan"]) == "nan"
+    assert coerce_cli_value("b", {"type": "boolean"}, ["false"]) is False
+    assert coerce_cli_value("b", {"type": "boolean"}, ["yes"]) is True
+    assert coerce_cli_value("t", {"type": "array", "items": {"type": "integer"}}, ["1", "2"]) == [1, 2]
+    assert coerce_cli_value("t", {"type": "array"}, ['["a", 1]']) == ["a", 1]
+    assert coerce_cli_value("o", {"type": "object"}, ['{"k": 1}']) == {"k": 1}
+    assert coerce_cli_value("s", {"type": "string"}, ["007"]) == "007"
+    assert coerce_cli_value("s", {}, ["a", "b"]) == "b"
