@@ -112,6 +112,24 @@ def _cmd_compile(args: argparse.Namespace) -> int:
     return EXIT_OK if result.ok else EXIT_FINDINGS
 
 
+def _cmd_call(args: argparse.Namespace) -> int:
+    from packc_runtime.cli import call_main
+
+    return call_main(Path(args.pack), args.verb, args.args, confirm=args.confirm, server=args.server)
+
+
+def _cmd_exec(args: argparse.Namespace) -> int:
+    from packc_runtime.cli import exec_main
+
+    return exec_main(Path(args.pack))
+
+
+def _cmd_connect(args: argparse.Namespace) -> int:
+    from packc_runtime.cli import connect_main
+
+    return connect_main(Path(args.pack), list_only=args.list, as_json=args.json, target=args.to)
+
+
 def _build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="packc", description="Compile OpenAPI documents into packs.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -142,6 +160,25 @@ def _build_parser() -> argparse.ArgumentParser:
         p.add_argument("--allow-remote-refs", action="store_true", help="follow $refs to other origins")
         p.add_argument("--overlay", metavar="FILE", help="apply an OpenAPI Overlay 1.0 document first")
         p.set_defaults(func=func)
+
+    p = sub.add_parser("call", help="call one verb of a pack and print its JSON envelope")
+    p.add_argument("pack", metavar="PACK", help="the pack directory")
+    p.add_argument("verb", metavar="VERB")
+    p.add_argument("--args", metavar="JSON", help="the arguments as a JSON object")
+    p.add_argument("--confirm", action="store_true", help="confirm a write verb (else its preview is returned)")
+    p.add_argument("--server", metavar="URL", help="replace the document's server URL (staging, a mock)")
+    p.set_defaults(func=_cmd_call)
+
+    p = sub.add_parser("exec", help="json_exec: read one JSON request on stdin, write one JSON envelope")
+    p.add_argument("pack", metavar="PACK", help="the pack directory")
+    p.set_defaults(func=_cmd_exec)
+
+    p = sub.add_parser("connect", help="store a pack's credentials (keyring or owner-only file), or list them")
+    p.add_argument("pack", metavar="PACK", help="the pack directory")
+    p.add_argument("--list", action="store_true", help="list the credentials the pack needs")
+    p.add_argument("--json", action="store_true", help="with --list: print JSON")
+    p.add_argument("--to", choices=["keyring", "file"], help="where to store (default: a secure keyring, else the file)")
+    p.set_defaults(func=_cmd_connect)
 
     return parser
 
