@@ -1,0 +1,176 @@
+"""Derive: args (flattening, clashes, examples, refs), access, previews, binding."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from jsonschema import Draft202012Validator
+
+from packc.derive import binding_for, derive_verb
+from packc.model import MediaType, OAuthFlow, Parameter, RequestBody, Response, SecurityScheme
+from packc.overrides import OpOverride, Overrides
+from packc.plan import plan
+
+from .helpers import make_api, op, path_param
+
+DOC: dict[str, Any] = {
+    "components": {
+        "schemas": {
+            "Node": {"type": "object", "properties": {"name": {"type": "string"},
+                                                      "children": {"type": "array", "items": {"$ref": "#/components/schemas/Node"}}}},
+            "Money": {"type": "object", "required": ["amount"], "properties": {"amount": {"type": "number", "minimum": 5}}},
+        }
+    }
+}
+
+
+def _derive(*ops: Any, overrides: Overrides | None = None, doc: dict[str, Any] | None = None) -> dict[str, Any]:
+    api = make_api(*ops, document=doc or DOC)
+    overrides = overrides or Overrides()
+    result = plan(api, overrides)
+    return {v.name: derive_verb(api, v, "zoo", overrides) for v in result.packs[0].verbs}
+
+
+def _body(schema: Any, required: bool = True, content_type: str = "application/json") -> RequestBody:
+    return RequestBody(required=required, content=(MediaType(content_type=content_type, schema=schema),))
+
+
+def test_args_join_path_query_header_and_body_with_predictable_clash_names() -> None:
+    o = op("post", "/pets/{id}/visits", parameters=(
+        path_param("id", {"type": "integer"}),
+        Parameter(name="id", location="query", schema={"type": "string"}),
+        Parameter(name="X-Trace", location="header", schema={"type": "string"}),
+        Parameter(name="Authorization", location="header", schema={"type": "string"}),
+        Parameter(name="Accept", location="header", schema={"type": "string"}),
+        Parameter(name="json", location="query", schema={"type": "boolean"}),
+    ), request_body=_body({"type": "object", "required": ["id", "note"],
+                           "properties": {"id": {"type": "string"}, "note": {"type": "string"}, "ro": {"type": "string", "readOnly": True}}}))
+    d = _derive(o)["pets.visits.create"]
+    props = d.verb.args["properties"]
+    assert list(props) == ["id", "query_id", "x_trace", "query_json", "body_id", "note"]
+    assert d.verb.args["required"] == ["id", "body_id", "note"]
+    assert props["id"]["x-position"] == 0 and "x-position" not in props["note"]
+    assert d.binding()["args"]["body_id"] == {"in": "body", "name": "id"}
+    assert d.binding()["args"]["query_json"] == {"in": "query", "name": "json"}
+    assert d.verb.cli == ["zoo", "pets", "visits", "create", "{{id}}", "--query_id", "{{query_id}}", "--x_trace",
+                          "{{x_trace}}", "--query_json", "{{query_json}}", "--body_id", "{{body_id}}", "--note", "{{note}}"]
+    assert d.content_type == "application/json"
+
+
+def test_path_args_are_positional_in_path_order() -> None:
+    o = op("get", "/a/{first}/b/{second}", parameters=(path_param("second"), path_param("first")))
+    props = next(iter(_derive(o).values())).verb.args["properties"]
+    assert [(k, v["x-position"]) for k, v in props.items()] == [("first", 0), ("second", 1)]
+
+
+def test_every_argument_has_an_example_that_validates() -> None:
+    o = op("post", "/things", parameters=(
+        Parameter(name="when", location="query", schema={"type": "string", "format": "date-time"}),
+        Parameter(name="n", location="query", schema={"type": "integer", "minimum": 10, "maximum": 20, "multipleOf": 7}),
+        Parameter(name="code", location="query", schema={"type": "string", "pattern": "^[A-Z]{2}-[0-9]{3}$"}),
+        Parameter(name="kind", location="query", schema={"type": "string", "enum": ["b", "a"]}),
+        Parameter(name="bad", location="query", schema={"type": "integer"}, examples=()),
+    ), request_body=_body({"type": "object", "properties": {
+        "tree": {"$ref": "#/components/schemas/Node"},
+        "maybe": {"type": "string", "nullable": True, "minLength": 3},
+        "either": {"oneOf": [{"$ref": "#/components/schemas/Money"}, {"type": "boolean"}]},
+        "low": {"type": "number", "minimum": 0, "exclusiveMinimum": True},
+    }}))
+    props = _derive(o)["things.create"].verb.args["properties"]
+    for name, prop in props.items():
+        assert prop.get("examples"), name
+        Draft202012Validator.check_schema(prop)
+        assert Draft202012Validator(prop).is_valid(prop["examples"][0]), name
+    assert props["n"]["examples"] == [14] and props["kind"]["examples"] == ["b"]
+    assert props["maybe"]["type"] == ["string", "null"]
+    assert props["low"]["exclusiveMinimum"] == 0 and "minimum" not in props["low"]
+    assert "$ref" not in str(props)  # self-contained
+
+
+def test_cycles_are_cut_with_a_note() -> None:
+    o = op("post", "/nodes", request_body=_body({"$ref": "#/components/schemas/Node"}))
+    d = _derive(o)["nodes.create"]
+    assert any(x.code == "C122" for x in d.diagnostics)
+    assert "Recursive" in str(d.verb.args["properties"]["children"])
+
+
+def test_non_object_and_binary_bodies_become_one_body_arg() -> None:
+    arr = op("post", "/batch", request_body=_body({"type": "array", "items": {"type": "integer"}}))
+    binary = op("put", "/files/{id}", parameters=(path_param("id"),),
+                request_body=_body({"type": "string", "format": "binary"}, content_type="application/octet-stream"))
+    derived = _derive(arr, binary)
+    a = derived["batch.create"]
+    assert list(a.verb.args["properties"]) == ["body"] and a.binding()["args"]["body"] == {"in": "body", "name": None}
+    b = derived["files.update"]
+    assert b.binding()["args"]["body"] == {"in": "body", "name": None, "file": True}
+    assert b.content_type == "application/octet-stream"
+
+
+def test_access_policy_and_destructive() -> None:
+    ok = (Response(status="200", content=(MediaType(content_type="application/json", schema={}),)),)
+    ops = [
+        op("get", "/pets"),
+        op("post", "/pets/search", operation_id="searchPets", responses=ok),
+        op("post", "/pets/report", summary="Build a report. Read-only."),
+        op("post", "/pets", responses=(Response(status="201"),)),
+        op("delete", "/pets/{id}", parameters=(path_param("id"),)),
+        op("head", "/pets"),
+    ]
+    d = _derive(*ops)
+    access = {k: (v.access, v.destructive) for k, v in d.items()}
+    assert access == {"pets.list": ("read", False), "pets.search": ("read", False), "pets.report": ("read", False),
+                      "pets.create": ("write", False), "pets.delete": ("write", True), "pets.head": ("read", False)}
+    assert all((v.verb.preview is None) == (v.access == "read") for v in d.values())
+
+
+def _props(*names: str) -> RequestBody:
+    return _body({"type": "object", "required": list(names), "properties": {n: {"type": "string"} for n in names}})
+
+
+def test_preview_kinds_follow_what_the_operation_does() -> None:
+    ops = [
+        op("delete", "/pets/{id}", parameters=(path_param("id"),)),
+        op("post", "/payments", request_body=_props("amount", "currency", "payee")),
+        op("post", "/messages", request_body=_props("to", "text")),
+        op("post", "/events", request_body=_props("title", "start", "end")),
+        op("post", "/apps/{id}/deploy", parameters=(path_param("id"),)),
+        op("post", "/notes", request_body=_props("title")),
+        op("post", "/pets/{id}/adopt", parameters=(path_param("id"),)),
+    ]
+    kinds = {k: v.verb.preview.kind for k, v in _derive(*ops).items() if v.verb.preview}
+    assert kinds == {"pets.delete": "removal", "payments.create": "payment", "messages.create": "message",
+                     "events.create": "event", "apps.deploy": "publish", "notes.create": "record", "pets.adopt": "fields"}
+    pay = _derive(ops[1])["payments.create"].verb.preview
+    assert pay is not None and pay.fields == {"amount": "{{amount}}", "currency": "{{currency}}", "to": "{{payee}}"}
+
+
+def test_x_packc_forces_access_and_preview() -> None:
+    o = op("post", "/pets/{id}/adopt", parameters=(path_param("id"),))
+    ov = Overrides(ops={o.key: OpOverride(access="write", preview="payment", idempotent=True)})
+    d = _derive(o, overrides=ov)["pets.adopt"]
+    assert d.verb.preview is not None and d.verb.preview.kind == "payment"
+    assert d.binding()["idempotent"] is True
+    read = _derive(o, overrides=Overrides(ops={o.key: OpOverride(access="read")}))["pets.adopt"]
+    assert read.access == "read" and read.verb.preview is None
+
+
+def test_titles_have_placeholders_and_a_fallback() -> None:
+    d = _derive(op("get", "/pets/{id}", parameters=(path_param("id"),)))["pets.get"]
+    assert d.verb.title is not None
+    assert d.verb.title.live == ["Getting pet {{id}}", "Getting pet"]
+    assert d.verb.title.done == ["Got pet {{id}}", "Got pet"]
+
+
+def test_binding_public_user_and_oauth_provider() -> None:
+    public = make_api(op("get", "/a"))
+    assert binding_for(public, public.operations, Overrides(), "zoo").model_dump(exclude_none=True) == {
+        "mode": "public", "hub": "public"}
+    secured = make_api(op("get", "/a"), secured=True)
+    assert binding_for(secured, secured.operations, Overrides(), "zoo").model_dump(exclude_none=True) == {
+        "mode": "user", "hub": "keyring", "family": "zoo"}
+    oauth = make_api(op("get", "/a", security=((("o", ("read",)),),)))
+    oauth = type(oauth)(**{**{f: getattr(oauth, f) for f in oauth.__dataclass_fields__},
+                           "security_schemes": {"o": SecurityScheme(key="o", type="oauth2", flows=(
+                               OAuthFlow(kind="authorizationCode", authorization_url="https://accounts.github.com/login"),))}})
+    got = binding_for(oauth, oauth.operations, Overrides(), "zoo")
+    assert got.mode == "user" and got.connect_provider_id == "github"
