@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import IO, Any, Literal
 
 from .args import coerce_cli_value
-from .errors import ERROR_CLASSES, InvalidRequest, PackRuntimeError, UsageProblem
+from .errors import ERROR_CLASSES, InvalidArgument, InvalidRequest, PackRuntimeError, UnknownArgument, UnknownVerb
 from .pack import Pack, load_pack
 from .results import failure
 
@@ -102,14 +102,14 @@ def parse_verb_argv(pack: Pack, verb: str, rest: Sequence[str]) -> tuple[dict[st
                 value = tokens[i]
                 i += 1
             else:
-                raise UsageProblem(f"Option --{name} needs a value.")
+                raise InvalidArgument(f"Option --{name} needs a value.", argument=key)
         if name == "server":
             options["server"] = value
             continue
         raw.setdefault(key, []).append(value)
     if len(bare) > len(positional):
         extra = bare[len(positional):]
-        raise UsageProblem(f"{verb} takes {len(positional)} positional value(s); unexpected: {' '.join(extra)}.")
+        raise UnknownArgument(f"{verb} takes {len(positional)} positional value(s); unexpected: {' '.join(extra)}.")
     for (_, name), value in zip(positional, bare, strict=False):
         raw.setdefault(name, []).insert(0, value)
     args = {name: coerce_cli_value(name, props.get(name) or {}, values) for name, values in raw.items()}
@@ -147,7 +147,7 @@ def pack_main(pack_dir: Path, argv: Sequence[str], *, stdout: IO[str] | None = N
         as_json = "--json" in argv
         try:
             if verb is None:
-                raise UsageProblem(f"{pack.cli_bin}: no verb {' '.join(argv)!r}. Run '{pack.cli_bin} --help'.")
+                raise UnknownVerb(f"{pack.cli_bin}: no verb {' '.join(argv)!r}. Run '{pack.cli_bin} --help'.")
             args, options = parse_verb_argv(pack, verb, rest)
         except PackRuntimeError as exc:
             envelope = failure(verb, exc)

@@ -15,7 +15,7 @@ import httpx
 from .args import validate_args
 from .auth import Authenticator
 from .credentials import CredentialSlot, CredentialSources, credential_slots
-from .errors import InvalidPack, NotConfirmed, PackRuntimeError, UnknownVerb
+from .errors import ConnectionFailed, InvalidPack, NotConfirmed, PackRuntimeError, UnknownVerb
 from .openapi import Operation, load_document, read_operations
 from .redact import Redactor, install_log_filter, remove_log_filter
 from .request import build_request, server_url
@@ -128,6 +128,8 @@ class Pack:
         except PackRuntimeError as exc:
             exc.message = self.redactor.redact_text(exc.message)
             envelope = failure(verb, exc)
+        except httpx.HTTPError as exc:  # any transport failure the sender did not classify
+            envelope = failure(verb, ConnectionFailed(f"The request failed ({type(exc).__name__})."))
         redacted: dict[str, Any] = self.redactor.redact(envelope)
         return redacted
 
