@@ -9,7 +9,14 @@ from pathlib import Path
 from typing import IO, Any, Literal
 
 from .args import coerce_cli_value
-from .errors import ERROR_CLASSES, InvalidArgument, InvalidRequest, PackRuntimeError, UnknownArgument, UnknownVerb
+from .errors import (
+    ERROR_CLASSES,
+    InvalidArgument,
+    InvalidRequest,
+    PackRuntimeError,
+    UnknownArgument,
+    UnknownVerb,
+)
 from .pack import Pack, load_pack
 from .results import failure
 
