@@ -36,7 +36,7 @@ MAX_NODES = 5_000_000
 _MAX_REPEATS = 20
 
 _YAML_11_BOOLS = frozenset(
-    ["y", "Y", "yes", "Yes", "YES", "n", "N", "no", "No", "NO", "on", "On", "ON", "off", "Off", "OFF"]
+    ["yes", "Yes", "YES", "no", "No", "NO", "on", "On", "ON", "off", "Off", "OFF"]
 )
 
 

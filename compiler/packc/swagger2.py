@@ -6,6 +6,8 @@ from typing import Any
 
 from packc_runtime.diagnostics import Diagnostic, pointer
 
+from .model import resolve_pointer
+
 __all__ = ["convert_swagger2"]
 
 _METHODS = ("get", "put", "post", "delete", "options", "head", "patch")
@@ -46,7 +48,9 @@ class _Converter:
         out: dict[str, Any] = {"openapi": "3.0.3"}
         info = doc.get("info")
         out["info"] = dict(info) if isinstance(info, dict) else {"title": "", "version": ""}
-        out["servers"] = self._servers()
+        servers = self._servers()
+        if servers:
+            out["servers"] = servers
         for key in ("tags", "externalDocs"):
             if key in doc:
                 out[key] = doc[key]
@@ -72,7 +76,7 @@ class _Converter:
         base = base_path if isinstance(base_path, str) and base_path.startswith("/") else ""
         if not isinstance(host, str) or not host:
             # A relative server: the front end resolves it against the document's URL.
-            return [{"url": base or "/"}]
+            return [{"url": base}] if base else []  # none: OpenAPI's default "/" applies
         schemes = [s for s in _str_list(self.doc.get("schemes")) if s in ("http", "https")] or ["https"]
         return [{"url": f"{scheme}://{host}{base}"} for scheme in schemes]
 
@@ -140,7 +144,17 @@ class _Converter:
         out: dict[str, Any] = {}
         if not isinstance(paths, dict):
             return out
-        for path, item in paths.items():
+        for path, raw_item in paths.items():
+            item = raw_item
+            # A path item by $ref is converted where it is used: its target is 2.0 and 3.0 has no
+            # components slot for path items.
+            for _ in range(8):
+                if not (isinstance(item, dict) and isinstance(item.get("$ref"), str)):
+                    break
+                target = resolve_pointer(self.doc, item["$ref"])
+                if not isinstance(target, dict):
+                    break
+                item = target
             if not isinstance(item, dict):
                 out[path] = item
                 continue
