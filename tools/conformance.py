@@ -16,10 +16,12 @@ import argparse
 import json
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -38,7 +40,27 @@ PACKC = [sys.executable, "-m", "packc.cli"]
 DUMMY = {"api_key": "conformance-key", "token": "conformance-token", "username": "conformance-user",
          "password": "conformance-password", "client_id": "conformance-id", "client_secret": "conformance-secret"}
 OUTCOMES = ("ok", "rejected", "not_called", "crash")
+# `packc call` is a thin face over packc_runtime.cli.call_main; calling that directly skips importing the
+# compiler (about 0.8 s a call on 2 busy cores), which is also all a pack's own bin/ launcher imports.
+_CALL_FALLBACK = ("import sys; from pathlib import Path; from packc_runtime.cli import call_main; "
+                  "sys.exit(call_main(Path(sys.argv[1]), sys.argv[2], sys.argv[3], confirm=True, server=sys.argv[4]))")
+
+
+def packc_call_available() -> bool:
+    done = subprocess.run([*PACKC, "call", "--help"], capture_output=True, text=True, stdin=subprocess.DEVNULL)
+    return done.returncode == 0
+
+
+def call_command(pack: Path, verb: str, args: dict[str, Any], server: str, *, via_packc: bool) -> list[str]:
+    """``packc call PACK VERB --args JSON --confirm --server URL`` (or its fallback)."""
+    if via_packc:
+        return [*PACKC, "call", str(pack), verb, "--args", json.dumps(args), "--confirm", "--server", server]
+    return [sys.executable, "-c", _CALL_FALLBACK, str(pack), verb, json.dumps(args), server]
 ROUTE_PROBLEMS = {"NO_PATH_MATCHED_ERROR", "NO_METHOD_MATCHED_ERROR", "NO_SERVER_MATCHED_ERROR"}
+# Problems with Prism's answer, not with the request: the document's own examples break its schemas,
+# or it defines no response Prism can send. The request itself passed validation.
+ANSWER_PROBLEMS = {"VIOLATIONS", "NO_RESPONSE_DEFINED", "NO_COMPLEX_OBJECT_TEXT", "NOT_FOUND"}
+SHOWN = 160  # characters of a request target in the findings
 
 
 @dataclass
@@ -136,12 +158,18 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+_LIVE: set[subprocess.Popen[bytes]] = set()  # Prism processes running now, stopped on SIGTERM too
+_LIVE_LOCK = threading.Lock()
+
+
 def start_prism(prism: Path, document: Path, log: Path) -> tuple[subprocess.Popen[bytes], int, str]:
     """Start Prism and wait until it listens; returns (process, port, error or "")."""
     port = free_port()
     with log.open("wb") as sink:
         proc = subprocess.Popen([str(prism), "mock", "--errors", "-h", "127.0.0.1", "-p", str(port), str(document)],
                                 stdout=sink, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    with _LIVE_LOCK:
+        _LIVE.add(proc)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         if proc.poll() is not None:
@@ -156,6 +184,8 @@ def start_prism(prism: Path, document: Path, log: Path) -> tuple[subprocess.Pope
 
 
 def stop(proc: subprocess.Popen[bytes]) -> None:
+    with _LIVE_LOCK:
+        _LIVE.discard(proc)
     if proc.poll() is None:
         proc.terminate()
         try:
@@ -189,7 +219,7 @@ def _envelope(stdout: str) -> dict[str, Any] | None:
 
 def classify(result: VerbResult, proc: subprocess.CompletedProcess[str] | None, timed_out: bool) -> None:
     """Fill ``outcome``, ``reason`` and ``detail`` from the call and the exchanges Prism saw."""
-    rejected = [e for e in result.exchanges if e.violations or e.problem]
+    rejected = [e for e in result.exchanges if e.violations or (e.problem and e.problem not in ANSWER_PROBLEMS)]
     if timed_out or proc is None:
         result.outcome, result.reason, result.detail = "crash", "timeout", "packc call did not finish in 60 s"
         return
@@ -201,16 +231,23 @@ def classify(result: VerbResult, proc: subprocess.CompletedProcess[str] | None, 
     if rejected:
         first = rejected[0]
         result.outcome = "rejected"
-        if first.problem:
-            result.reason, result.detail = "route", f"{first.problem} for {first.method} {first.target}"
-        else:
-            codes = {str(v.get("code")) for v in first.violations}
-            result.reason = "security" if "401" in codes else "validation"
+        codes = {str(v.get("code")) for v in first.violations}
+        if first.problem in ROUTE_PROBLEMS:
+            result.reason, result.detail = "route", f"{first.problem} for {first.method} {first.target[:SHOWN]}"
+        elif first.problem == "UNAUTHORIZED" or "401" in codes:
+            result.reason = "security"
+            result.detail = f"security requirements not met; headers sent: {', '.join(first.headers)}"
+        elif first.violations:
+            result.reason = "validation"
             result.detail = "; ".join(f"{'.'.join(map(str, v.get('location', [])))}: {v.get('message')}"
                                       for v in first.violations)[:600]
+        else:
+            result.reason, result.detail = "prism_" + first.problem.lower(), f"{first.status} {first.problem}"
         return
     if result.exchanges:
         result.outcome = "ok"
+        answers = sorted({e.problem for e in result.exchanges if e.problem})
+        result.detail = f"Prism could not answer: {', '.join(answers)}" if answers else ""
         return
     error: dict[str, Any] = envelope["error"] if isinstance(envelope.get("error"), dict) else {}
     result.outcome = "not_called"
@@ -218,7 +255,7 @@ def classify(result: VerbResult, proc: subprocess.CompletedProcess[str] | None, 
     result.detail = str(error.get("message", ""))[:400]
 
 
-def run_pack(pack: Path, prism: Path, env_base: dict[str, str]) -> list[VerbResult]:
+def run_pack(pack: Path, prism: Path, env_base: dict[str, str], via_packc: bool) -> list[VerbResult]:
     """Start Prism on the pack's document and call each of its verbs once."""
     manifest = json.loads((pack / "surface.json").read_text(encoding="utf-8"))
     doc_file = pack / str((manifest.get("openapi") or {}).get("path") or "openapi.json")
@@ -237,7 +274,7 @@ def run_pack(pack: Path, prism: Path, env_base: dict[str, str]) -> list[VerbResu
                 result.reason, result.detail = "prism_refused_document", error
                 continue
             mark = proxy.mark()
-            command = [*PACKC, "call", str(pack), verb, "--args", json.dumps(args), "--confirm", "--server", proxy.url]
+            command = call_command(pack, verb, args, proxy.url, via_packc=via_packc)
             try:
                 done = subprocess.run(command, capture_output=True, text=True, timeout=60, env=env,
                                       stdin=subprocess.DEVNULL)
@@ -253,7 +290,7 @@ def run_pack(pack: Path, prism: Path, env_base: dict[str, str]) -> list[VerbResu
     return results
 
 
-def run_document(doc: str, corpus: Path, out: Path, prism: Path, max_packs: int) -> DocResult:
+def run_document(doc: str, corpus: Path, out: Path, prism: Path, max_packs: int, via_packc: bool) -> DocResult:
     started = time.monotonic()
     result = DocResult(doc)
     target = out / doc.removesuffix(".json").replace("/", "__")
@@ -278,11 +315,19 @@ def run_document(doc: str, corpus: Path, out: Path, prism: Path, max_packs: int)
         for pack in packs[:max_packs]:
             result.packs_run += 1
             try:
-                result.verbs.extend(run_pack(pack, prism, env))
+                result.verbs.extend(run_pack(pack, prism, env, via_packc))
             except (OSError, ValueError) as exc:  # unreadable pack files: the compiler wrote them wrong
                 result.verbs.append(VerbResult(pack.name, "*", "crash", "pack_unreadable", str(exc)[:400]))
     result.seconds = time.monotonic() - started
     return result
+
+
+def _on_sigterm(signum: int, frame: object) -> None:
+    # Worker threads cannot be interrupted; stop every Prism this run started, then leave at once.
+    with _LIVE_LOCK:
+        for proc in _LIVE:
+            proc.kill()
+    os._exit(128 + signum)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -298,7 +343,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--prism", type=Path, default=Path(os.environ.get("PRISM", DEFAULT_PRISM)))
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     parser.add_argument("--strict", action="store_true", help="also fail when Prism rejected a request")
+    parser.add_argument("--via", choices=("runtime", "packc"), default="runtime",
+                        help="call verbs through packc_runtime's call_main (default) or the `packc call` command")
     args = parser.parse_args(argv)
+    signal.signal(signal.SIGTERM, _on_sigterm)
     if not args.prism.exists():
         print(f"Prism not found at {args.prism}: npm install --prefix .conformance @stoplight/prism-cli",
               file=sys.stderr)
@@ -309,10 +357,15 @@ def main(argv: list[str] | None = None) -> int:
     docs = args.only or read_sample(args.sample)[: args.limit]
     args.out.mkdir(parents=True, exist_ok=True)
     started = time.monotonic()
-    print(f"conformance: {len(docs)} documents, {args.jobs} at a time, Prism {args.prism}", flush=True)
+    via_packc = args.via == "packc"
+    if via_packc and not packc_call_available():
+        print("`packc call` is not registered; use --via runtime", file=sys.stderr)
+        return 2
+    print(f"conformance: {len(docs)} documents, {args.jobs} at a time, Prism {args.prism}, calls through "
+          + ("`packc call`" if via_packc else "packc_runtime.cli.call_main"), flush=True)
 
     def one(doc: str) -> DocResult:
-        result = run_document(doc, args.corpus, args.out, args.prism, args.max_packs)
+        result = run_document(doc, args.corpus, args.out, args.prism, args.max_packs, via_packc)
         print(f"  {doc}: {result.compiled}, {len(result.verbs)} verbs, "
               f"{result.count('ok')} ok, {result.count('rejected')} rejected ({result.seconds:.0f} s)", flush=True)
         return result

@@ -31,8 +31,9 @@ class Exchange:
     content_type: str
     body: str  # an excerpt
     status: int = 0
-    violations: list[dict[str, Any]] = field(default_factory=list)  # Prism's sl-violations, errors only
-    problem: str = ""  # Prism's own problem type (route not found, ...), if it answered with one
+    violations: list[dict[str, Any]] = field(default_factory=list)  # Prism's errors about the request
+    response_violations: int = 0  # Prism's errors about its own answer (the document's examples)
+    problem: str = ""  # Prism's own problem type (NO_PATH_MATCHED_ERROR, UNAUTHORIZED, ...), if any
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -42,6 +43,7 @@ class Exchange:
             "body": self.body,
             "status": self.status,
             "violations": self.violations,
+            "responseViolations": self.response_violations,
             "problem": self.problem,
         }
 
@@ -83,19 +85,36 @@ class RecordingProxy(ThreadingHTTPServer):
             return list(self.exchanges[mark:])
 
 
-def _violations(header: str | None) -> list[dict[str, Any]]:
-    if not header:
-        return []
-    try:
-        items = json.loads(header)
-    except json.JSONDecodeError:
-        return [{"code": "unparsed", "message": header[:BODY_EXCERPT]}]
-    return [v for v in items if isinstance(v, dict) and v.get("severity") == "Error"]
+def _errors(items: Any) -> list[dict[str, Any]]:
+    return [v for v in items if isinstance(v, dict) and v.get("severity") == "Error"] if isinstance(items, list) else []
+
+
+def _judge(record: Exchange, answer: httpx.Response) -> None:
+    """Fill the record's verdict from Prism's ``sl-violations`` header or its problem+json body."""
+    header = answer.headers.get("sl-violations")
+    found: list[dict[str, Any]] = []
+    if header:
+        try:
+            found = _errors(json.loads(header))
+        except json.JSONDecodeError:
+            found = [{"location": ["request"], "code": "unparsed", "message": header[:BODY_EXCERPT]}]
+    if answer.headers.get("content-type", "").startswith("application/problem+json"):
+        try:
+            problem = json.loads(answer.content)
+        except json.JSONDecodeError:
+            problem = {"type": "unparsed"}
+        if isinstance(problem, dict):
+            record.problem = str(problem.get("type", "")).rsplit("#", 1)[-1]
+            # A 422 that Prism made up carries the request's errors in the body, located without "request".
+            found += [{**v, "location": ["request", *v.get("location", [])]} for v in _errors(problem.get("validation"))]
+    record.violations = [v for v in found if (v.get("location") or ["request"])[0] == "request"]
+    record.response_violations = len(found) - len(record.violations)
 
 
 class _Handler(BaseHTTPRequestHandler):
     server: RecordingProxy
     protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True  # headers and body go out as two writes: no 40 ms delayed-ACK stall
 
     def log_message(self, format: str, *args: Any) -> None:
         pass  # the record is the log
@@ -115,12 +134,7 @@ class _Handler(BaseHTTPRequestHandler):
             answer = self.server.client.request(self.command, self.server.upstream + self.path,
                                                 headers=headers, content=body)
             status, data = answer.status_code, answer.content
-            record.violations = _violations(answer.headers.get("sl-violations"))
-            if answer.headers.get("content-type", "").startswith("application/problem+json"):
-                try:
-                    record.problem = str(json.loads(data).get("type", "")).rsplit("#", 1)[-1]
-                except (json.JSONDecodeError, AttributeError):
-                    record.problem = "unparsed"
+            _judge(record, answer)
             reply_type = answer.headers.get("content-type", "application/octet-stream")
         except httpx.HTTPError as exc:
             status, data, reply_type = 502, str(exc).encode(), "text/plain"

@@ -44,7 +44,7 @@ def findings(docs: list[dict[str, Any]]) -> str:
     out.append(f"Rejected by Prism: {len(rejected)} "
                f"({', '.join(f'{k} {n}' for k, n in sorted(reasons.items())) or 'none'})")
     for doc, v in rejected[:MAX_LISTED]:
-        request = v["exchanges"][0]["request"] if v["exchanges"] else "?"
+        request = v["exchanges"][0]["request"][:160] if v["exchanges"] else "?"
         out.append(f"  [{v['reason']}] {doc} {v['pack']} {v['verb']}: {request}")
         out.append(f"      {v['detail']}")
     if len(rejected) > MAX_LISTED:

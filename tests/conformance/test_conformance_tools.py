@@ -144,11 +144,15 @@ def test_proxy_keeps_prisms_verdict(prism_on_petstore: Any) -> None:
         client.get("/pets/1")
         client.post("/pets", json={"name": "Biscuit"}, headers=key)
         client.get("/cats", headers=key)
+        client.get("/pets/abc", headers=key)  # getPet defines no 400: Prism makes up a 422
     assert good.status_code == 200 and isinstance(good.json(), list)
-    ok, limit, no_key, no_species, no_route = proxy.since(mark)
+    ok, limit, no_key, no_species, no_route, made_up = proxy.since(mark)
     assert ok.violations == [] and ok.problem == "" and ok.target == "/pets?limit=5"
     assert "x-api-key" in ok.headers
     assert limit.status == 400 and limit.violations[0]["location"] == ["request", "query", "limit"]
     assert no_key.status == 401 and no_key.violations[0]["code"] == 401
     assert no_species.violations and "species" in json.dumps(no_species.violations)
     assert no_route.status == 404 and no_route.problem == "NO_PATH_MATCHED_ERROR"
+    assert made_up.status == 422 and made_up.problem == "UNPROCESSABLE_ENTITY"
+    assert made_up.violations and made_up.violations[0]["location"][:2] == ["request", "path"]
+    assert ok.response_violations == 0
