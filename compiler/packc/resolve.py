@@ -24,9 +24,11 @@ __all__ = ["Layout", "bundle_external_refs", "has_external_refs"]
 
 Layout = Literal["2.0", "3"]
 
-# A "$ref" key (quoted or not, never the tail of a path like "/members/$ref") whose string value
-# does not start with '#'.
-_EXTERNAL_REF = re.compile(r"""(?:^|[\s{,"'])\$ref["']?\s*:\s*["']?[^"'#\s{\[]""", re.MULTILINE)
+# A "$ref" key whose string value does not start with '#'. It starts with the literal so the regex
+# engine can skip ahead fast; the character before it is checked in Python (a path key ending in
+# "/$ref" is not a ref).
+_EXTERNAL_REF = re.compile(r"""\$ref["']?\s*:\s*["']?[^"'#\s{\[]""")
+_BEFORE_REF = frozenset(" \t\r\n{,\"'")
 _NAME_SAFE = re.compile(r"[^A-Za-z0-9._-]+")
 _MAX_DOCUMENTS = 500
 
@@ -50,7 +52,7 @@ _PARENT_KINDS = {"parameters": "parameters", "responses": "responses", "headers"
 
 def has_external_refs(text: str) -> bool:
     """True when the raw text may hold a ``$ref`` to another file (false positives are harmless)."""
-    return _EXTERNAL_REF.search(text) is not None
+    return any(m.start() == 0 or text[m.start() - 1] in _BEFORE_REF for m in _EXTERNAL_REF.finditer(text))
 
 
 def bundle_external_refs(
