@@ -184,15 +184,18 @@ def render_pack(pack: PackOutput) -> dict[str, tuple[str, int]]:
 def write_pack(out_dir: Path, pack: PackOutput) -> Path:
     """Write the pack under ``out_dir/<id>/``, replacing an earlier pack there; returns the directory."""
     target = out_dir / pack.manifest.id
-    if target.exists():
-        if not (target / "surface.json").is_file():
-            raise UsageError(f"{target} exists and is not a pack; choose another output directory.")
-        shutil.rmtree(target)
-    for rel, (text, mode) in sorted(render_pack(pack).items()):
-        path = target / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-        path.chmod(mode)
+    try:
+        if target.exists():
+            if not (target / "surface.json").is_file():
+                raise UsageError(f"{target} exists and is not a pack; choose another output directory.")
+            shutil.rmtree(target)
+        for rel, (text, mode) in sorted(render_pack(pack).items()):
+            path = target / rel
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+            path.chmod(mode)
+    except OSError as exc:
+        raise UsageError(f"cannot write the pack to {target}: {exc.strerror or exc}") from None
     return target
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import json
 import math
 import re
 from collections.abc import Mapping
@@ -52,6 +53,9 @@ def inline_schema(api: Api, node: Any) -> tuple[Any, bool]:
     """
     budget = _Budget()
     out = _inline(api, node, (), 0, budget)
+    if not _schema_ok(out):  # checked once per argument: the meta-schema walk is the costly part
+        return ({"description": out["description"]} if isinstance(out, dict) and isinstance(out.get("description"), str)
+                else {}), budget.cut
     return out, budget.cut
 
 
@@ -149,8 +153,6 @@ def _inline(api: Api, node: Any, stack: tuple[str, ...], depth: int, budget: _Bu
             del out["examples"]
     if "default" in out and not validates({k: v for k, v in out.items() if k != "default"}, out["default"]):
         del out["default"]
-    if not _schema_ok(out):
-        return {"description": out["description"]} if isinstance(out.get("description"), str) else {}
     return out
 
 
@@ -167,12 +169,25 @@ def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
     return schema
 
 
+_META = Draft202012Validator(Draft202012Validator.META_SCHEMA)
+
+
+_CHECKED: dict[str, bool] = {}
+
+
 def _schema_ok(schema: Any) -> bool:
     try:
-        Draft202012Validator.check_schema(schema)
-    except Exception:  # a schema the validator itself chokes on is as bad as an invalid one
+        key = json.dumps(schema, sort_keys=True)
+    except (TypeError, ValueError):
         return False
-    return True
+    if key not in _CHECKED:  # large documents repeat the same schemas many times
+        try:
+            _CHECKED[key] = bool(_META.is_valid(schema))
+        except Exception:  # a schema the validator itself chokes on is as bad as an invalid one
+            _CHECKED[key] = False
+        if len(_CHECKED) > 20000:
+            _CHECKED.clear()
+    return _CHECKED[key]
 
 
 def validates(schema: Any, value: Any) -> bool:
