@@ -10,7 +10,7 @@ from typing import Any
 
 from .errors import InvalidArgument, MissingArgument, PackRuntimeError, UnknownArgument
 
-__all__ = ["coerce_cli_value", "validate_args"]
+__all__ = ["coerce_cli_value", "schema_is_simple", "validate_args"]
 
 # Keywords the built-in checker handles exactly; a schema using anything else goes to jsonschema
 # (imported only then: it costs a fifth of the CLI's cold start).
@@ -122,8 +122,17 @@ def _jsonschema_errors(schema: Mapping[str, Any], args: Mapping[str, Any]) -> li
     return out
 
 
-def validate_args(verb: str, schema: Mapping[str, Any] | None, args: Any) -> dict[str, Any]:
+def schema_is_simple(schema: Mapping[str, Any] | None) -> bool:
+    """Whether the built-in checker covers this args schema exactly (else jsonschema is used)."""
+    schema = schema or {}
+    properties = schema.get("properties") if isinstance(schema.get("properties"), Mapping) else {}
+    return set(schema) <= _SIMPLE_ROOT and all(_is_simple(p) for p in (properties or {}).values())
+
+
+def validate_args(verb: str, schema: Mapping[str, Any] | None, args: Any, *, simple: bool | None = None) -> dict[str, Any]:
     """Refuse unknown, missing and ill-typed arguments, naming each; returns the args unchanged.
+
+    ``simple`` is :func:`schema_is_simple` of the schema, when the caller has it cached.
 
     Raises:
         UnknownArgument, MissingArgument, InvalidArgument: with ``unknown``, ``missing`` and
@@ -138,7 +147,7 @@ def validate_args(verb: str, schema: Mapping[str, Any] | None, args: Any) -> dic
     missing = [r for r in required if r not in args or args[r] is None]
     known = {k: v for k, v in args.items() if k in properties and v is not None}
     invalid: list[dict[str, str]] = []
-    if all(_is_simple(p) for p in properties.values()) and set(schema) <= _SIMPLE_ROOT:
+    if simple if simple is not None else schema_is_simple(schema):
         for name, value in known.items():
             invalid.extend({"argument": name, "message": e} for e in _simple_errors(properties[name], value))
     else:

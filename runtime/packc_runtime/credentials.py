@@ -6,11 +6,9 @@ import json
 import os
 import re
 import stat
-import tempfile
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from .errors import CredentialStoreError
 from .openapi import BINDING_KEY, METHODS, resolve
@@ -18,7 +16,6 @@ from .openapi import BINDING_KEY, METHODS, resolve
 __all__ = [
     "CredentialSlot",
     "CredentialSources",
-    "ManifestLike",
     "credential_slots",
     "credentials_file",
     "keyring_status",
@@ -41,18 +38,20 @@ _SUFFIX: dict[SlotKind, str] = {
 _INSECURE_MODULES = ("keyring.backends.fail", "keyring.backends.null", "keyrings.alt")
 
 
-class ManifestLike(Protocol):
-    """What :func:`credential_slots` reads of a manifest (``packc_runtime.manifest.Manifest`` fits)."""
+if TYPE_CHECKING:  # a Protocol class costs import time on the CLI path; type checkers only need it
+    from typing import Protocol
 
-    @property
-    def id(self) -> str: ...
+    class ManifestLike(Protocol):
+        """What :func:`credential_slots` reads of a manifest (``packc_runtime.manifest.Manifest`` fits)."""
 
-    @property
-    def binding(self) -> Any: ...
+        @property
+        def id(self) -> str: ...
+
+        @property
+        def binding(self) -> Any: ...
 
 
-@dataclass(frozen=True, slots=True)
-class CredentialSlot:
+class CredentialSlot(NamedTuple):
     """One credential value a pack needs: its environment variable and the scheme it feeds."""
 
     env: str
@@ -235,6 +234,8 @@ def _write_file(path: Path, values: Mapping[str, str]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     current = _read_file(path)
     current.update(values)
+    import tempfile  # lazily: only storing needs it
+
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".credentials-")
     try:
         os.fchmod(fd, 0o600)

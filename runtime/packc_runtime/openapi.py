@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from .errors import InvalidPack
 
@@ -29,16 +28,14 @@ IGNORED_HEADERS = frozenset({"accept", "content-type", "authorization"})
 _DEFAULT_STYLE = {"path": "simple", "query": "form", "header": "simple", "cookie": "form"}
 
 
-@dataclass(frozen=True, slots=True)
-class Server:
+class Server(NamedTuple):
     """One ``servers`` entry: a URL template and its variables (``{name: {default, enum}}``)."""
 
     url: str
-    variables: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    variables: Mapping[str, Mapping[str, Any]] = {}
 
 
-@dataclass(frozen=True, slots=True)
-class Parameter:
+class Parameter(NamedTuple):
     """A parameter as the document declares it, with its serialization settled."""
 
     name: str
@@ -50,16 +47,14 @@ class Parameter:
     content_type: str | None = None  # parameters declared with ``content`` (serialized as that type)
 
 
-@dataclass(frozen=True, slots=True)
-class ArgBinding:
+class ArgBinding(NamedTuple):
     """Where one verb argument goes: ``location`` and the original name (None = the whole body)."""
 
     location: Location
     name: str | None
 
 
-@dataclass(frozen=True, slots=True)
-class Operation:
+class Operation(NamedTuple):
     """One bound operation: everything the request builder needs, references resolved."""
 
     verb: str

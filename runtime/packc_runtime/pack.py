@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import time
 from collections.abc import Mapping
@@ -12,7 +11,7 @@ from typing import Any
 
 import httpx
 
-from .args import validate_args
+from .args import schema_is_simple, validate_args
 from .auth import Authenticator
 from .credentials import CredentialSlot, CredentialSources, credential_slots
 from .errors import ConnectionFailed, InvalidPack, NotConfirmed, PackRuntimeError, UnknownVerb
@@ -20,7 +19,7 @@ from .openapi import Operation, load_document, read_operations
 from .redact import Redactor, install_log_filter, remove_log_filter
 from .request import build_request, server_url
 from .results import decode_body, done_title, error_for_status, failure, preview_card, success
-from .send import IDEMPOTENT_METHODS, Limits, Sender
+from .send import IDEMPOTENT_METHODS, LazyTLSTransport, Limits, Sender
 
 __all__ = ["Pack", "load_pack"]
 
@@ -81,6 +80,7 @@ class Pack:
         self._auth = Authenticator(self.document, self.slots, CredentialSources(environ), self.redactor)
         self._transport = transport
         self._client: httpx.Client | None = None
+        self._simple: dict[str, bool] = {}
 
     def __repr__(self) -> str:
         return f"Pack(id={self.id!r}, verbs={len(self.verbs)})"
@@ -100,7 +100,7 @@ class Pack:
 
     def _sender(self) -> Sender:
         if self._client is None:  # one pool for every call of this pack
-            self._client = httpx.Client(transport=self._transport, follow_redirects=False,
+            self._client = httpx.Client(transport=self._transport or LazyTLSTransport(), follow_redirects=False,
                                         timeout=self.limits.timeout)
         return Sender(self._client, self.limits)
 
@@ -136,6 +136,8 @@ class Pack:
     async def acall(self, verb: str, args: Mapping[str, Any] | None = None, *, confirm: bool = False,
                     server: str | None = None, server_variables: Mapping[str, str] | None = None) -> dict[str, Any]:
         """:meth:`call` for async code: runs on a worker thread, sharing the pack's pool."""
+        import asyncio  # lazily: the CLI path never needs it, and it costs a third of httpx's import
+
         return await asyncio.to_thread(self.call, verb, args, confirm=confirm, server=server,
                                        server_variables=server_variables)
 
@@ -146,7 +148,10 @@ class Pack:
             raise UnknownVerb(f"{self.id} has no verb {verb!r}; its verbs are: {', '.join(sorted(self.verbs))}.",
                               verbs=sorted(self.verbs))
         declared = self.verbs[verb]
-        args = validate_args(verb, declared.get("args"), args)
+        simple = self._simple.get(verb)
+        if simple is None:
+            simple = self._simple[verb] = schema_is_simple(declared.get("args"))
+        args = validate_args(verb, declared.get("args"), args, simple=simple)
         op = self.operations.get(verb)
         if op is None:
             raise InvalidPack(f"Verb {verb!r} is bound to no operation in the pack's document (x-packc-binding).")

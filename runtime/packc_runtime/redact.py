@@ -52,11 +52,14 @@ class Redactor:
 
     def redact_text(self, text: str) -> str:
         """Mask every remembered secret and every value of a secret query key."""
-        with self._lock:
-            secrets = sorted(self._secrets, key=len, reverse=True)
-        for secret in secrets:
-            if secret in text:
-                text = text.replace(secret, MASK)
+        if self._secrets:
+            with self._lock:
+                secrets = sorted(self._secrets, key=len, reverse=True)
+            for secret in secrets:
+                if secret in text:
+                    text = text.replace(secret, MASK)
+        if "=" not in text:  # no query value to mask: skip the regex (most strings of a body)
+            return text
         return self._compiled().sub(lambda m: m.group(1) + MASK, text)
 
     def redact(self, value: Any) -> Any:

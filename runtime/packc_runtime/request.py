@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlsplit
@@ -25,13 +24,15 @@ _PATH_SAFE = re.compile(r"[A-Za-z0-9._~!$&'()*+,;=:@/-]+")
 _MAX_FILE = 100 * 1024 * 1024
 
 
-@dataclass(slots=True)
 class AuthParts:
     """What the chosen security requirement adds to a request; all of it is a credential."""
 
-    headers: dict[str, str] = field(default_factory=dict)
-    query: list[tuple[str, str]] = field(default_factory=list)
-    cookies: list[tuple[str, str]] = field(default_factory=list)
+    __slots__ = ("cookies", "headers", "query")
+
+    def __init__(self) -> None:
+        self.headers: dict[str, str] = {}
+        self.query: list[tuple[str, str]] = []
+        self.cookies: list[tuple[str, str]] = []
 
     def __repr__(self) -> str:  # values are secrets: show only where they go
         return (f"AuthParts(headers={sorted(self.headers)}, query={[k for k, _ in self.query]}, "

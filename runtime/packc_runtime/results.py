@@ -6,7 +6,6 @@ import hashlib
 import json
 import os
 import re
-import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -112,6 +111,8 @@ def _decode_text(content: bytes, charset: str) -> str:
 
 
 def _save(verb: str, received: Received, media: str) -> dict[str, Any]:
+    import tempfile  # lazily: only binary bodies need it
+
     folder = os.environ.get("PACKC_DOWNLOAD_DIR") or os.path.join(tempfile.gettempdir(), "packc-downloads")
     Path(folder).mkdir(parents=True, exist_ok=True, mode=0o700)
     digest = hashlib.sha256(received.content).hexdigest()[:16]

@@ -4,17 +4,19 @@ from __future__ import annotations
 
 import email.utils
 import math
+import ssl
+import threading
 import time
 import zlib
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import NamedTuple
 
 import httpx
 
 from .errors import ConnectionFailed, InvalidResponse, Timeout, UnsafeRedirect
 
-__all__ = ["Limits", "Received", "Sender", "origin", "parse_retry_after"]
+__all__ = ["LazyTLSTransport", "Limits", "Received", "Sender", "origin", "parse_retry_after"]
 
 RETRY_STATUSES = frozenset({429, 502, 503, 504})
 IDEMPOTENT_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "PUT", "DELETE", "TRACE"})
@@ -26,8 +28,7 @@ _RETRY_ERRORS = (httpx.ConnectError, httpx.ReadError, httpx.WriteError, httpx.Re
                  httpx.CloseError)
 
 
-@dataclass(frozen=True, slots=True)
-class Limits:
+class Limits(NamedTuple):
     """Time and size limits of a call (seconds and bytes); all documented in docs/runtime.md."""
 
     timeout: float = 10.0  # inactivity timeout for connect/read/write/pool
@@ -39,8 +40,7 @@ class Limits:
     max_redirects: int = 5
 
 
-@dataclass(frozen=True, slots=True)
-class Received:
+class Received(NamedTuple):
     """A finished response: status, headers, the decoded (and possibly cut) body, final URL."""
 
     status: int
@@ -72,6 +72,37 @@ def parse_retry_after(value: str | None, now: float | None = None) -> float | No
         when = when.replace(tzinfo=UTC)
     current = datetime.now(UTC).timestamp() if now is None else now
     return max(0.0, when.timestamp() - current)
+
+
+class LazyTLSTransport(httpx.BaseTransport):
+    """The default transport, but the verifying TLS context is built on the first https request.
+
+    Building it (loading the CA bundle) costs more than importing httpx; a call to an http://
+    server (a local mock, a staging box) never needs it. Plain-http requests get a context that
+    holds no CA certificates, which httpx never uses for them.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._plain: httpx.HTTPTransport | None = None
+        self._tls: httpx.HTTPTransport | None = None
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        with self._lock:
+            if request.url.scheme == "https":
+                if self._tls is None:
+                    self._tls = httpx.HTTPTransport()
+                transport = self._tls
+            else:
+                if self._plain is None:
+                    self._plain = httpx.HTTPTransport(verify=ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT))
+                transport = self._plain
+        return transport.handle_request(request)
+
+    def close(self) -> None:
+        for transport in (self._plain, self._tls):
+            if transport is not None:
+                transport.close()
 
 
 class _Decoder:
