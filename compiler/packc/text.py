@@ -17,6 +17,7 @@ _LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 _TAG = re.compile(r"<[^<>]{0,2000}>")
 _COMMENT = re.compile(r"<!--.*?-->", re.S)
 _WS = re.compile(r"\s+")
+_ASCII_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9(\"'])")
 
 
@@ -31,9 +32,10 @@ def clean(text: object) -> str:
     out = html.unescape(out)
     out = _TAG.sub(" ", out)  # tags that were entity-escaped
     out = _INVISIBLE.sub("", out)
-    out = "".join(
-        " " if unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") else ch for ch in out
-    )
+    if out.isascii():
+        out = _ASCII_CONTROL.sub(" ", out)
+    else:
+        out = "".join(" " if unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp", "Co", "Cs") else ch for ch in out)
     # Markup that could act on its own: fences, headings, emphasis runs, table pipes.
     out = out.replace("```", "'").replace("`", "'").replace("|", "/")
     out = re.sub(r"[*_~]{2,}", "", out)
