@@ -1,5 +1,8 @@
 """Lint: check a pack directory of any kind against the manifest reference and our pack decisions.
 
+It lives in the runtime, not the compiler, so that a generated pack repo can lint itself with the
+runtime alone (its smoke test does); `packc.lint` is the compiler's name for it.
+
 Every finding is a :class:`Diagnostic` with a stable code; docs/lint-codes.md lists them all (a test
 keeps the table and :data:`CODES` in step). Lint never raises on a wrong pack.
 """
@@ -11,8 +14,8 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from packc_runtime.diagnostics import Diagnostic, Level, escape_token
-from packc_runtime.manifest import Manifest, Policy, read_manifest, read_policy
+from .diagnostics import Diagnostic, Level, escape_token
+from .manifest import Manifest, Policy, read_manifest, read_policy
 
 from .templating import placeholders
 
