@@ -60,3 +60,8 @@ $(CORPUS):
 # Read all ~2,600 APIs.guru documents with the front end (2 workers); prints reads, warnings, errors, crashes.
 corpus: $(STAMP) $(CORPUS)
 	$(BIN)/python tools/corpus.py $(CORPUS_ARGS)
+
+# --- runtime (docs/runtime.md) ---
+# Cold start of a CLI verb call / `import httpx`, and Pack.call / a bare httpx.Client request.
+bench-runtime: $(STAMP)
+	$(BIN)/python tools/bench_runtime.py

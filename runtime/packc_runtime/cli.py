@@ -41,6 +41,14 @@ def _dump(data: Any, *, compact: bool = False) -> str:
     return json.dumps(data, ensure_ascii=False, indent=2)
 
 
+def _safe_call(pack: Pack, verb: str, args: Any, *, confirm: bool, server: str | None) -> dict[str, Any]:
+    """``pack.call``, but a bug surfaces as a ``runtime_error`` envelope, not a traceback on the wire."""
+    try:
+        return pack.call(verb, args, confirm=confirm, server=server)
+    except Exception as exc:  # the envelope must still be one JSON object
+        return failure(verb, PackRuntimeError(f"Internal error in the runtime ({type(exc).__name__}); please report it."))
+
+
 def _load(pack_dir: Path, verb: str | None, out: IO[str]) -> Pack | int:
     try:
         return load_pack(pack_dir)
@@ -159,7 +167,7 @@ def pack_main(pack_dir: Path, argv: Sequence[str], *, stdout: IO[str] | None = N
         except PackRuntimeError as exc:
             envelope = failure(verb, exc)
         else:
-            envelope = pack.call(verb, args, confirm=options["confirm"], server=options["server"])
+            envelope = _safe_call(pack, verb, args, confirm=options["confirm"], server=options["server"])
         if as_json:
             out.write(_dump(envelope) + "\n")
         else:
@@ -180,7 +188,7 @@ def call_main(pack_dir: Path, verb: str, args_json: str | None, *, confirm: bool
         except ValueError as exc:
             envelope = failure(verb, InvalidRequest(f"--args is not valid JSON: {exc}."))
         else:
-            envelope = pack.call(verb, args, confirm=confirm, server=server) if isinstance(args, dict) else \
+            envelope = _safe_call(pack, verb, args, confirm=confirm, server=server) if isinstance(args, dict) else \
                 failure(verb, InvalidRequest("--args must be a JSON object."))
         out.write(_dump(envelope) + "\n")
         return exit_code_for(envelope)
@@ -222,8 +230,8 @@ def exec_main(pack_dir: Path, *, stdin: IO[str] | None = None, stdout: IO[str] |
     if isinstance(loaded, int):
         return loaded
     with loaded as pack:
-        envelope = pack.call(request["verb"], request.get("args") or {}, confirm=request.get("confirm", False),
-                             server=request.get("server"))
+        envelope = _safe_call(pack, request["verb"], request.get("args") or {}, confirm=request.get("confirm", False),
+                              server=request.get("server"))
     out.write(_dump(envelope, compact=True) + "\n")
     return exit_code_for(envelope)
 
