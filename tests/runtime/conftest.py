@@ -15,7 +15,7 @@ if str(TESTS) not in sys.path:  # tests/servers is imported as the package ``ser
 from servers.echo_app import EchoApp  # noqa: E402
 from servers.runner import serve  # noqa: E402
 
-PACKS = TESTS / "fixtures" / "packs"
+PACKS = TESTS / "fixtures" / "packs"  # also servers.PACKS
 
 
 @pytest.fixture(autouse=True)

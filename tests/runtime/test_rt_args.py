@@ -6,11 +6,11 @@ from typing import Any
 
 import httpx
 import pytest
-from conftest import PACKS
 
 from packc_runtime import load_pack
 from packc_runtime.args import coerce_cli_value, validate_args
 from packc_runtime.errors import InvalidArgument, MissingArgument, UnknownArgument
+from servers import PACKS
 
 SCHEMA = {"type": "object", "properties": {
     "id": {"type": "string", "minLength": 1}, "n": {"type": "integer", "minimum": 1, "maximum": 10},

@@ -11,11 +11,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import PACKS
 
 from packc.cli import main as packc_main
 from packc_runtime.cli import call_main, exec_main, pack_main
 from packc_runtime.errors import ERROR_CLASSES
+from servers import PACKS
 from servers.echo_app import EchoApp
 
 Server = tuple[EchoApp, str]

@@ -14,7 +14,6 @@ from typing import Any
 import httpx
 import keyring
 import pytest
-from conftest import PACKS
 from keyring.backend import KeyringBackend
 
 from packc_runtime import load_pack
@@ -23,6 +22,7 @@ from packc_runtime.credentials import CredentialSources, credential_slots, keyri
 from packc_runtime.errors import CredentialStoreError
 from packc_runtime.manifest import read_manifest
 from packc_runtime.openapi import load_document
+from servers import PACKS
 
 
 class MemoryKeyring(KeyringBackend):

@@ -11,9 +11,9 @@ from typing import Any
 from urllib.parse import quote
 
 import pytest
-from conftest import PACKS
 
 from packc_runtime import Limits, load_pack
+from servers import PACKS
 from servers.echo_app import CLIENT_ID, CLIENT_SECRET, EchoApp
 
 pytestmark = pytest.mark.e2e

@@ -9,7 +9,6 @@ from urllib.parse import parse_qsl, unquote
 
 import httpx
 import pytest
-from conftest import PACKS
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from openapi_core import OpenAPI  # noqa: TID251 - tests may use openapi-core
@@ -17,6 +16,7 @@ from openapi_core.datatypes import RequestParameters  # noqa: TID251
 from werkzeug.datastructures import Headers, ImmutableMultiDict
 
 from packc_runtime import load_pack
+from servers import PACKS
 
 BASE = "http://api.test/base"
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -9,11 +9,11 @@ from typing import Any
 
 import httpx
 import pytest
-from conftest import PACKS
 
 from packc_runtime import load_pack
 from packc_runtime.openapi import Operation, Parameter, Server, read_operations
 from packc_runtime.request import build_request, server_url
+from servers import PACKS
 
 Seen = list[httpx.Request]
 

@@ -10,10 +10,10 @@ from typing import Any
 
 import httpx
 import pytest
-from conftest import PACKS
 
 from packc_runtime import Limits, load_pack
 from packc_runtime.send import Sender, parse_retry_after
+from servers import PACKS
 
 FAST = Limits(backoff=0.001, max_retry_after=1.0, deadline=5.0)
 

@@ -1,1 +1,5 @@
-"""Test servers for the runtime (ASGI apps run with uvicorn on 127.0.0.1)."""
+"""Test servers for the runtime (ASGI apps run with uvicorn on 127.0.0.1), and where the fixture packs are."""
+
+from pathlib import Path
+
+PACKS = Path(__file__).resolve().parents[1] / "fixtures" / "packs"
