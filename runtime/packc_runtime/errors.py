@@ -23,6 +23,8 @@
     │   └── ConnectionFailed      connection_failed
     ├── InvalidResponse           invalid_response (exit 11): undecodable body, bad redirect
     ├── UnsafeRedirect            unsafe_redirect (exit 12): a redirect that may not be followed
+    ├── UntrustedServer           untrusted_server (exit 12): credentials would go to a --server
+    │                             origin that is not the document's, loopback, or trusted
     └── CredentialStoreError      credential_store (exit 13): keyring or credentials file refused
 
 Messages never contain secrets: every message is redacted before it leaves the runtime.
@@ -56,6 +58,7 @@ __all__ = [
     "UnknownArgument",
     "UnknownVerb",
     "UnsafeRedirect",
+    "UntrustedServer",
     "UpstreamError",
     "UsageProblem",
 ]
@@ -177,6 +180,11 @@ class InvalidResponse(PackRuntimeError):
 
 class UnsafeRedirect(PackRuntimeError):
     code = "unsafe_redirect"
+    exit_code = 12
+
+
+class UntrustedServer(PackRuntimeError):
+    code = "untrusted_server"
     exit_code = 12
 
 

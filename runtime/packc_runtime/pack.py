@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import time
 from collections.abc import Mapping
 from pathlib import Path
@@ -17,7 +18,7 @@ from .credentials import CredentialSlot, CredentialSources, credential_slots
 from .errors import ConnectionFailed, InvalidPack, NotConfirmed, PackRuntimeError, UnknownVerb
 from .openapi import Operation, load_document, read_operations
 from .redact import Redactor, install_log_filter, remove_log_filter
-from .request import build_request, server_url
+from .request import build_request, check_trusted_server, server_url
 from .results import decode_body, done_title, error_for_status, failure, preview_card, success
 from .send import IDEMPOTENT_METHODS, LazyTLSTransport, Limits, Sender
 
@@ -77,6 +78,7 @@ class Pack:
         self.redactor = Redactor()
         install_log_filter(self.redactor)
         self.slots: list[CredentialSlot] = credential_slots(_ManifestView(self.manifest), self.document)
+        self._environ: Mapping[str, str] = environ if environ is not None else os.environ
         self._auth = Authenticator(self.document, self.slots, CredentialSources(environ), self.redactor)
         self._transport = transport
         self._client: httpx.Client | None = None
@@ -160,6 +162,8 @@ class Pack:
                                "again confirmed (--confirm, confirm=True, or \"confirm\": true).",
                                preview=preview_card(verb, declared, args))
         base = server_url(op, override=server, variables=server_variables)
+        if server and any(op.security or ()):  # some requirement sends credentials
+            check_trusted_server(op, base, server_variables, self._environ.get("PACKC_TRUSTED_ORIGINS", ""))
         sender = self._sender()
 
         def token_send(request: httpx.Request) -> Any:

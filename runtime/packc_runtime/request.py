@@ -11,11 +11,11 @@ from urllib.parse import quote, urlsplit
 
 import httpx
 
-from .errors import InvalidArgument, InvalidServer, MissingArgument
+from .errors import InvalidArgument, InvalidServer, MissingArgument, UntrustedServer
 from .openapi import IGNORED_HEADERS, Operation, Parameter, Server
 from .styles import scalar_text, serialize_cookie, serialize_header, serialize_path, serialize_query
 
-__all__ = ["AuthParts", "build_request", "server_url"]
+__all__ = ["AuthParts", "build_request", "check_trusted_server", "server_url"]
 
 _VAR = re.compile(r"\{([^{}]+)\}")
 # A server variable may hold these only (no '/', '?', '#', '@', ':' or '\\' that would move the host).
@@ -83,6 +83,38 @@ def server_url(op: Operation, *, override: str | None = None, variables: Mapping
     if not urlsplit(url).scheme:
         raise InvalidServer(f"The document's server URL {url or '/'!r} is relative; pass an absolute one (--server).")
     return _check_override(url)
+
+
+_LOOPBACK = frozenset({"localhost", "127.0.0.1", "::1", "[::1]"})
+
+
+def _origin(url: str) -> tuple[str, str, int | None]:
+    parts = urlsplit(url)
+    port = parts.port or {"http": 80, "https": 443}.get(parts.scheme)
+    return parts.scheme, (parts.hostname or "").lower(), port
+
+
+def check_trusted_server(op: Operation, override: str, variables: Mapping[str, str] | None,
+                         trusted: str = "") -> None:
+    """Refuse to send credentials to a ``--server`` origin the pack does not bind them to.
+
+    Trusted: an origin of one of the operation's document servers, a loopback host (a local
+    mock), or one listed in ``trusted`` (``PACKC_TRUSTED_ORIGINS``: comma-separated URLs).
+    """
+    target = _origin(override)
+    if target[1] in _LOOPBACK:
+        return
+    allowed = {_origin(entry.strip()) for entry in trusted.split(",") if entry.strip()}
+    for server in op.servers:
+        try:
+            allowed.add(_origin(server_url(op._replace(servers=(server,)), variables=variables)))
+        except InvalidServer:
+            continue
+    if target not in allowed:
+        scheme, host, port = target
+        raise UntrustedServer(
+            f"{op.verb} sends credentials, and {scheme}://{host}:{port} is not the pack's server; they are not "
+            "sent there. Use the document's server, a loopback mock, or list the origin in PACKC_TRUSTED_ORIGINS.")
 
 
 def _authority_end(template: str) -> int:

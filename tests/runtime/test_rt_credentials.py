@@ -172,7 +172,7 @@ def test_secrets_are_redacted_from_envelopes_logs_and_reprs(caplog: pytest.LogCa
            "AUTHZ_USERNAME": "alice", "AUTHZ_PASSWORD": "pw-secret-999"}
     caplog.set_level(logging.INFO, logger="httpx")
     with load_pack(PACKS / "authz", transport=_echo_transport(), environ=env) as pack:
-        results = [pack.call(v, {}, server="http://api.test/api") for v in ("whoami.query", "whoami.header", "whoami.basic")]
+        results = [pack.call(v, {}) for v in ("whoami.query", "whoami.header", "whoami.basic")]
         text = json.dumps(results) + caplog.text + repr(pack) + repr(pack._auth)
     assert all(r["ok"] for r in results)
     assert "api_key=***" in results[0]["body"]["url"]
@@ -188,7 +188,7 @@ def test_missing_credentials_name_the_variables() -> None:
     seen: list[httpx.Request] = []
     transport = httpx.MockTransport(lambda r: seen.append(r) or httpx.Response(200))  # type: ignore[func-returns-value]
     with load_pack(PACKS / "authz", transport=transport, environ={}) as pack:
-        envelope = pack.call("whoami.either", {}, server="http://api.test/api")
+        envelope = pack.call("whoami.either", {})
     assert envelope["error"]["code"] == "missing_credentials"
     assert envelope["error"]["env"] == ["AUTHZ_BEARER_TOKEN", "AUTHZ_KEY_HEADER_API_KEY", "AUTHZ_PASSWORD",
                                         "AUTHZ_USERNAME"]
@@ -197,17 +197,36 @@ def test_missing_credentials_name_the_variables() -> None:
 
 def test_first_satisfiable_requirement_wins() -> None:
     with load_pack(PACKS / "authz", transport=_echo_transport(), environ={"AUTHZ_BEARER_TOKEN": "bt-secret-1"}) as p:
-        headers: dict[str, Any] = p.call("whoami.either", {}, server="http://api.test/api")["body"]["headers"]
+        headers: dict[str, Any] = p.call("whoami.either", {})["body"]["headers"]
     assert headers["authorization"] == "Bearer ***" and "x-api-key" not in headers
     env = {"AUTHZ_BEARER_TOKEN": "bt-secret-1", "AUTHZ_KEY_HEADER_API_KEY": "kh-secret-2",
            "AUTHZ_USERNAME": "bob", "AUTHZ_PASSWORD": "pw-secret-3"}
     with load_pack(PACKS / "authz", transport=_echo_transport(), environ=env) as p:
-        headers = p.call("whoami.either", {}, server="http://api.test/api")["body"]["headers"]
+        headers = p.call("whoami.either", {})["body"]["headers"]
     assert headers["x-api-key"] == "***" and headers["authorization"] == "Basic ***"
 
 
 def test_credential_with_newline_is_refused() -> None:
     with load_pack(PACKS / "authz", transport=_echo_transport(), environ={"AUTHZ_BEARER_TOKEN": "a\r\nX: y"}) as p:
-        envelope = p.call("whoami.bearer", {}, server="http://api.test/api")
+        envelope = p.call("whoami.bearer", {})
     assert envelope["error"]["code"] == "missing_credentials"
     assert "X: y" not in json.dumps(envelope)
+
+
+def test_server_override_to_a_foreign_origin_gets_no_credentials() -> None:
+    seen: list[httpx.Request] = []
+    transport = httpx.MockTransport(lambda r: seen.append(r) or httpx.Response(200, json={}))  # type: ignore[func-returns-value]
+    env = {"AUTHZ_BEARER_TOKEN": "bt-secret-1", "AUTHZ_CLIENT_ID": "cid-1", "AUTHZ_CLIENT_SECRET": "cs-secret-2"}
+    with load_pack(PACKS / "authz", transport=transport, environ=env) as pack:
+        for verb in ("whoami.bearer", "whoami.oauth"):
+            envelope = pack.call(verb, {}, server="https://evil.example/api")
+            assert envelope["error"]["code"] == "untrusted_server"
+        assert seen == []  # not even the token request
+        assert pack.call("whoami.bearer", {}, server="http://localhost:8080/api")["ok"]  # a loopback mock
+        assert pack.call("whoami.bearer", {}, server="http://127.0.0.1:9/other")["ok"]  # the document's origin
+    trusted = {**env, "PACKC_TRUSTED_ORIGINS": "https://staging.example, https://evil.example:443"}
+    with load_pack(PACKS / "authz", transport=transport, environ=trusted) as pack:
+        assert pack.call("whoami.bearer", {}, server="https://evil.example/api")["ok"]
+        assert pack.call("whoami.bearer", {}, server="https://evil.example:8443/api")["error"]["code"] == \
+            "untrusted_server"
+    assert seen[-1].url.host == "evil.example" and seen[-1].headers["Authorization"] == "Bearer bt-secret-1"

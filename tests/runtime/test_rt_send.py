@@ -181,7 +181,7 @@ ALL_CREDS = {"AUTHZ_KEY_HEADER_API_KEY": "hdr-secret-1", "AUTHZ_KEY_QUERY_API_KE
 def test_cross_origin_redirect_carries_no_credentials() -> None:
     seen, transport = _redirecting("http://other.test:9999/landing?x=1", 307)
     with load_pack(PACKS / "authz", transport=transport, environ=ALL_CREDS, limits=FAST) as pack:
-        envelope = pack.call("redirect.go", {"to": "ignored"}, server="http://api.test/api")
+        envelope = pack.call("redirect.go", {"to": "ignored"})
     assert envelope["ok"], envelope
     first, second = seen
     assert first.headers["X-API-Key"] == "hdr-secret-1" and "sid=cke-secret-3" in first.headers["Cookie"]
@@ -195,7 +195,7 @@ def test_cross_origin_redirect_carries_no_credentials() -> None:
 def test_same_origin_redirect_keeps_credentials_and_303_becomes_get() -> None:
     seen, transport = _redirecting("/api/echo/landed", 303)
     with load_pack(PACKS / "authz", transport=transport, environ=ALL_CREDS, limits=FAST) as pack:
-        envelope = pack.call("redirect.go", {"to": "x"}, server="http://api.test/api")
+        envelope = pack.call("redirect.go", {"to": "x"})
     assert envelope["ok"]
     assert seen[1].url.path == "/api/echo/landed" and seen[1].method == "GET"
     assert seen[1].headers["X-API-Key"] == "hdr-secret-1"
@@ -205,14 +205,14 @@ def test_same_origin_redirect_keeps_credentials_and_303_becomes_get() -> None:
 def test_redirect_to_non_http_scheme_is_refused(location: str) -> None:
     _, transport = _redirecting(location)
     with load_pack(PACKS / "authz", transport=transport, environ=ALL_CREDS, limits=FAST) as pack:
-        envelope = pack.call("redirect.go", {"to": "x"}, server="http://api.test/api")
+        envelope = pack.call("redirect.go", {"to": "x"})
     assert envelope["error"]["code"] == "unsafe_redirect"
 
 
 def test_redirect_loops_end() -> None:
     _, transport = _redirecting("/api/redirect")
     with load_pack(PACKS / "authz", transport=transport, environ=ALL_CREDS, limits=FAST) as pack:
-        envelope = pack.call("redirect.go", {"to": "x"}, server="http://api.test/api")
+        envelope = pack.call("redirect.go", {"to": "x"})
     assert envelope["error"]["code"] == "invalid_response"
     assert "redirects" in envelope["error"]["message"]
 
