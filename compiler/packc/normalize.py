@@ -38,6 +38,7 @@ _TEMPLATE = re.compile(r"\{([^{}/]+)\}")
 _SCHEME_TYPES = ("apiKey", "http", "oauth2", "openIdConnect", "mutualTLS")
 _FLOW_KINDS: tuple[FlowKind, ...] = ("implicit", "password", "clientCredentials", "authorizationCode")
 _MAX_HOPS = 32
+_SCHEMA_TYPES = (dict, bool)  # a tuple: `dict | bool` would build a union object on every call
 FlowKind = Literal["implicit", "password", "clientCredentials", "authorizationCode"]
 
 
@@ -388,7 +389,7 @@ class _Reader:
         if schema is None and content is None:
             self.warn("D045", where, "The parameter has neither schema nor content; any string is accepted.",
                       "Add a schema.")
-        elif not (isinstance(schema, dict | bool) or schema is None):
+        elif not (isinstance(schema, _SCHEMA_TYPES) or schema is None):
             self.warn("D045", f"{where}/schema", "The parameter schema is not an object; it is ignored.",
                       "Make the schema an object.")
             schema = None
@@ -441,7 +442,7 @@ class _Reader:
             # Pointers are only needed for diagnostics about examples; build them only then.
             here = _ptr(where, raw_type) if "examples" in node else where
             schema = node.get("schema")
-            if not isinstance(schema, dict | bool):
+            if not isinstance(schema, _SCHEMA_TYPES):
                 schema = None
             out[content_type] = MediaType(content_type=content_type, schema=schema,
                                           examples=self._examples(node, here),

@@ -124,7 +124,7 @@ class _Bundler:
         if isinstance(ref, str) and (base != self.root.location or not ref.startswith("#")):
             self._rewrite(node, ref, base, _kind_of(parent_key, key), path)
         for child_key, child in list(node.items()):
-            if isinstance(child, dict | list):
+            if isinstance(child, (dict, list)):
                 self.walk(child, base, key, child_key, (*path, child_key))
 
     def _where(self, path: tuple[str, ...]) -> str:
