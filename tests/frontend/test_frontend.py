@@ -311,3 +311,73 @@ def test_same_input_same_model(specs: Path, tmp_path: Path) -> None:
     second = read_api(copy / "openapi.yaml").api
     assert first == second
     assert json.dumps(first.document, sort_keys=False) == json.dumps(second.document, sort_keys=False)
+
+
+def test_swagger2_multi_file_bundles_in_its_own_layout(tmp_path: Path) -> None:
+    (tmp_path / "defs.yaml").write_text("""
+Pet: {type: object, properties: {name: {type: string}, owner: {$ref: "#/Owner"}}}
+Owner: {type: object, x-nullable: true}
+Limit: {name: limit, in: query, type: integer}
+""")
+    (tmp_path / "api.yaml").write_text("""
+swagger: "2.0"
+info: {title: Two files, version: "1"}
+host: two.example.com
+paths:
+  /pets:
+    get:
+      operationId: listPets
+      parameters: [{$ref: "defs.yaml#/Limit"}]
+      responses:
+        "200": {description: ok, schema: {type: array, items: {$ref: "defs.yaml#/Pet"}}}
+""")
+    result = read_api(tmp_path / "api.yaml")
+    assert result.diagnostics == ()
+    api = result.api
+    op = api.operations[0]
+    assert [(p.name, p.location, p.schema) for p in op.parameters] == [("limit", "query", {"type": "integer"})]
+    assert op.responses[0].content[0].schema == {"type": "array", "items": {"$ref": "#/components/schemas/Pet"}}
+    schemas = api.document["components"]["schemas"]
+    assert schemas["Pet"]["properties"]["owner"] == {"$ref": "#/components/schemas/Owner"}
+    assert schemas["Owner"] == {"type": "object", "nullable": True}
+    assert api.document["components"]["parameters"]["Limit"]["schema"] == {"type": "integer"}
+    assert strict_diagnostics(api.document, "3.0.3") == []
+
+
+def test_kind_of_a_whole_file_ref_comes_from_where_it_sits(tmp_path: Path) -> None:
+    (tmp_path / "limit.yaml").write_text("{name: limit, in: query, schema: {type: integer}}\n")
+    (tmp_path / "body.yaml").write_text("{content: {application/json: {schema: {type: object}}}}\n")
+    (tmp_path / "api.yaml").write_text("""
+openapi: 3.0.3
+info: {title: Kinds, version: "1"}
+servers: [{url: https://k.example.com}]
+paths:
+  /a:
+    post:
+      operationId: a
+      parameters: [{$ref: "limit.yaml"}]
+      requestBody: {$ref: "body.yaml"}
+      responses: {"204": {description: ok}}
+""")
+    api = read_api(tmp_path / "api.yaml").api
+    components = api.document["components"]
+    assert set(components) == {"parameters", "requestBodies"}
+    assert api.operations[0].parameters[0].name == "limit"
+    assert api.operations[0].request_body is not None
+
+
+def test_garbage_collector_state_is_restored(specs: Path) -> None:
+    import gc
+
+    assert gc.isenabled()
+    read_api(specs / "petstore-3.0.yaml")
+    assert gc.isenabled()
+    with pytest.raises(InputError):
+        read_api(specs / "bomb.yaml")
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        read_api(specs / "petstore-3.0.yaml")
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
