@@ -199,14 +199,16 @@ def _resolve_names(items: list[tuple[Operation, tuple[str, ...], str, OpOverride
         out[op.key] = name
     # A verb that is a dotted prefix of another would make CLI words ambiguous: lengthen it.
     names = set(out.values())
+    prefixes = {".".join(n.split(".")[:i]) for n in names for i in range(1, n.count(".") + 1)}
     for key, name in sorted(out.items(), key=lambda kv: kv[1]):
-        if any(other.startswith(name + ".") for other in names):
+        if name in prefixes:
             method = key.split(" ", 1)[0].lower()
             longer = _join([name, "get" if method == "get" else _COLLECTION.get(method, method)])
-            while longer in names:
+            while longer in names or longer in prefixes:
                 longer = _join([longer, "op"])
             names.discard(name)
             names.add(longer)
+            prefixes.update(".".join(longer.split(".")[:i]) for i in range(1, longer.count(".") + 1))
             out[key] = longer
     return out
 
