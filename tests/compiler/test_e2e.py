@@ -1,0 +1,64 @@
+"""End to end: a compiled pack's own bin/ CLI calls the demo API on 127.0.0.1."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from packc import compile
+
+ROOT = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.e2e
+
+
+@pytest.fixture()
+def server() -> Iterator[Any]:
+    spec = importlib.util.spec_from_file_location("compile_e2e_demo_server", ROOT / "specs/demo/server.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    srv = module.DemoServer(0, "e2e-key")
+    thread = threading.Thread(target=srv.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    thread.start()
+    try:
+        yield srv
+    finally:
+        srv.shutdown()
+        srv.server_close()
+        thread.join(5)
+
+
+def test_compiled_pack_cli_reads_and_writes_with_confirmation(server: Any, tmp_path: Path) -> None:
+    result = compile(ROOT / "specs/demo/petstore.yaml", tmp_path, server=server.url)
+    assert result.ok
+    pack = result.packs[0].directory
+    assert pack is not None
+    env = {**os.environ, "PETSTORE_API_KEY": "e2e-key", "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
+
+    def run(*words: str) -> dict[str, Any]:
+        proc = subprocess.run([str(pack / "bin" / "petstore"), *words, "--json"], capture_output=True, text=True,
+                              env=env, timeout=60, check=False)
+        return dict(json.loads(proc.stdout))
+
+    listed = run("pets", "list", "--limit", "2")
+    assert listed["ok"] and listed["status"] == 200 and len(listed["body"]) == 2
+    got = run("pets", "get", "1")
+    assert got["ok"] and got["body"]["id"] == 1 and got["title"] == "Got pet 1"
+    refused = run("pets", "create", "--name", "Biscuit", "--species", "dog")
+    assert not refused["ok"] and refused["error"]["code"] == "not_confirmed"
+    assert refused["error"]["preview"]["kind"] == "record"
+    created = run("pets", "create", "--name", "Biscuit", "--species", "dog", "--confirm")
+    assert created["ok"] and created["status"] == 201 and created["body"]["name"] == "Biscuit"
+    removed = run("pets", "delete", str(created["body"]["id"]), "--confirm")
+    assert removed["ok"], removed
+    missing = run("pets", "get", str(created["body"]["id"]))
+    assert not missing["ok"] and missing["error"]["code"] == "not_found"
