@@ -52,7 +52,10 @@ class Loaded:
 
 def is_url(source: str) -> bool:
     """True for an http(s) URL."""
-    return urlsplit(source).scheme.lower() in ("http", "https")
+    try:
+        return urlsplit(source).scheme.lower() in ("http", "https")
+    except ValueError:  # e.g. "http://[::1": not a usable URL
+        return False
 
 
 def fetch(source: str | Path, *, timeout: float, max_bytes: int) -> tuple[bytes, str]:
@@ -67,7 +70,11 @@ def fetch(source: str | Path, *, timeout: float, max_bytes: int) -> tuple[bytes,
     if isinstance(source, str) and "://" in source:
         raise InputError(f"{source}: only local paths and http(s) URLs can be read",
                          [_read_error(text_source, "Only local paths and http(s) URLs can be read.")])
-    path = Path(source).expanduser().resolve()
+    try:
+        path = Path(source).expanduser().resolve()
+    except (OSError, ValueError, RuntimeError):
+        raise InputError(f"{text_source!r}: not a usable path",
+                         [_read_error(text_source, "The source is not a usable path.")]) from None
     try:
         size = path.stat().st_size
         if not path.is_file():
@@ -76,6 +83,8 @@ def fetch(source: str | Path, *, timeout: float, max_bytes: int) -> tuple[bytes,
             raise InputError(f"{path}: {size} bytes is more than the limit of {max_bytes}",
                              [_too_large(str(path), max_bytes)])
         return path.read_bytes(), str(path)
+    except ValueError:
+        raise InputError(f"{path}: not a usable path", [_read_error(str(path), "The source is not a usable path.")]) from None
     except OSError as exc:
         raise InputError(f"{path}: {exc.strerror or exc}",
                          [_read_error(str(path), f"The file cannot be read ({exc.strerror or exc}).")]) from None
@@ -97,7 +106,7 @@ def _fetch_url(url: str, *, timeout: float, max_bytes: int) -> tuple[bytes, str]
                     raise InputError(f"{url}: more than {max_bytes} bytes", [_too_large(url, max_bytes)])
                 chunks.append(chunk)
             encoding = resp.headers.get("content-encoding", "identity").lower()
-    except httpx.HTTPError as exc:
+    except (httpx.HTTPError, httpx.InvalidURL, httpx.StreamError) as exc:  # InvalidURL is no HTTPError
         raise InputError(f"{url}: {type(exc).__name__}: {exc}",
                          [_read_error(url, f"The URL cannot be fetched ({type(exc).__name__}).")]) from None
     raw = b"".join(chunks)

@@ -192,6 +192,14 @@ class _Bundler:
 
     def _locate(self, ref: str, base: str, path: tuple[str, ...]) -> tuple[str, str] | None:
         """Find and load the document a ref points into; None (with a diagnostic) when it may not."""
+        try:
+            return self._locate_checked(ref, base, path)
+        except ValueError:  # urllib and pathlib reject malformed URLs, bad ports, NUL bytes
+            self._warn("D024", path, f"The $ref {ref[:200]!r} is not a valid reference.",
+                       "Fix the ref: a relative path or URL, then '#' and a JSON pointer.")
+            return None
+
+    def _locate_checked(self, ref: str, base: str, path: tuple[str, ...]) -> tuple[str, str] | None:
         address, _, fragment = ref.partition("#")
         fragment = unquote(fragment)
         if not address:

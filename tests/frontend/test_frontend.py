@@ -13,6 +13,8 @@ from packc.frontend import read_api
 from packc.model import Api, Operation, resolve_pointer
 from packc.validate import strict_diagnostics
 
+from .conftest import serve
+
 
 def _op(api: Api, operation_id: str) -> Operation:
     return next(op for op in api.operations if op.operation_id == operation_id)
@@ -381,3 +383,27 @@ def test_garbage_collector_state_is_restored(specs: Path) -> None:
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+_ODD_REFS = ["http://[::1", "a\x00b.yaml", "%zz.yaml", "..//..", "#/%", "ü.yaml#/ä", "//other.example.com/x.json",
+             "http://", "https://:99999/x", "mailto:x", "C:\\x.yaml", "a.yaml#", ".", "#", "x" * 3000,
+             "data:application/json,{}", "?q=1", "/absolute.yaml", "a.yaml#/components/schemas/A"]
+
+
+@pytest.mark.parametrize("ref", _ODD_REFS)
+def test_odd_refs_never_crash_from_a_file_or_a_url(tmp_path: Path, ref: str) -> None:
+    (tmp_path / "a.yaml").write_text("components: {schemas: {A: {type: object}}}\n")
+    (tmp_path / "api.json").write_text(json.dumps({
+        "openapi": "3.0.3", "info": {"title": "t", "version": "1"},
+        "paths": {"/a": {"get": {"parameters": [{"$ref": ref}], "responses": {"200": {"$ref": ref}}}},
+                  "/b": {"$ref": ref}}}))
+    results = [read_api(tmp_path / "api.json")]
+    server, url = serve(tmp_path)
+    try:
+        results.append(read_api(f"{url}/api.json", timeout=5))
+    finally:
+        server.shutdown()
+        server.server_close()
+    for result in results:
+        assert all(r.startswith("#") for r in _all_refs(result.api.document))
+        assert all(d.level == "warning" for d in result.diagnostics)

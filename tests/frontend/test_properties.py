@@ -23,7 +23,9 @@ _KEYS = st.sampled_from([
 ]) | st.text(max_size=8)
 _SCALARS = (st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False)
             | st.sampled_from(["3.0.3", "3.1.0", "2.0", "#/components/schemas/A", "#/definitions/A",
-                               "other.yaml", "query", "path", "header", "https://x.example.com/{v}", "/", "#"])
+                               "other.yaml", "query", "path", "header", "https://x.example.com/{v}", "/", "#",
+                               "http://[::1", "a\x00b.yaml", "../up.yaml", "https://:99999/x", "file:///etc/passwd",
+                               "other.yaml#/components/schemas/A", "#/paths/~1b", "mailto:x"])
             | st.text(max_size=12))
 _JSON: st.SearchStrategy[Any] = st.recursive(
     _SCALARS, lambda children: st.lists(children, max_size=4) | st.dictionaries(_KEYS, children, max_size=6),
