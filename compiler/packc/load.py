@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -93,9 +94,13 @@ def fetch(source: str | Path, *, timeout: float, max_bytes: int) -> tuple[bytes,
 def _fetch_url(url: str, *, timeout: float, max_bytes: int) -> tuple[bytes, str]:
     chunks: list[bytes] = []
     size = 0
+    # httpx's timeout measures inactivity (a byte every few seconds keeps a call alive), so the
+    # whole download also has a deadline; only encodings we can inflate with a cap are accepted.
+    deadline = time.monotonic() + 2 * timeout
+    headers = {"Accept": "application/json, application/yaml, */*", "Accept-Encoding": "gzip, deflate"}
     try:
         with httpx.Client(timeout=timeout, follow_redirects=True, max_redirects=5) as client, \
-                client.stream("GET", url, headers={"Accept": "application/json, application/yaml, */*"}) as resp:
+                client.stream("GET", url, headers=headers) as resp:
             if resp.status_code >= 400:
                 raise InputError(f"{url}: HTTP {resp.status_code}",
                                  [_read_error(url, f"The server answered HTTP {resp.status_code}.")])
@@ -105,6 +110,9 @@ def _fetch_url(url: str, *, timeout: float, max_bytes: int) -> tuple[bytes, str]
                 if size > max_bytes:
                     raise InputError(f"{url}: more than {max_bytes} bytes", [_too_large(url, max_bytes)])
                 chunks.append(chunk)
+                if time.monotonic() > deadline:
+                    raise InputError(f"{url}: download took longer than {2 * timeout:g} s", [_read_error(
+                        url, f"The download took longer than {2 * timeout:g} s.")])
             encoding = resp.headers.get("content-encoding", "identity").lower()
     except (httpx.HTTPError, httpx.InvalidURL, httpx.StreamError) as exc:  # InvalidURL is no HTTPError
         raise InputError(f"{url}: {type(exc).__name__}: {exc}",

@@ -327,7 +327,10 @@ class _Reader:
             return []
         out: list[tuple[Mapping[str, JSON], str]] = []
         for index, entry in enumerate(raw):
-            node, here = self.deref(entry, f"{where}/{index}")
+            if isinstance(entry, dict) and "$ref" not in entry:
+                node, here = entry, f"{where}/{index}"
+            else:
+                node, here = self.deref(entry, f"{where}/{index}")
             if node is None:
                 continue
             if (not isinstance(node, dict) or not isinstance(node.get("name"), str) or not node["name"]

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import gzip
+import http.server
 import json
+import threading
+import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -148,3 +153,54 @@ def test_url_fetch_has_a_size_cap(served: str) -> None:
     with pytest.raises(InputError) as info:
         fetch(f"{served}/nope.json", timeout=5, max_bytes=100)
     assert _codes(info.value) == ["D001"]
+
+
+class _Tricky(http.server.BaseHTTPRequestHandler):
+    """Serves a gzip bomb at /bomb and a slow drip at /drip."""
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+    def do_GET(self) -> None:
+        if self.path == "/bomb":
+            body = gzip.compress(b'{"a": "' + b"x" * 5_000_000 + b'"}')
+            self.send_response(200)
+            self.send_header("Content-Encoding", "gzip")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            return
+        self.send_response(200)
+        self.end_headers()
+        try:
+            for _ in range(40):
+                self.wfile.write(b" ")
+                self.wfile.flush()
+                time.sleep(0.1)
+        except OSError:
+            pass
+
+
+@pytest.fixture
+def tricky() -> Iterator[str]:
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Tricky)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_gzip_bomb_is_capped_after_inflating(tricky: str) -> None:
+    with pytest.raises(InputError) as info:
+        fetch(f"{tricky}/bomb", timeout=5, max_bytes=1_000_000)  # ~5 KB on the wire, 5 MB inflated
+    assert _codes(info.value) == ["D002"]
+
+
+def test_slow_drip_hits_the_total_deadline(tricky: str) -> None:
+    start = time.monotonic()
+    with pytest.raises(InputError) as info:
+        fetch(f"{tricky}/drip", timeout=0.5, max_bytes=1_000_000)
+    assert _codes(info.value) == ["D001"]
+    assert time.monotonic() - start < 3  # the drip would last 4 s
