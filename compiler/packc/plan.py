@@ -368,8 +368,14 @@ def plan(api: Api, overrides: Overrides, *, split: bool = False, max_verbs: int 
             packs.append(PackPlan(api_id, None, tuple(sorted(kept, key=lambda v: v.name))))
     else:
         groups = _groups(ranked)
+        used: set[str] = set()
         for key, verbs in groups:
             pack_id = api_id if len(groups) == 1 else f"{api_id}-{key}"[:MAX_NAME].rstrip("-")
+            base, n = pack_id, 2
+            while pack_id in used:  # ids cut to 64 characters may meet
+                pack_id = f"{base[:MAX_NAME - 4]}-{n}"
+                n += 1
+            used.add(pack_id)
             packs.append(PackPlan(pack_id, key, tuple(sorted(verbs, key=lambda v: v.name))))
     if not packs:
         diags.append(Diagnostic("C110", "error", "#/paths", "No operation is left to make a verb of.",
