@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -390,20 +391,28 @@ _ODD_REFS = ["http://[::1", "a\x00b.yaml", "%zz.yaml", "..//..", "#/%", "ü.yaml
              "data:application/json,{}", "?q=1", "/absolute.yaml", "a.yaml#/components/schemas/A"]
 
 
-@pytest.mark.parametrize("ref", _ODD_REFS)
-def test_odd_refs_never_crash_from_a_file_or_a_url(tmp_path: Path, ref: str) -> None:
-    (tmp_path / "a.yaml").write_text("components: {schemas: {A: {type: object}}}\n")
-    (tmp_path / "api.json").write_text(json.dumps({
-        "openapi": "3.0.3", "info": {"title": "t", "version": "1"},
-        "paths": {"/a": {"get": {"parameters": [{"$ref": ref}], "responses": {"200": {"$ref": ref}}}},
-                  "/b": {"$ref": ref}}}))
-    results = [read_api(tmp_path / "api.json")]
-    server, url = serve(tmp_path)
+@pytest.fixture(scope="module")
+def odd_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, str]]:
+    """One folder (and one server on 127.0.0.1 for it) holding a document per odd ref."""
+    folder = tmp_path_factory.mktemp("odd")
+    (folder / "a.yaml").write_text("components: {schemas: {A: {type: object}}}\n")
+    for index, ref in enumerate(_ODD_REFS):
+        (folder / f"api{index}.json").write_text(json.dumps({
+            "openapi": "3.0.3", "info": {"title": "t", "version": "1"},
+            "paths": {"/a": {"get": {"parameters": [{"$ref": ref}], "responses": {"200": {"$ref": ref}}}},
+                      "/b": {"$ref": ref}}}))
+    server, url = serve(folder)
     try:
-        results.append(read_api(f"{url}/api.json", timeout=5))
+        yield folder, url
     finally:
         server.shutdown()
         server.server_close()
-    for result in results:
+
+
+@pytest.mark.parametrize("index", range(len(_ODD_REFS)))
+def test_odd_refs_never_crash_from_a_file_or_a_url(odd_folder: tuple[Path, str], index: int) -> None:
+    folder, url = odd_folder
+    for source in (folder / f"api{index}.json", f"{url}/api{index}.json"):
+        result = read_api(source, timeout=5)
         assert all(r.startswith("#") for r in _all_refs(result.api.document))
         assert all(d.level == "warning" for d in result.diagnostics)
