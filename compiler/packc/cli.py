@@ -99,7 +99,8 @@ def _cmd_compile(args: argparse.Namespace) -> int:
     from .compile import compile as compile_source
 
     result = compile_source(args.source, args.out_dir, split=args.split, strict=args.strict,
-                            allow_remote_refs=args.allow_remote_refs, overlay=args.overlay, server=args.server)
+                            allow_remote_refs=args.allow_remote_refs, overlay=args.overlay, server=args.server,
+                            repo=args.repo)
     if args.json:
         print(json.dumps(result.to_json(), indent=2, ensure_ascii=False))
     else:
@@ -154,6 +155,8 @@ def _build_parser() -> argparse.ArgumentParser:
         if name == "compile":
             p.add_argument("-o", "--out-dir", dest="out_dir", default="packs", help="output directory (default ./packs)")
             p.add_argument("--server", metavar="URL", help="replace the document's servers with URL")
+            p.add_argument("--repo", action="store_true",
+                           help="make each pack its own repository (pyproject.toml, .gitignore, smoke test)")
         p.add_argument("--split", action="store_true", help="one pack per group of 5-12 verbs, covering every operation")
         p.add_argument("--json", action="store_true", help="print a summary as JSON")
         p.add_argument("--strict", action="store_true", help="fail on any validation error of the document")

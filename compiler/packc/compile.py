@@ -135,7 +135,7 @@ def _pack(api: Api, overrides: Overrides, pack: PackPlan, plan_: Plan, split: bo
 
 def compile(source: str | Path, out_dir: str | Path = "packs", *, split: bool = False, strict: bool = False,
             allow_remote_refs: bool = False, allow_outside: bool = False, overlay: str | Path | None = None,
-            server: str | None = None, write: bool = True, lint: bool = True) -> CompileResult:
+            server: str | None = None, write: bool = True, lint: bool = True, repo: bool = False) -> CompileResult:
     """Compile an OpenAPI document (path, URL or stub manifest) into one pack, or a family with ``split``.
 
     Args:
@@ -149,6 +149,8 @@ def compile(source: str | Path, out_dir: str | Path = "packs", *, split: bool = 
         server: a server URL that replaces the document's servers in every pack.
         write: write the packs (False: plan and derive only).
         lint: lint every written pack and report its findings.
+        repo: make each pack directory its own installable repository (pyproject.toml, .gitignore,
+            a launcher module and a smoke test; see ``packc.repo``).
 
     Returns:
         The packs, what was left out and why, and the diagnostics.
@@ -177,7 +179,7 @@ def compile(source: str | Path, out_dir: str | Path = "packs", *, split: bool = 
                                     f"credentials or writes needs at least {MIN_VERBS}.",
                                     "Include more operations (x-packc include), or keep fewer packs (compile without --split)."))
             continue
-        directory = write_pack(Path(out_dir), output) if write else None
+        directory = write_pack(Path(out_dir), output, repo=repo) if write else None
         if directory is not None and lint:
             from .lint import lint_pack
 

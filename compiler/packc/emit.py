@@ -14,6 +14,7 @@ from packc_runtime.manifest import Manifest, Policy, dump_json
 
 from .derive import DerivedVerb
 from .errors import UsageError
+from .repo import repo_files
 from .templating import example_line
 from .text import clean, inline_md, sentence, shorten
 
@@ -163,15 +164,12 @@ def render_readme(pack: PackOutput) -> str:
     return "\n".join(lines) + "\n"
 
 
-def render_pack(pack: PackOutput) -> dict[str, tuple[str, int]]:
-    """Every file of the pack: relative path → (text, mode).
-
-    The ``--repo`` option of a later issue adds pyproject.toml, .gitignore and a smoke test here,
-    as more entries of this mapping; nothing else needs to change.
-    """
+def render_pack(pack: PackOutput, *, repo: bool = False) -> dict[str, tuple[str, int]]:
+    """Every file of the pack: relative path → (text, mode); with ``repo``, the repo files too."""
     m = pack.manifest
     cli_bin = m.cliBin or m.id
-    return {
+    extra = repo_files(m) if repo else {}
+    return extra | {
         "surface.json": (dump_json(m.to_json()), 0o644),
         "policy.json": (dump_json(pack.policy.to_json()), 0o644),
         OPENAPI_FILE: (json.dumps(pack.document, indent=2, ensure_ascii=False) + "\n", 0o644),
@@ -181,7 +179,7 @@ def render_pack(pack: PackOutput) -> dict[str, tuple[str, int]]:
     }
 
 
-def write_pack(out_dir: Path, pack: PackOutput) -> Path:
+def write_pack(out_dir: Path, pack: PackOutput, *, repo: bool = False) -> Path:
     """Write the pack under ``out_dir/<id>/``, replacing an earlier pack there; returns the directory."""
     target = out_dir / pack.manifest.id
     try:
@@ -189,7 +187,7 @@ def write_pack(out_dir: Path, pack: PackOutput) -> Path:
             if not (target / "surface.json").is_file():
                 raise UsageError(f"{target} exists and is not a pack; choose another output directory.")
             shutil.rmtree(target)
-        for rel, (text, mode) in sorted(render_pack(pack).items()):
+        for rel, (text, mode) in sorted(render_pack(pack, repo=repo).items()):
             path = target / rel
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text, encoding="utf-8")

@@ -1,0 +1,36 @@
+"""Fixtures shared across test folders: the bundled demo API server on 127.0.0.1."""
+
+from __future__ import annotations
+
+import importlib.util
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+DEMO_KEY = "demo-test-key"
+
+
+def _demo_server_module() -> Any:
+    spec = importlib.util.spec_from_file_location("packc_tests_demo_server", ROOT / "specs" / "demo" / "server.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture()
+def demo_server() -> Iterator[Any]:
+    """The demo petstore server on a free 127.0.0.1 port; ``.url`` is its base URL, ``.api_key`` its key."""
+    srv = _demo_server_module().DemoServer(0, DEMO_KEY)
+    thread = threading.Thread(target=srv.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    thread.start()
+    try:
+        yield srv
+    finally:
+        srv.shutdown()
+        srv.server_close()
+        thread.join(5)
