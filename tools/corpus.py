@@ -41,6 +41,7 @@ class Outcome:
     packs: int = 0  # --compile: packs written
     lint_errors: int = 0  # --compile: lint errors in written packs
     refused: int = 0  # --compile: packs refused with an error diagnostic (e.g. C111, too few verbs)
+    cpu: float = 0.0  # CPU seconds in the worker: on a shared machine steadier than wall time
 
 
 class _Timeout(Exception):
@@ -94,7 +95,10 @@ def _compile_document(path: str, options: dict[str, Any], start: float) -> Outco
 
 
 def _run(job: tuple[str, dict[str, Any]]) -> Outcome:
-    return check_document(*job)
+    cpu = time.process_time()
+    outcome = check_document(*job)
+    outcome.cpu = time.process_time() - cpu
+    return outcome
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -139,6 +143,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"crashes:      {by_status['crash']}")
     print(f"time:         {wall:.1f} s wall, {sum(times):.1f} s total, median {statistics.median(times) * 1000:.1f} ms"
           if times else "time: -")
+    cpu = [o.cpu for o in outcomes]
+    if cpu:
+        print(f"cpu:          {sum(cpu):.1f} s total, median {statistics.median(cpu) * 1000:.1f} ms, "
+              f"max {max(cpu):.2f} s")
     if slowest is not None:
         print(f"slowest:      {slowest.seconds:.2f} s {slowest.path}")
     print("diagnostic codes: " + ", ".join(f"{code} {n}" for code, n in sorted(codes.items())))
