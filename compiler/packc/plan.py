@@ -15,7 +15,7 @@ from .model import Api, Operation
 from .overrides import OpOverride, Overrides
 from .text import slug, snake
 
-__all__ = ["MAX_VERBS", "MIN_VERBS", "LeftOut", "PackPlan", "Plan", "PlannedVerb", "name_operation", "plan"]
+__all__ = ["MAX_VERBS", "MIN_VERBS", "LeftOut", "PackPlan", "Plan", "PlannedVerb", "api_slug", "name_operation", "plan"]
 
 MAX_VERBS = 12
 MIN_VERBS = 5
@@ -259,6 +259,31 @@ def _main_resources(pairs: Iterable[tuple[str, ...]]) -> set[str]:
     return {r for r, _ in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:3]}
 
 
+_NOISE = re.compile(r"^(api|apis|rest|openapi|swagger|http|the|service|v\d+([._]\d+)*)$")
+
+
+def api_slug(title: str) -> str:
+    """A pack id from an API title: ``GitHub v3 REST API`` → ``github``; ``api`` when nothing is left."""
+    import unicodedata
+
+    ascii_title = unicodedata.normalize("NFKD", title).encode("ascii", "ignore").decode().lower()
+    words = [w for w in re.split(r"[^a-z0-9]+", ascii_title) if w]
+    kept = [w for w in words if not _NOISE.match(w)] or words
+    out = "-".join(kept)[:30].strip("-")
+    if out and out[0].isdigit():
+        out = "n" + out
+    return out or "api"
+
+
+def _unique_key(key: str, taken: Iterable[str]) -> str:
+    used = set(taken)
+    out, n = key, 2
+    while out in used:
+        out = f"{key}-{n}"
+        n += 1
+    return out
+
+
 # --- packs ------------------------------------------------------------------------------------------
 
 def _group_key(v: PlannedVerb) -> str:
@@ -297,9 +322,7 @@ def _groups(verbs: list[PlannedVerb]) -> list[tuple[str, list[PlannedVerb]]]:
     for key in sorted(by_key):
         if len(by_key[key]) > MAX_VERBS:
             for sub, chunk in _split_big(key, by_key[key]):
-                while sub in groups or sub in by_key:
-                    sub += "-2"
-                groups[sub] = chunk
+                groups[_unique_key(sub, [*groups, *by_key])] = chunk
         else:
             groups[key] = by_key[key]
     # Merge small groups into the most related group with room, else into any small group.
@@ -322,9 +345,7 @@ def _groups(verbs: list[PlannedVerb]) -> list[tuple[str, list[PlannedVerb]]]:
                 groups[into] = merged
             else:  # no group had room: merge, then cut into balanced packs (each then has 6 or more)
                 for sub, chunk in _split_big(into, merged):
-                    while sub in groups:
-                        sub += "-2"
-                    groups[sub] = chunk
+                    groups[_unique_key(sub, groups)] = chunk
             changed = True
             break
     return sorted(groups.items())
@@ -340,7 +361,7 @@ def plan(api: Api, overrides: Overrides, *, split: bool = False, max_verbs: int 
     names = _resolve_names(named, diags)
     main = _main_resources(res for _, res, _, _ in named)
     central = _central_tags(api)
-    api_id = overrides.api_id or slug(api.info.title) or "api"
+    api_id = overrides.api_id or api_slug(api.info.title)
 
     left_out: list[LeftOut] = []
     candidates: list[PlannedVerb] = []

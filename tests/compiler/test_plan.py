@@ -133,3 +133,12 @@ def test_plan_json_lists_kept_and_left_out() -> None:
     data = result.to_json()
     assert sum(len(p["verbs"]) for p in data["packs"]) == 12 and len(data["left_out"]) == 1
     assert {"verb", "method", "path", "reason"} <= set(data["left_out"][0])
+
+
+@pytest.mark.parametrize(("title", "expected"), [("GitHub v3 REST API", "github"), ("Pet Clinic", "pet-clinic"),
+                                                 ("API", "api"), ("", "api"), ("Ünïcode Shop", "unicode-shop"),
+                                                 ("3D Prints", "n3d-prints")])
+def test_api_ids_from_titles(title: str, expected: str) -> None:
+    from packc.plan import api_slug
+
+    assert api_slug(title) == expected
