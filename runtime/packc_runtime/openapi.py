@@ -69,6 +69,7 @@ class Operation(NamedTuple):
     security: tuple[Mapping[str, tuple[str, ...]], ...] | None  # None = none declared anywhere
     idempotent: bool
     pointer: str
+    body_required: bool = False
 
 
 def load_document(path: Path) -> dict[str, Any]:
@@ -221,6 +222,7 @@ def read_operations(document: Mapping[str, Any]) -> dict[str, Operation]:
                 body_encoding=encoding,
                 security=security if security is not None else top_security,
                 idempotent=binding.get("idempotent") is True,
+                body_required=isinstance(body, Mapping) and body.get("required") is True,
                 pointer="#/paths/" + path.replace("~", "~0").replace("/", "~1") + "/" + method,
             )
     return out

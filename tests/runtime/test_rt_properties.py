@@ -5,15 +5,14 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from typing import Any
-from urllib.parse import parse_qsl, unquote
+from urllib.parse import unquote
 
 import httpx
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from openapi_core import OpenAPI  # noqa: TID251 - tests may use openapi-core
-from openapi_core.datatypes import RequestParameters  # noqa: TID251
-from werkzeug.datastructures import Headers, ImmutableMultiDict
+from rt_helpers import OpenApiRequest as _Request
 
 from packc_runtime import load_pack
 from servers import PACKS
@@ -56,32 +55,6 @@ def args_for(pack: str, verb: str, ascii_headers: bool = False) -> st.SearchStra
             value = st.text(st.characters(min_codepoint=0x20, max_codepoint=0x7E), max_size=20)
         fields[name] = value if name in required else st.none() | value
     return st.fixed_dictionaries(fields).map(lambda d: {k: v for k, v in d.items() if v is not None})
-
-
-def _query_pairs(query: str) -> list[tuple[str, str]]:
-    # openapi-core splits spaceDelimited values on a literal "%20" after decoding (a quirk of
-    # openapi_core.deserializing.styles.util): keep "%20" encoded so it sees what a server sees.
-    marker = "\x00SP\x00"
-    pairs = parse_qsl(query.replace("%20", marker), keep_blank_values=True)
-    return [(k.replace(marker, " "), v.replace(marker, "%20")) for k, v in pairs]
-
-
-class _Request:
-    """An httpx request seen through openapi-core's Request protocol."""
-
-    def __init__(self, request: httpx.Request, path: dict[str, str] | None = None) -> None:
-        self.host_url = f"{request.url.scheme}://{request.url.netloc.decode()}"
-        self.path = request.url.raw_path.decode().split("?")[0]
-        self.method = request.method.lower()
-        self.body: bytes | None = request.content or None
-        self.content_type = request.headers.get("content-type", "").lower()
-        cookies = [tuple(p.split("=", 1)) for p in request.headers.get("cookie", "").split("; ") if "=" in p]
-        self.parameters = RequestParameters(
-            query=ImmutableMultiDict(_query_pairs(request.url.query.decode())),
-            header=Headers(dict(request.headers)),
-            cookie=ImmutableMultiDict([(k, unquote(v)) for k, v in cookies]),
-            path=path or {},
-        )
 
 
 @pytest.fixture(scope="module")

@@ -187,3 +187,14 @@ def test_build_request_without_binding_declaration_uses_location_defaults() -> N
 
 
 Handler = Callable[[httpx.Request], httpx.Response]
+
+
+def test_required_body_with_no_fields_given_is_sent_empty() -> None:
+    from packc_runtime.openapi import ArgBinding
+
+    op = Operation("v", "PATCH", "/x", (), {}, {"note": ArgBinding("body", "note")}, "application/json",
+                   {"type": "object"}, {}, None, False, "", body_required=True)
+    request = build_request(op, {}, "http://h.test")
+    assert request.content == b"{}" and request.headers["Content-Type"] == "application/json"
+    optional = op._replace(body_required=False)
+    assert build_request(optional, {}, "http://h.test").content == b""
