@@ -116,7 +116,8 @@ def _cmd_compile(args: argparse.Namespace) -> int:
 def _cmd_call(args: argparse.Namespace) -> int:
     from packc_runtime.cli import call_main
 
-    return call_main(Path(args.pack), args.verb, args.args, confirm=args.confirm, server=args.server)
+    return call_main(Path(args.pack), args.verb, args.args, confirm=args.confirm, server=args.server,
+                     server_vars=args.server_var or ())
 
 
 def _cmd_exec(args: argparse.Namespace) -> int:
@@ -170,6 +171,7 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--args", metavar="JSON", help="the arguments as a JSON object")
     p.add_argument("--confirm", action="store_true", help="confirm a write verb (else its preview is returned)")
     p.add_argument("--server", metavar="URL", help="replace the document's server URL (staging, a mock)")
+    p.add_argument("--server-var", metavar="NAME=VALUE", action="append", help="a value for a server variable")
     p.set_defaults(func=_cmd_call)
 
     p = sub.add_parser("exec", help="json_exec: read one JSON request on stdin, write one JSON envelope")

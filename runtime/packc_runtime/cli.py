@@ -20,10 +20,9 @@ from .errors import (
 from .pack import Pack, load_pack
 from .results import failure
 
-__all__ = ["call_main", "connect_main", "exec_main", "exit_code_for", "pack_main"]
+__all__ = ["call_main", "connect_main", "exec_main", "exit_code_for", "pack_main", "server_variables"]
 
 EXIT_OK = 0
-_OPTIONS = ("--confirm", "--json", "--server", "--help", "-h")
 
 
 def exit_code_for(envelope: Mapping[str, Any]) -> int:
@@ -41,10 +40,11 @@ def _dump(data: Any, *, compact: bool = False) -> str:
     return json.dumps(data, ensure_ascii=False, indent=2)
 
 
-def _safe_call(pack: Pack, verb: str, args: Any, *, confirm: bool, server: str | None) -> dict[str, Any]:
+def _safe_call(pack: Pack, verb: str, args: Any, *, confirm: bool, server: str | None,
+               server_variables: Mapping[str, str] | None = None) -> dict[str, Any]:
     """``pack.call``, but a bug surfaces as a ``runtime_error`` envelope, not a traceback on the wire."""
     try:
-        return pack.call(verb, args, confirm=confirm, server=server)
+        return pack.call(verb, args, confirm=confirm, server=server, server_variables=server_variables)
     except Exception as exc:  # the envelope must still be one JSON object
         return failure(verb, PackRuntimeError(f"Internal error in the runtime ({type(exc).__name__}); please report it."))
 
@@ -58,7 +58,7 @@ def _load(pack_dir: Path, verb: str | None, out: IO[str]) -> Pack | int:
 
 
 def _usage(pack: Pack) -> str:
-    lines = [f"usage: {pack.cli_bin} VERB [ARGS] [--json] [--confirm] [--server URL]",
+    lines = [f"usage: {pack.cli_bin} VERB [ARGS] [--json] [--confirm] [--server URL] [--server-var NAME=VALUE]",
              f"       {pack.cli_bin} connect [--list] [--json]", "", "verbs:"]
     for name, verb in sorted(pack.verbs.items()):
         access = "write" if pack.is_write(name) else "read"
@@ -90,7 +90,7 @@ def parse_verb_argv(pack: Pack, verb: str, rest: Sequence[str]) -> tuple[dict[st
     positional = sorted((p.get("x-position", 0), n) for n, p in props.items()
                         if isinstance(p, Mapping) and isinstance(p.get("x-position"), int))
     raw: dict[str, list[str]] = {}
-    options: dict[str, Any] = {"confirm": False, "json": False, "server": None}
+    options: dict[str, Any] = {"confirm": False, "json": False, "server": None, "server_variables": {}}
     bare: list[str] = []
     tokens = list(rest)
     i = 0
@@ -120,6 +120,9 @@ def parse_verb_argv(pack: Pack, verb: str, rest: Sequence[str]) -> tuple[dict[st
                 raise InvalidArgument(f"Option --{name} needs a value.", argument=key)
         if name == "server":
             options["server"] = value
+            continue
+        if name == "server-var":
+            options["server_variables"].update(server_variables([value]))
             continue
         raw.setdefault(key, []).append(value)
     if len(bare) > len(positional):
@@ -167,7 +170,8 @@ def pack_main(pack_dir: Path, argv: Sequence[str], *, stdout: IO[str] | None = N
         except PackRuntimeError as exc:
             envelope = failure(verb, exc)
         else:
-            envelope = _safe_call(pack, verb, args, confirm=options["confirm"], server=options["server"])
+            envelope = _safe_call(pack, verb, args, confirm=options["confirm"], server=options["server"],
+                                  server_variables=options["server_variables"])
         if as_json:
             out.write(_dump(envelope) + "\n")
         else:
@@ -175,8 +179,19 @@ def pack_main(pack_dir: Path, argv: Sequence[str], *, stdout: IO[str] | None = N
         return exit_code_for(envelope)
 
 
+def server_variables(pairs: Sequence[str]) -> dict[str, str]:
+    """``NAME=VALUE`` strings (``--server-var``) as a dict."""
+    out = {}
+    for pair in pairs:
+        name, eq, value = pair.partition("=")
+        if not eq or not name:
+            raise InvalidArgument(f"--server-var needs NAME=VALUE, not {pair!r}.")
+        out[name] = value
+    return out
+
+
 def call_main(pack_dir: Path, verb: str, args_json: str | None, *, confirm: bool = False,
-              server: str | None = None, stdout: IO[str] | None = None) -> int:
+              server: str | None = None, server_vars: Sequence[str] = (), stdout: IO[str] | None = None) -> int:
     """``packc call PACK VERB --args '{...}'``: prints the envelope as JSON; returns the exit code."""
     out = stdout or sys.stdout
     loaded = _load(pack_dir, verb, out)
@@ -185,11 +200,14 @@ def call_main(pack_dir: Path, verb: str, args_json: str | None, *, confirm: bool
     with loaded as pack:
         try:
             args = json.loads(args_json) if args_json else {}
+            variables = server_variables(server_vars)
         except ValueError as exc:
             envelope = failure(verb, InvalidRequest(f"--args is not valid JSON: {exc}."))
+        except PackRuntimeError as exc:
+            envelope = failure(verb, exc)
         else:
-            envelope = _safe_call(pack, verb, args, confirm=confirm, server=server) if isinstance(args, dict) else \
-                failure(verb, InvalidRequest("--args must be a JSON object."))
+            envelope = _safe_call(pack, verb, args, confirm=confirm, server=server, server_variables=variables) \
+                if isinstance(args, dict) else failure(verb, InvalidRequest("--args must be a JSON object."))
         out.write(_dump(envelope) + "\n")
         return exit_code_for(envelope)
 

@@ -126,3 +126,29 @@ def test_bin_launcher_runs_without_the_compiler(echo_server: Server) -> None:
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
     assert json.loads(result.stdout)["body"]["path"] == "/api/echo/items/5"
     assert result.stderr.strip().endswith("EXIT 0 []"), result.stderr
+
+
+@pytest.mark.e2e
+def test_server_variables_from_the_command_line(echo_server: Server, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import shutil
+
+    _, url = echo_server
+    port = url.rsplit(":", 1)[1]
+    pack = tmp_path / "echo"
+    shutil.copytree(PACKS / "echo", pack)
+    document = json.loads((pack / "openapi.json").read_text())
+    document["servers"] = [{"url": "http://{host}:{port}/{base}", "variables": {
+        "host": {"default": "127.0.0.1", "enum": ["127.0.0.1", "localhost"]}, "port": {"default": "9"},
+        "base": {"default": "api"}}}]
+    (pack / "openapi.json").write_text(json.dumps(document))
+    out, err = io.StringIO(), io.StringIO()
+    code = pack_main(pack, ["items", "get", "3", "--server-var", f"port={port}", "--json"], stdout=out, stderr=err)
+    assert code == 0 and json.loads(out.getvalue())["body"]["path"] == "/api/echo/items/3"
+    code = packc_main(["call", str(pack), "items.get", "--args", '{"item_id": "4"}', "--server-var", f"port={port}",
+                       "--server-var", "host=localhost"])
+    assert code == 0 and json.loads(capsys.readouterr().out)["body"]["headers"]["host"] == f"localhost:{port}"
+    code = packc_main(["call", str(pack), "items.get", "--args", '{"item_id": "4"}', "--server-var", "host=evil.example"])
+    assert code == 2 and json.loads(capsys.readouterr().out)["error"]["code"] == "invalid_server"
+    code = packc_main(["call", str(pack), "items.get", "--args", '{"item_id": "4"}', "--server-var",
+                       f"port={port}/x?"])
+    assert code == 2 and "refused" in json.loads(capsys.readouterr().out)["error"]["message"]
