@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 import time
 from collections.abc import Mapping
 from pathlib import Path
@@ -83,6 +84,7 @@ class Pack:
         self._transport = transport
         self._client: httpx.Client | None = None
         self._simple: dict[str, bool] = {}
+        self._lock = threading.Lock()
 
     def __repr__(self) -> str:
         return f"Pack(id={self.id!r}, verbs={len(self.verbs)})"
@@ -101,10 +103,11 @@ class Pack:
         remove_log_filter(self.redactor)
 
     def _sender(self) -> Sender:
-        if self._client is None:  # one pool for every call of this pack
-            self._client = httpx.Client(transport=self._transport or LazyTLSTransport(), follow_redirects=False,
-                                        timeout=self.limits.timeout)
-        return Sender(self._client, self.limits)
+        with self._lock:  # acall runs calls on threads: build the one pool once
+            if self._client is None:
+                self._client = httpx.Client(transport=self._transport or LazyTLSTransport(), follow_redirects=False,
+                                            timeout=self.limits.timeout)
+            return Sender(self._client, self.limits)
 
     def is_write(self, verb: str) -> bool:
         """policy.json's access (authoritative), else the verb's legacy ``policy`` hint; write when unsure."""
