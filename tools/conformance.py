@@ -133,8 +133,17 @@ def synthesize(schema: Any, depth: int = 0) -> Any:
     return text * max(1, int(schema.get("minLength", 1))) if text == "x" else text
 
 
-def example_args(schema: Any) -> tuple[dict[str, Any], list[str]]:
-    """Each arg's first example; required args without one get a synthesized value (named in the 2nd item)."""
+def is_file(schema: Any) -> bool:
+    """An argument the runtime reads from a file path (binary content; Swagger 2.0's ``type: file``)."""
+    return isinstance(schema, dict) and (schema.get("format") in ("binary", "file")
+                                         or "contentMediaType" in schema or "contentEncoding" in schema)
+
+
+def example_args(schema: Any, upload: str = "upload.bin") -> tuple[dict[str, Any], list[str]]:
+    """Each arg's first example; required args without one get a synthesized value (named in the 2nd item).
+
+    File arguments (binary bodies and parts) get the path ``upload``, a small file the run provides.
+    """
     if not isinstance(schema, dict) or not isinstance(schema.get("properties"), dict):
         return {}, []
     required = set(schema.get("required") or [])
@@ -142,7 +151,11 @@ def example_args(schema: Any) -> tuple[dict[str, Any], list[str]]:
     synthesized: list[str] = []
     for name, prop in schema["properties"].items():
         examples: Any = prop.get("examples") if isinstance(prop, dict) else None
-        if isinstance(examples, list) and examples:
+        if is_file(prop):
+            args[name] = upload
+        elif isinstance(prop, dict) and prop.get("type") == "array" and is_file(prop.get("items")):
+            args[name] = [upload]
+        elif isinstance(examples, list) and examples:
             args[name] = examples[0]
         elif name in required:
             args[name] = synthesize(prop)
@@ -266,8 +279,10 @@ def run_pack(pack: Path, prism: Path, env_base: dict[str, str], via_packc: bool)
     proxy = RecordingProxy(f"http://127.0.0.1:{port}").start() if not error else None
     try:
         env = {**env_base, **credentials_env(pack, manifest, document)}
+        upload = pack.parent / "upload.bin"
+        upload.write_bytes(b"GIF89a packc conformance upload\n")
         for verb in sorted(verbs):
-            args, synthesized = example_args((verbs[verb] or {}).get("args"))
+            args, synthesized = example_args((verbs[verb] or {}).get("args"), str(upload))
             result = VerbResult(pack.name, verb, "not_called", args=args, synthesized=synthesized)
             results.append(result)
             if proxy is None:

@@ -105,8 +105,13 @@ def _judge(record: Exchange, answer: httpx.Response) -> None:
             problem = {"type": "unparsed"}
         if isinstance(problem, dict):
             record.problem = str(problem.get("type", "")).rsplit("#", 1)[-1]
-            # A 422 that Prism made up carries the request's errors in the body, located without "request".
-            found += [{**v, "location": ["request", *v.get("location", [])]} for v in _errors(problem.get("validation"))]
+            # A 422 that Prism made up lists the request's errors in the body, located without "request";
+            # a VIOLATIONS 500 lists both sides, located with "request" or "response".
+            for v in _errors(problem.get("validation")):
+                location = list(v.get("location") or [])
+                if location[:1] not in (["request"], ["response"]):
+                    location = ["request", *location]
+                found.append({**v, "location": location})
     record.violations = [v for v in found if (v.get("location") or ["request"])[0] == "request"]
     record.response_violations = len(found) - len(record.violations)
 

@@ -63,7 +63,7 @@ def test_ci_slice_runs_without_crashes(tmp_path: Path) -> None:
     docs = report["documents"]
     assert len(docs) == 3
     assert "TOTAL (3 documents" in done.stdout
-    crashes = [(d["doc"], d["compileDetail"]) for d in docs if d["compiled"] == "crash"]
+    crashes = [(d["doc"], "compile", d["compileDetail"]) for d in docs if d["compiled"] == "crash"]
     crashes += [(d["doc"], v["verb"], v["detail"]) for d in docs for v in d["verbs"] if v["outcome"] == "crash"]
     assert crashes == [], done.stdout
     assert done.returncode == 0, done.stdout + done.stderr

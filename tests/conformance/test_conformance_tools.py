@@ -56,6 +56,41 @@ def test_example_args_prefer_examples_and_fill_only_required_gaps() -> None:
     assert conformance.example_args(None) == ({}, [])
 
 
+def test_file_arguments_get_the_upload_path() -> None:
+    schema = {"type": "object", "properties": {
+        "body": {"type": "string", "format": "binary", "examples": ["not a path"]},
+        "legacy": {"type": "object", "format": "file", "examples": [{}]},
+        "parts": {"type": "array", "items": {"type": "string", "contentMediaType": "image/png"}},
+        "note": {"type": "string", "examples": ["hi"]},
+    }}
+    args, _ = conformance.example_args(schema, "/tmp/up.bin")
+    assert args == {"body": "/tmp/up.bin", "legacy": "/tmp/up.bin", "parts": ["/tmp/up.bin"], "note": "hi"}
+
+
+def _judged(status: int, headers: dict[str, str], body: Any) -> Any:
+    record = load_tool("conformance_proxy").Exchange("GET", "/a", [], "", "")
+    load_tool("conformance_proxy")._judge(record, httpx.Response(status, headers=headers, json=body))
+    return record
+
+
+def test_judge_tells_request_errors_from_answer_errors() -> None:
+    problem = {"content-type": "application/problem+json"}
+    both = _judged(500, problem, {"type": "https://stoplight.io/prism/errors#VIOLATIONS", "validation": [
+        {"location": ["request", "query", "n"], "severity": "Error", "message": "must be integer"},
+        {"location": ["response", "body", "id"], "severity": "Error", "message": "must be string"},
+        {"location": ["response", "body"], "severity": "Warning", "message": "ignored"}]})
+    assert both.problem == "VIOLATIONS" and both.response_violations == 1
+    assert [v["location"] for v in both.violations] == [["request", "query", "n"]]
+    made_up = _judged(422, problem, {"type": "x#UNPROCESSABLE_ENTITY", "validation": [
+        {"location": ["body", "name"], "severity": "Error", "message": "required"}]})
+    assert made_up.violations[0]["location"] == ["request", "body", "name"]
+    header = _judged(400, {"sl-violations": json.dumps([
+        {"location": ["request", "header"], "severity": "Error", "message": "x"}])}, {"code": "bad"})
+    assert header.problem == "" and len(header.violations) == 1
+    clean = _judged(200, {}, {"id": 1})
+    assert clean.violations == [] and clean.problem == "" and clean.response_violations == 0
+
+
 def _write(corpus: Path, rel: str, document: dict[str, Any]) -> None:
     path = corpus / rel
     path.parent.mkdir(parents=True, exist_ok=True)
