@@ -197,10 +197,13 @@ def _parse_json(text: str, location: str) -> Loaded | None:
     # there are keys; fewer keys in the result means a duplicate, or a '":' inside a string value.
     # Only then parse again with a hook that names them: the hook costs ~50% on big documents.
     if keys < text.count('":') + len(_SPACED_COLON.findall(text)):
-        for key in _duplicate_keys(text)[:_MAX_REPEATS]:
+        duplicates = _duplicate_keys(text)
+        for key in duplicates[:_MAX_REPEATS]:
             diagnostics.append(Diagnostic(
                 "D008", "warning", f"{location}#", f"The key {key!r} appears twice in one object; the last value is used.",
                 "Remove the duplicate key."))
+        if len(duplicates) > _MAX_REPEATS:
+            diagnostics.append(_more("D008", f"{location}#", len(duplicates) - _MAX_REPEATS))
     return Loaded(data, location, text, tuple(diagnostics))
 
 
@@ -244,6 +247,11 @@ def _scan(data: Any) -> tuple[bool, int]:
             if type(child) is dict_ or type(child) is list_:
                 stack.append((child, depth + 1))
     return False, keys
+
+
+def _more(code: str, where: str, count: int) -> Diagnostic:
+    return Diagnostic(code, "warning", where, f"{count} more warning(s) like the ones above are not listed.",
+                      "Fix the ones listed and read the document again.")
 
 
 def _too_deep(where: str) -> Diagnostic:
@@ -326,6 +334,9 @@ class _Builder:
         value, size, _ = self._node(root, 1)
         if size > MAX_NODES:
             self._bomb()
+        for code, count in sorted(self._counts.items()):
+            if count > _MAX_REPEATS:
+                self.diagnostics.append(_more(code, f"{self.location}#", count - _MAX_REPEATS))
         return value
 
     def _where(self) -> str:

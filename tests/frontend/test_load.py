@@ -204,3 +204,13 @@ def test_slow_drip_hits_the_total_deadline(tricky: str) -> None:
         fetch(f"{tricky}/drip", timeout=0.5, max_bytes=1_000_000)
     assert _codes(info.value) == ["D001"]
     assert time.monotonic() - start < 3  # the drip would last 4 s
+
+
+def test_repeated_warnings_are_summarised() -> None:
+    yaml_text = "".join(f"k{i}: yes\n" for i in range(30)).encode()
+    diagnostics = parse_document(yaml_text, "many.yaml").diagnostics
+    assert len(diagnostics) == 21 and {d.code for d in diagnostics} == {"D009"}
+    assert "10 more" in diagnostics[-1].message
+    json_text = ("{" + ", ".join(f'"o{i}": {{"a": 1, "a": 2}}' for i in range(25)) + "}").encode()
+    diagnostics = parse_document(json_text, "many.json").diagnostics
+    assert len(diagnostics) == 21 and "5 more" in diagnostics[-1].message
