@@ -343,10 +343,12 @@ class _Reader:
 
     def _parameters(self, path: str, shared: list[tuple[Mapping[str, JSON], str]],
                     own: list[tuple[Mapping[str, JSON], str]], where: str) -> tuple[Parameter, ...]:
+        if not shared and not own and "{" not in path:
+            return ()
         merged: dict[tuple[str, str], tuple[Mapping[str, JSON], str]] = {}
         for node, here in (*shared, *own):  # operation-level wins over path-level
             merged[(node["name"], node["in"])] = (node, here)
-        template = _TEMPLATE.findall(path)
+        template = _TEMPLATE.findall(path) if "{" in path else []
         params: list[Parameter] = []
         for node, here in merged.values():
             if node["in"] == "path" and node["name"] not in template:
@@ -447,9 +449,11 @@ class _Reader:
             schema = node.get("schema")
             if not isinstance(schema, _SCHEMA_TYPES):
                 schema = None
-            out[content_type] = MediaType(content_type=content_type, schema=schema,
-                                          examples=self._examples(node, here),
-                                          encoding=self._encodings(node.get("encoding")))
+            encoding = node.get("encoding")
+            out[content_type] = MediaType(
+                content_type=content_type, schema=schema,
+                examples=self._examples(node, here) if "example" in node or "examples" in node else (),
+                encoding=self._encodings(encoding) if encoding else {})
         return tuple(out.values())
 
     def _encodings(self, raw: JSON) -> dict[str, Encoding]:
@@ -472,7 +476,7 @@ class _Reader:
     def _request_body(self, raw: JSON, where: str) -> RequestBody | None:
         if raw is None:
             return None
-        node, here = self.deref(raw, where)
+        node, here = (raw, where) if isinstance(raw, dict) and "$ref" not in raw else self.deref(raw, where)
         if not isinstance(node, dict):
             return None
         content = self._media_types(node.get("content"), f"{here}/content")

@@ -416,3 +416,12 @@ def test_odd_refs_never_crash_from_a_file_or_a_url(odd_folder: tuple[Path, str],
         result = read_api(source, timeout=5)
         assert all(r.startswith("#") for r in _all_refs(result.api.document))
         assert all(d.level == "warning" for d in result.diagnostics)
+
+
+def test_the_model_pickles_and_copies(specs: Path) -> None:
+    import copy
+    import pickle
+
+    api = read_api(specs / "petstore-3.0.yaml").api  # shared (cached) objects inside must survive both
+    assert pickle.loads(pickle.dumps(api)) == api
+    assert copy.deepcopy(api) == api
