@@ -17,11 +17,12 @@ from .errors import InvalidPack, MissingCredentials, Unauthorized
 from .openapi import Operation, resolve
 from .redact import Redactor
 from .request import AuthParts
+from .send import Steps
 
 __all__ = ["Authenticator"]
 
-# Sends the token request; returns anything with ``status_code`` and ``content`` (bytes).
-TokenSender = Callable[[httpx.Request], Any]
+# Sends the token request: a generator of send effects whose result is a Received.
+TokenSender = Callable[[httpx.Request], Steps]
 _EXPIRY_MARGIN = 30.0
 
 
@@ -69,14 +70,11 @@ class Authenticator:
             out[kind] = value
         return out
 
-    def missing_env(self, op: Operation) -> list[str]:
-        """Variable names that would satisfy the operation's first requirement."""
-        for requirement in op.security or ():
-            return sorted(env for key in requirement for env in self._slots.get(key, {}).values())
-        return []
-
-    def apply(self, op: Operation, base_url: str, send: TokenSender) -> AuthParts:
+    def apply(self, op: Operation, base_url: str, send: TokenSender) -> Steps:
         """The parts for the first requirement whose credentials are all present.
+
+        A generator of send effects (see :class:`~packc_runtime.send.Sender`): an OAuth2 token
+        may have to be fetched first, with ``send(request)`` (itself a generator of effects).
 
         Raises:
             MissingCredentials: no requirement can be met; names the variables to set.
@@ -89,7 +87,7 @@ class Authenticator:
                 continue
             parts = AuthParts()
             for key, values in found.items():
-                self._apply_one(key, values or {}, requirement[key], parts, base_url, send)
+                yield from self._apply_one(key, values or {}, requirement[key], parts, base_url, send)
             return parts
         names = sorted({env for req in op.security for key in req for env in self._slots.get(key, {}).values()})
         raise MissingCredentials(
@@ -97,7 +95,7 @@ class Authenticator:
             " (environment, keyring via 'connect', or the credentials file).", env=names)
 
     def _apply_one(self, key: str, values: Mapping[str, str], scopes: Sequence[str], parts: AuthParts,
-                   base_url: str, send: TokenSender) -> None:
+                   base_url: str, send: TokenSender) -> Steps:
         scheme = resolve(self._document, self._schemes.get(key))
         if not isinstance(scheme, Mapping):
             raise InvalidPack(f"Security scheme {key!r} is not defined in the pack's document.")
@@ -122,13 +120,13 @@ class Authenticator:
             label = "Bearer" if label.lower() == "bearer" else label
             parts.headers["Authorization"] = f"{label} {_header_safe(env['token'], values['token'])}"
         elif kind == "oauth2" and "client_id" in values:
-            token = self._client_credentials(key, scheme, values, scopes, base_url, send)
+            token = yield from self._client_credentials(key, scheme, values, scopes, base_url, send)
             parts.headers["Authorization"] = f"Bearer {_header_safe(env['client_id'], token)}"
         elif kind in ("oauth2", "openIdConnect"):
             parts.headers["Authorization"] = f"Bearer {_header_safe(env['token'], values['token'])}"
 
     def _client_credentials(self, key: str, scheme: Mapping[str, Any], values: Mapping[str, str],
-                            scopes: Sequence[str], base_url: str, send: TokenSender) -> str:
+                            scopes: Sequence[str], base_url: str, send: TokenSender) -> Steps:
         flow = scheme.get("flows", {}).get("clientCredentials", {})
         token_url = urljoin(base_url + "/", str(flow.get("tokenUrl", "")))
         cache_key = (key, values["client_id"], token_url)
@@ -145,14 +143,14 @@ class Authenticator:
         request = httpx.Request("POST", token_url, content=form.encode(), headers={
             "Authorization": f"Basic {basic}", "Content-Type": "application/x-www-form-urlencoded",
             "Accept": "application/json"})
-        response = send(request)
+        response = yield from send(request)
         try:
             data = json.loads(response.content)
         except ValueError:
             data = None
-        if response.status_code != 200 or not isinstance(data, dict) or not isinstance(data.get("access_token"), str):
-            raise Unauthorized(f"The OAuth2 token endpoint refused the client credentials (HTTP {response.status_code}).",
-                               status=response.status_code)
+        if response.status != 200 or not isinstance(data, dict) or not isinstance(data.get("access_token"), str):
+            raise Unauthorized(f"The OAuth2 token endpoint refused the client credentials (HTTP {response.status}).",
+                               status=response.status)
         token: str = data["access_token"]
         self._redactor.add_secret(token)
         expires = data.get("expires_in")

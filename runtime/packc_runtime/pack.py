@@ -21,7 +21,7 @@ from .openapi import Operation, load_document, read_operations
 from .redact import Redactor, install_log_filter, remove_log_filter
 from .request import build_request, check_trusted_server, server_url
 from .results import decode_body, done_title, error_for_status, failure, preview_card, success
-from .send import IDEMPOTENT_METHODS, LazyTLSTransport, Limits, Sender
+from .send import IDEMPOTENT_METHODS, LazyTLSAsyncTransport, LazyTLSTransport, Limits, Sender, Steps
 
 __all__ = ["Pack", "load_pack"]
 
@@ -54,7 +54,7 @@ def _read_json(path: Path) -> dict[str, Any]:
 class Pack:
     """A pack ready to call; use as a context manager to close its connection pool."""
 
-    def __init__(self, directory: Path, *, transport: httpx.BaseTransport | None = None,
+    def __init__(self, directory: Path, *, transport: httpx.BaseTransport | httpx.AsyncBaseTransport | None = None,
                  limits: Limits | None = None, environ: Mapping[str, str] | None = None) -> None:
         self.directory = directory
         self.manifest = _read_json(directory / "surface.json")
@@ -83,6 +83,7 @@ class Pack:
         self._auth = Authenticator(self.document, self.slots, CredentialSources(environ), self.redactor)
         self._transport = transport
         self._client: httpx.Client | None = None
+        self._aclient: httpx.AsyncClient | None = None
         self._simple: dict[str, bool] = {}
         self._lock = threading.Lock()
 
@@ -95,19 +96,50 @@ class Pack:
     def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
         self.close()
 
+    async def __aenter__(self) -> Pack:
+        return self
+
+    async def __aexit__(self, kind: type[BaseException] | None, exc: BaseException | None,
+                        tb: TracebackType | None) -> None:
+        await self.aclose()
+
     def close(self) -> None:
-        """Close the connection pool and stop redacting httpx's log for this pack."""
+        """Close the sync connection pool and stop redacting httpx's log for this pack.
+
+        In async code use ``async with`` or :meth:`aclose`, which also close the async pool.
+        """
         if self._client is not None:
             self._client.close()
             self._client = None
         remove_log_filter(self.redactor)
 
+    async def aclose(self) -> None:
+        """Close both connection pools."""
+        if self._aclient is not None:
+            await self._aclient.aclose()
+            self._aclient = None
+        self.close()
+
     def _sender(self) -> Sender:
-        with self._lock:  # acall runs calls on threads: build the one pool once
+        if self._transport is not None and not isinstance(self._transport, httpx.BaseTransport):
+            raise TypeError("The injected transport is async-only: use Pack.acall.")
+        with self._lock:  # build the one pool once, even with calls on several threads
             if self._client is None:
                 self._client = httpx.Client(transport=self._transport or LazyTLSTransport(), follow_redirects=False,
                                             timeout=self.limits.timeout)
             return Sender(self._client, self.limits)
+
+    def _async_sender(self) -> Sender | None:
+        """The async pool's sender; None when an injected transport is sync-only."""
+        if self._transport is not None and not isinstance(self._transport, httpx.AsyncBaseTransport):
+            return None
+        with self._lock:
+            if self._aclient is None:
+                transport = self._transport if isinstance(self._transport, httpx.AsyncBaseTransport) \
+                    else LazyTLSAsyncTransport()
+                self._aclient = httpx.AsyncClient(transport=transport, follow_redirects=False,
+                                                  timeout=self.limits.timeout)
+            return Sender(None, self.limits, aclient=self._aclient)
 
     def is_write(self, verb: str) -> bool:
         """policy.json's access (authoritative), else the verb's legacy ``policy`` hint; write when unsure."""
@@ -128,26 +160,43 @@ class Pack:
             server: a base URL replacing the document's server URL, path prefix included.
             server_variables: values for the document's server variables.
         """
+        sender = self._sender()
         try:
-            envelope = self._call(verb, dict(args or {}), confirm, server, server_variables)
-        except PackRuntimeError as exc:
-            exc.message = self.redactor.redact_text(exc.message)
-            envelope = failure(verb, exc)
-        except httpx.HTTPError as exc:  # any transport failure the sender did not classify
-            envelope = failure(verb, ConnectionFailed(f"The request failed ({type(exc).__name__})."))
+            envelope = sender.run(self._steps(sender, verb, dict(args or {}), confirm, server, server_variables))
+        except (PackRuntimeError, httpx.HTTPError) as exc:
+            envelope = self._failure(verb, exc)
         redacted: dict[str, Any] = self.redactor.redact(envelope)
         return redacted
 
     async def acall(self, verb: str, args: Mapping[str, Any] | None = None, *, confirm: bool = False,
                     server: str | None = None, server_variables: Mapping[str, str] | None = None) -> dict[str, Any]:
-        """:meth:`call` for async code: runs on a worker thread, sharing the pack's pool."""
-        import asyncio  # lazily: the CLI path never needs it, and it costs a third of httpx's import
+        """:meth:`call` for async code, on the pack's async connection pool (``httpx.AsyncClient``).
 
-        return await asyncio.to_thread(self.call, verb, args, confirm=confirm, server=server,
-                                       server_variables=server_variables)
+        With an injected sync-only transport, the sync call runs on a worker thread instead.
+        """
+        sender = self._async_sender()
+        if sender is None:
+            import asyncio  # lazily: the CLI path never needs it
 
-    def _call(self, verb: str, args: dict[str, Any], confirm: bool, server: str | None,
-              server_variables: Mapping[str, str] | None) -> dict[str, Any]:
+            return await asyncio.to_thread(self.call, verb, args, confirm=confirm, server=server,
+                                           server_variables=server_variables)
+        try:
+            envelope = await sender.arun(self._steps(sender, verb, dict(args or {}), confirm, server,
+                                                     server_variables))
+        except (PackRuntimeError, httpx.HTTPError) as exc:
+            envelope = self._failure(verb, exc)
+        redacted: dict[str, Any] = self.redactor.redact(envelope)
+        return redacted
+
+    def _failure(self, verb: str, exc: PackRuntimeError | httpx.HTTPError) -> dict[str, Any]:
+        if isinstance(exc, httpx.HTTPError):  # a transport failure the sender did not classify
+            exc = ConnectionFailed(f"The request failed ({type(exc).__name__}).")
+        exc.message = self.redactor.redact_text(exc.message)
+        return failure(verb, exc)
+
+    def _steps(self, sender: Sender, verb: str, args: dict[str, Any], confirm: bool, server: str | None,
+               server_variables: Mapping[str, str] | None) -> Steps:
+        """One call as a generator of send/sleep effects (driven by ``sender.run`` or ``sender.arun``)."""
         deadline = time.monotonic() + self.limits.deadline
         if verb not in self.verbs:
             raise UnknownVerb(f"{self.id} has no verb {verb!r}; its verbs are: {', '.join(sorted(self.verbs))}.",
@@ -167,15 +216,15 @@ class Pack:
         base = server_url(op, override=server, variables=server_variables)
         if server and any(op.security or ()):  # some requirement sends credentials
             check_trusted_server(op, base, server_variables, self._environ.get("PACKC_TRUSTED_ORIGINS", ""))
-        sender = self._sender()
 
-        def token_send(request: httpx.Request) -> Any:
-            return _AsResponse(sender.send(request, retry=False, deadline_at=deadline))
+        def token_send(request: httpx.Request) -> Steps:
+            return sender.steps(request, retry=False, deadline_at=deadline)
 
-        parts = self._auth.apply(op, base, token_send)
+        parts = yield from self._auth.apply(op, base, token_send)
         request = build_request(op, args, base, parts)
         retry = op.method in IDEMPOTENT_METHODS or op.idempotent
-        received = sender.send(request, retry=retry, credential_headers=parts.headers.keys(), deadline_at=deadline)
+        received = yield from sender.steps(request, retry=retry, credential_headers=parts.headers.keys(),
+                                           deadline_at=deadline)
         body = decode_body(verb, received)
         error = error_for_status(received, body)
         if error is not None:
@@ -184,21 +233,14 @@ class Pack:
         return success(verb, received.status, done_title(declared, args, body), body, truncated=truncated)
 
 
-class _AsResponse:
-    """The two attributes of an httpx.Response the token fetch reads, from a :class:`Received`."""
-
-    def __init__(self, received: Any) -> None:
-        self.status_code = received.status
-        self.content = received.content
-
-
-def load_pack(directory: str | Path, *, transport: httpx.BaseTransport | None = None,
+def load_pack(directory: str | Path, *, transport: httpx.BaseTransport | httpx.AsyncBaseTransport | None = None,
               limits: Limits | None = None, environ: Mapping[str, str] | None = None) -> Pack:
     """Load the pack in ``directory``.
 
     Args:
         directory: the pack directory (holding surface.json, policy.json and the document).
-        transport: an httpx transport to use instead of the network (tests: ``httpx.MockTransport``).
+        transport: an httpx transport to use instead of the network (tests: ``httpx.MockTransport``,
+            which serves both :meth:`Pack.call` and :meth:`Pack.acall`).
         limits: time and size limits; :class:`Limits` defaults otherwise.
         environ: where environment credentials come from (default ``os.environ``).
 

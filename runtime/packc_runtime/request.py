@@ -234,6 +234,10 @@ def build_request(op: Operation, args: Mapping[str, Any], base_url: str, auth: A
         return path_values[match.group(1)]
 
     path = _VAR.sub(fill, op.path)
+    if any(segment in (".", "..") for segment in path.split("/")):
+        # label-style prefixes and delimiters are literal dots: empty items can make a dot segment
+        raise InvalidArgument(f"{op.verb}: the path values would form a '.' or '..' segment, which would leave the "
+                              "path template; refused.")
     base = urlsplit(base_url)
     pieces = [base.query] if base.query else []
     pieces.extend(query)

@@ -8,15 +8,16 @@ import ssl
 import threading
 import time
 import zlib
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Generator, Iterable
 from datetime import UTC, datetime
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import httpx
 
 from .errors import ConnectionFailed, InvalidResponse, Timeout, UnsafeRedirect
 
-__all__ = ["LazyTLSTransport", "Limits", "Received", "Sender", "origin", "parse_retry_after"]
+__all__ = ["LazyTLSAsyncTransport", "LazyTLSTransport", "Limits", "Received", "Sender", "Steps", "origin",
+           "parse_retry_after"]
 
 RETRY_STATUSES = frozenset({429, 502, 503, 504})
 IDEMPOTENT_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "PUT", "DELETE", "TRACE"})
@@ -105,6 +106,28 @@ class LazyTLSTransport(httpx.BaseTransport):
                 transport.close()
 
 
+class LazyTLSAsyncTransport(httpx.AsyncBaseTransport):
+    """:class:`LazyTLSTransport` for the async client."""
+
+    def __init__(self) -> None:
+        self._plain: httpx.AsyncHTTPTransport | None = None
+        self._tls: httpx.AsyncHTTPTransport | None = None
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        if request.url.scheme == "https":
+            if self._tls is None:
+                self._tls = httpx.AsyncHTTPTransport()
+            return await self._tls.handle_async_request(request)
+        if self._plain is None:
+            self._plain = httpx.AsyncHTTPTransport(verify=ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT))
+        return await self._plain.handle_async_request(request)
+
+    async def aclose(self) -> None:
+        for transport in (self._plain, self._tls):
+            if transport is not None:
+                await transport.aclose()
+
+
 class _Decoder:
     """Decompress gzip/deflate incrementally, never producing more than ``cap + 1`` bytes."""
 
@@ -128,11 +151,50 @@ class _Decoder:
             raise InvalidResponse("The response body is not valid compressed data.") from exc
 
 
-class Sender:
-    """Sends requests through one pooled client under :class:`Limits`."""
+# What the request loop asks its driver to do: send one request (under a deadline), or sleep.
+Effect = tuple[str, Any]
+Steps = Generator[Effect, Any, Any]
 
-    def __init__(self, client: httpx.Client, limits: Limits, sleep: Callable[[float], None] = time.sleep) -> None:
+
+class _Body:
+    """Collects a response body: capped after decompression, and cut off at the deadline."""
+
+    def __init__(self, response: httpx.Response, limits: Limits, deadline: float) -> None:
+        self.cap = limits.max_response_bytes
+        self.deadline = deadline
+        self.limits = limits
+        self.body = bytearray()
+        self.truncated = False
+        self.consumed = response.is_stream_consumed  # a transport that answered with content already read
+        self.decoder = _Decoder("" if self.consumed else response.headers.get("content-encoding", ""))
+
+    def feed(self, chunk: bytes) -> bool:
+        """Add a raw chunk; True when reading must stop (the cap is reached)."""
+        self.body += self.decoder.feed(chunk, self.cap - len(self.body))
+        if len(self.body) > self.cap:
+            del self.body[self.cap:]
+            self.truncated = True
+            return True
+        if time.monotonic() > self.deadline:  # a server trickling bytes outlives inactivity timeouts
+            raise Timeout(f"The response did not finish within the call's deadline of {self.limits.deadline:g} s.")
+        return False
+
+    def received(self, response: httpx.Response, request: httpx.Request) -> Received:
+        return Received(response.status_code, response.headers, bytes(self.body), self.truncated, str(request.url), 0)
+
+
+class Sender:
+    """Sends requests under :class:`Limits`, through a pooled sync client and/or an async one.
+
+    The request loop (deadline, retries, backoff, redirects) is written once, in :meth:`steps`, as a
+    generator of effects; :meth:`run` performs them with the sync client, :meth:`arun` with the
+    async one.
+    """
+
+    def __init__(self, client: httpx.Client | None, limits: Limits, *, aclient: httpx.AsyncClient | None = None,
+                 sleep: Callable[[float], None] = time.sleep) -> None:
         self.client = client
+        self.aclient = aclient
         self.limits = limits
         self._sleep = sleep
 
@@ -141,6 +203,13 @@ class Sender:
 
     def send(self, request: httpx.Request, *, retry: bool, credential_headers: Iterable[str] = (),
              deadline_at: float | None = None) -> Received:
+        """Send with the sync client (see :meth:`steps`); returns the final response."""
+        result: Received = self.run(self.steps(request, retry=retry, credential_headers=credential_headers,
+                                               deadline_at=deadline_at))
+        return result
+
+    def steps(self, request: httpx.Request, *, retry: bool, credential_headers: Iterable[str] = (),
+              deadline_at: float | None = None) -> Steps:
         """Send, following redirects safely and retrying when allowed; returns the final response.
 
         Args:
@@ -158,16 +227,20 @@ class Sender:
         while True:
             attempts += 1
             try:
-                received = self._once(request, deadline, attempts)
+                received: Received = yield ("send", (request, deadline))
             except _RETRY_ERRORS as exc:
-                if retry and attempts <= limits.retries and self._pause(limits.backoff * 2 ** (attempts - 1), deadline):
+                wait = limits.backoff * 2 ** (attempts - 1)
+                if retry and attempts <= limits.retries and self._fits(wait, deadline):
+                    yield ("sleep", wait)
                     continue
                 raise ConnectionFailed(f"The connection to {request.url.host} failed ({type(exc).__name__}).") from None
+            received = received._replace(attempts=attempts)
             if received.status in RETRY_STATUSES and retry and attempts <= limits.retries:
                 wait = parse_retry_after(received.headers.get("retry-after"))
                 if wait is None:
                     wait = limits.backoff * 2 ** (attempts - 1)
-                if wait <= limits.max_retry_after and self._pause(wait, deadline):
+                if wait <= limits.max_retry_after and self._fits(wait, deadline):
+                    yield ("sleep", wait)
                     continue
             if received.status in _REDIRECTS and "location" in received.headers:
                 redirects += 1
@@ -177,48 +250,100 @@ class Sender:
                 continue
             return received
 
-    def _pause(self, seconds: float, deadline: float) -> bool:
-        """Sleep if the deadline allows it; False when it does not."""
-        if time.monotonic() + seconds >= deadline:
-            return False
-        self._sleep(seconds)
-        return True
+    @staticmethod
+    def _fits(seconds: float, deadline: float) -> bool:
+        """Whether sleeping ``seconds`` leaves time before the deadline."""
+        return time.monotonic() + seconds < deadline
 
-    def _once(self, request: httpx.Request, deadline: float, attempts: int) -> Received:
-        limits = self.limits
+    def run(self, steps: Steps) -> Any:
+        """Drive ``steps`` with the sync client; returns the generator's result."""
+        value: Any = None
+        error: BaseException | None = None
+        while True:
+            try:
+                effect = steps.throw(error) if error is not None else steps.send(value)
+            except StopIteration as stop:
+                return stop.value
+            value, error = None, None
+            try:
+                if effect[0] == "sleep":
+                    self._sleep(effect[1])
+                else:
+                    value = self._exchange(*effect[1])
+            except Exception as exc:  # handed to the loop, which decides (retry, map, or raise)
+                error = exc
+
+    async def arun(self, steps: Steps) -> Any:
+        """Drive ``steps`` with the async client; returns the generator's result."""
+        import asyncio  # lazily: the CLI path never needs it
+
+        value: Any = None
+        error: BaseException | None = None
+        while True:
+            try:
+                effect = steps.throw(error) if error is not None else steps.send(value)
+            except StopIteration as stop:
+                return stop.value
+            value, error = None, None
+            try:
+                if effect[0] == "sleep":
+                    await asyncio.sleep(effect[1])
+                else:
+                    value = await self._aexchange(*effect[1])
+            except Exception as exc:
+                error = exc
+
+    def _prepare(self, request: httpx.Request, deadline: float) -> float:
         remaining = deadline - time.monotonic()
         if remaining <= 0:
-            raise Timeout(f"The call ran past its deadline of {limits.deadline:g} s.")
-        budget = min(limits.timeout, remaining)
+            raise Timeout(f"The call ran past its deadline of {self.limits.deadline:g} s.")
+        budget = min(self.limits.timeout, remaining)
         request.extensions["timeout"] = httpx.Timeout(budget).as_dict()
         request.headers["Accept-Encoding"] = "gzip, deflate"  # the encodings _Decoder can cap
+        return budget
+
+    def _exchange(self, request: httpx.Request, deadline: float) -> Received:
+        assert self.client is not None
+        budget = self._prepare(request, deadline)
         try:
             response = self.client.send(request, stream=True, follow_redirects=False)
         except httpx.TimeoutException:
             raise Timeout(f"No answer from {request.url.host} within {budget:.3g} s.") from None
         except httpx.InvalidURL:  # httpx prepares the next request of a redirect even when not following
             raise UnsafeRedirect("The server redirected to an invalid URL; it is not followed.") from None
+        body = _Body(response, self.limits, deadline)
         try:
-            cap = limits.max_response_bytes
-            body = bytearray()
-            truncated = False
-            if response.is_stream_consumed:  # a transport that answered with content already read
-                decoder, chunks = _Decoder(""), iter([response.content])
-            else:
-                decoder, chunks = _Decoder(response.headers.get("content-encoding", "")), response.iter_raw()
-            for chunk in chunks:
-                body += decoder.feed(chunk, cap - len(body))
-                if len(body) > cap:
-                    del body[cap:]
-                    truncated = True
+            for chunk in [response.content] if body.consumed else response.iter_raw():
+                if body.feed(chunk):
                     break
-                if time.monotonic() > deadline:  # a server trickling bytes outlives inactivity timeouts
-                    raise Timeout(f"The response did not finish within the call's deadline of {limits.deadline:g} s.")
         except httpx.TimeoutException:
             raise Timeout(f"The response from {request.url.host} stalled for {budget:.3g} s.") from None
         finally:
             response.close()
-        return Received(response.status_code, response.headers, bytes(body), truncated, str(request.url), attempts)
+        return body.received(response, request)
+
+    async def _aexchange(self, request: httpx.Request, deadline: float) -> Received:
+        assert self.aclient is not None
+        budget = self._prepare(request, deadline)
+        try:
+            response = await self.aclient.send(request, stream=True, follow_redirects=False)
+        except httpx.TimeoutException:
+            raise Timeout(f"No answer from {request.url.host} within {budget:.3g} s.") from None
+        except httpx.InvalidURL:
+            raise UnsafeRedirect("The server redirected to an invalid URL; it is not followed.") from None
+        body = _Body(response, self.limits, deadline)
+        try:
+            if body.consumed:
+                body.feed(response.content)
+            else:
+                async for chunk in response.aiter_raw():
+                    if body.feed(chunk):
+                        break
+        except httpx.TimeoutException:
+            raise Timeout(f"The response from {request.url.host} stalled for {budget:.3g} s.") from None
+        finally:
+            await response.aclose()
+        return body.received(response, request)
 
     def _redirect(self, request: httpx.Request, received: Received, home: tuple[str, str, int | None],
                   secret_headers: frozenset[str] | set[str]) -> httpx.Request:

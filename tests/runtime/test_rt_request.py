@@ -198,3 +198,9 @@ def test_required_body_with_no_fields_given_is_sent_empty() -> None:
     assert request.content == b"{}" and request.headers["Content-Type"] == "application/json"
     optional = op._replace(body_required=False)
     assert build_request(optional, {}, "http://h.test").content == b""
+
+
+def test_label_items_cannot_make_a_dot_segment() -> None:
+    envelope, seen = call("styles.path", {"lab": ["", ""], "mat": ["x"], "obj": {"k": "v"}})
+    assert envelope["error"]["code"] == "invalid_argument" and "'..' segment" in envelope["error"]["message"]
+    assert seen == []
