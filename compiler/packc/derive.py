@@ -202,7 +202,7 @@ def _body_args(api: Api, op: Operation, taken: set[str], diags: list[Diagnostic]
                 schema = {} if schema is True else {"not": {}}
             file = isinstance(node, Mapping) and node.get("format") == "binary" and "form" in media.content_type
             if file:
-                schema = {"type": "string", "description": f"Path of a file to upload as {prop!r}."}
+                schema = {"type": "string", "format": "binary", "description": f"Path of a file to upload as {prop!r}."}
             name = _unique(snake(str(prop)), "body", taken)
             ex = [g[prop] for g in given if isinstance(g, Mapping) and prop in g]
             schema = _with_example(schema, ex, f"{where}/content/{media.content_type}/schema/properties/{prop}", diags)
@@ -212,7 +212,7 @@ def _body_args(api: Api, op: Operation, taken: set[str], diags: list[Diagnostic]
             out.append(ArgSpec(name, "body", str(prop), schema, body.required and prop in required, file))
         return out, content_type
     if _is_file(media, api.deref(media.schema) if media.schema is not None else None):
-        schema = {"type": "string", "description": "Path of a file to send as the request body."}
+        schema = {"type": "string", "format": "binary", "description": "Path of a file to send as the request body."}
         schema = _with_example(schema, ["./file.bin"], where, diags)
         return [ArgSpec(_unique("body", "body", taken), "body", None, schema, body.required, True)], content_type
     inner, _cut = inline_schema(api, media.schema if media.schema is not None else {})
