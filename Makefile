@@ -61,6 +61,10 @@ $(CORPUS):
 corpus: $(STAMP) $(CORPUS)
 	$(BIN)/python tools/corpus.py $(CORPUS_ARGS)
 
+# read_api time / json.load time: a generated 5,000-operation document, and Graph beta if the corpus is there.
+bench-frontend: $(STAMP)
+	$(BIN)/python tools/bench_frontend.py
+
 # --- runtime (docs/runtime.md) ---
 # Cold start of a CLI verb call / `import httpx`, and Pack.call / a bare httpx.Client request.
 bench-runtime: $(STAMP)
