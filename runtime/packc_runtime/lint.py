@@ -16,7 +16,6 @@ from typing import Any
 
 from .diagnostics import Diagnostic, Level, escape_token
 from .manifest import Manifest, Policy, read_manifest, read_policy
-
 from .templating import placeholders
 
 __all__ = ["CODES", "lint_pack"]
