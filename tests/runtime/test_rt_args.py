@@ -87,3 +87,14 @@ def test_cli_coercion_by_schema_type() -> None:
     assert coerce_cli_value("o", {"type": "object"}, ['{"k": 1}']) == {"k": 1}
     assert coerce_cli_value("s", {"type": "string"}, ["007"]) == "007"
     assert coerce_cli_value("s", {}, ["a", "b"]) == "b"
+
+
+def test_unconfirmed_write_returns_the_filled_preview_with_missing_optionals_empty() -> None:
+    seen: list[httpx.Request] = []
+    transport = httpx.MockTransport(lambda r: seen.append(r) or httpx.Response(200))  # type: ignore[func-returns-value]
+    with load_pack(PACKS / "echo", transport=transport) as pack:
+        envelope = pack.call("items.create", {"name": "lamp", "tags": ["a", "b"]}, server="http://x.test")
+    assert envelope["error"]["code"] == "not_confirmed" and envelope["status"] is None
+    assert envelope["error"]["preview"] == {"kind": "record", "title": "Create lamp",
+                                            "fields": {"name": "lamp", "price": "", "tags": '["a", "b"]'}}
+    assert seen == []

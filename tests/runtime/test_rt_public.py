@@ -53,3 +53,11 @@ def test_importing_the_cli_path_stays_light() -> None:
              "('packc', 'pydantic', 'jsonschema', 'keyring', 'asyncio', 'dataclasses')))")
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=True)
     assert result.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize("pack", ["echo", "authz", "flaky"])
+def test_fixture_packs_are_valid_packs(pack: str) -> None:
+    from packc.lint import lint_pack
+
+    findings = lint_pack(ROOT / "tests" / "fixtures" / "packs" / pack)
+    assert [str(f) for f in findings if f.level == "error"] == []
