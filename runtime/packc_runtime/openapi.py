@@ -23,8 +23,13 @@ __all__ = [
 BINDING_KEY = "x-packc-binding"
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 Location = Literal["path", "query", "header", "cookie", "body"]
-# OpenAPI: header parameters with these names are ignored (the runtime sets them itself).
-IGNORED_HEADERS = frozenset({"accept", "content-type", "authorization"})
+# OpenAPI: header parameters named Accept, Content-Type or Authorization are ignored. So are the
+# headers that frame or route the message (Content-Length, Transfer-Encoding, Host...): an argument
+# must never be able to desynchronise the request (smuggling) or redirect it.
+IGNORED_HEADERS = frozenset({
+    "accept", "content-type", "authorization", "content-length", "transfer-encoding", "host", "connection",
+    "upgrade", "te", "trailer", "keep-alive", "proxy-authorization", "proxy-connection", "expect", "cookie",
+})
 _DEFAULT_STYLE = {"path": "simple", "query": "form", "header": "simple", "cookie": "form"}
 
 

@@ -204,3 +204,14 @@ def test_label_items_cannot_make_a_dot_segment() -> None:
     envelope, seen = call("styles.path", {"lab": ["", ""], "mat": ["x"], "obj": {"k": "v"}})
     assert envelope["error"]["code"] == "invalid_argument" and "'..' segment" in envelope["error"]["message"]
     assert seen == []
+
+
+@pytest.mark.parametrize("name", ["Content-Length", "Transfer-Encoding", "Host", "Authorization", "Cookie"])
+def test_reserved_and_framing_header_parameters_are_ignored(name: str) -> None:
+    from packc_runtime.openapi import ArgBinding
+
+    op = Operation("v", "POST", "/x", (), {}, {"h": ArgBinding("header", name), "b": ArgBinding("body", "b")},
+                   "application/json", {"type": "object"}, {}, None, False, "")
+    request = build_request(op, {"h": "0", "b": "x"}, "http://h.test")
+    assert request.headers.get(name) != "0"
+    assert request.headers["Content-Length"] == str(len(request.content))
