@@ -16,7 +16,14 @@ import httpx
 from .args import schema_is_simple, validate_args
 from .auth import Authenticator
 from .credentials import CredentialSlot, CredentialSources, credential_slots
-from .errors import ConnectionFailed, InvalidPack, NotConfirmed, PackRuntimeError, UnknownVerb
+from .errors import (
+    ConnectionFailed,
+    InvalidPack,
+    InvalidResponse,
+    NotConfirmed,
+    PackRuntimeError,
+    UnknownVerb,
+)
 from .openapi import Operation, load_document, read_operations
 from .redact import Redactor, install_log_filter, remove_log_filter
 from .request import build_request, check_trusted_server, server_url
@@ -225,7 +232,12 @@ class Pack:
         retry = op.method in IDEMPOTENT_METHODS or op.idempotent
         received = yield from sender.steps(request, retry=retry, credential_headers=parts.headers.keys(),
                                            deadline_at=deadline)
-        body = decode_body(verb, received)
+        try:
+            body = decode_body(verb, received)
+        except InvalidResponse as exc:
+            if received.status < 400:
+                raise
+            body = exc.details.get("body")  # an error status wins over its broken JSON body
         error = error_for_status(received, body)
         if error is not None:
             raise error

@@ -229,3 +229,12 @@ def test_one_client_is_reused_across_calls() -> None:
 def test_sender_repr_shows_no_secrets() -> None:
     sender = Sender(httpx.Client(), FAST)
     assert "Limits" in repr(sender)
+
+
+def test_error_status_with_broken_json_keeps_its_status_code() -> None:
+    def handler(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(500, content=b"<html>oops", headers={"Content-Type": "application/json"})
+
+    with flaky_pack(handler) as pack:
+        envelope = pack.call("status.get", {"code": 500})
+    assert envelope["error"]["code"] == "upstream_error" and envelope["error"]["body"] == "<html>oops"
