@@ -169,7 +169,7 @@ class Pack:
         """
         sender = self._sender()
         try:
-            envelope = sender.run(self._steps(sender, verb, dict(args or {}), confirm, server, server_variables))
+            envelope = sender.run(self._steps(sender, verb, (args if args is not None else {}), confirm, server, server_variables))
         except (PackRuntimeError, httpx.HTTPError) as exc:
             envelope = self._failure(verb, exc)
         redacted: dict[str, Any] = self.redactor.redact(envelope)
@@ -188,7 +188,7 @@ class Pack:
             return await asyncio.to_thread(self.call, verb, args, confirm=confirm, server=server,
                                            server_variables=server_variables)
         try:
-            envelope = await sender.arun(self._steps(sender, verb, dict(args or {}), confirm, server,
+            envelope = await sender.arun(self._steps(sender, verb, (args if args is not None else {}), confirm, server,
                                                      server_variables))
         except (PackRuntimeError, httpx.HTTPError) as exc:
             envelope = self._failure(verb, exc)
@@ -201,7 +201,7 @@ class Pack:
         exc.message = self.redactor.redact_text(exc.message)
         return failure(verb, exc)
 
-    def _steps(self, sender: Sender, verb: str, args: dict[str, Any], confirm: bool, server: str | None,
+    def _steps(self, sender: Sender, verb: str, args: Any, confirm: bool, server: str | None,
                server_variables: Mapping[str, str] | None) -> Steps:
         """One call as a generator of send/sleep effects (driven by ``sender.run`` or ``sender.arun``)."""
         deadline = time.monotonic() + self.limits.deadline

@@ -98,3 +98,10 @@ def test_unconfirmed_write_returns_the_filled_preview_with_missing_optionals_emp
     assert envelope["error"]["preview"] == {"kind": "record", "title": "Create lamp",
                                             "fields": {"name": "lamp", "price": "", "tags": '["a", "b"]'}}
     assert seen == []
+
+
+def test_non_object_args_are_an_envelope_not_a_traceback() -> None:
+    with load_pack(PACKS / "echo", transport=httpx.MockTransport(lambda r: httpx.Response(200))) as pack:
+        for bad in ([1, 2], "id=1", 5):
+            envelope = pack.call("items.get", bad)  # type: ignore[arg-type]
+            assert envelope["error"]["code"] == "invalid_argument"
