@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 from openapi_core import OpenAPI  # noqa: TID251 - tests may use openapi-core
 from rt_helpers import OpenApiRequest as _Request
 
-from packc_runtime import load_pack
+from packc_runtime import Limits, load_pack
+from packc_runtime.errors import ERROR_CLASSES
 from servers import PACKS
 
 BASE = "http://api.test/base"
@@ -173,3 +174,37 @@ def test_the_checker_can_fail(echo_openapi: OpenAPI) -> None:
     bad_matrix = httpx.Request("GET", BASE + "/echo/styles/.a/mat=x/k=v")
     with pytest.raises(Exception):  # noqa: B017 - any validation error will do
         echo_openapi.validate_request(_Request(bad_matrix, _styled_path_vars("/base/echo/styles/.a/mat=x/k=v")))
+
+
+JSON_VALUES = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+                           lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner,
+                                                                                         max_size=3), max_leaves=8)
+ALL_VERBS = [(pack, verb) for pack in ("echo", "authz", "flaky")
+             for verb in json.loads((PACKS / pack / "surface.json").read_text())["verbs"]]
+
+
+@settings(max_examples=80, deadline=None)
+@given(choice=st.sampled_from(ALL_VERBS), args=st.dictionaries(st.text(max_size=10), JSON_VALUES, max_size=4) | JSON_VALUES,
+       status=st.sampled_from([200, 201, 204, 301, 302, 400, 401, 404, 429, 500, 503]),
+       ctype=st.sampled_from(["application/json", "text/plain", "application/octet-stream", "", "application/x+json"]),
+       content=st.binary(max_size=64), location=st.sampled_from(["", "/elsewhere", "http://other.test/x", "::bad::"]),
+       confirm=st.booleans())
+def test_any_input_and_any_answer_give_one_envelope(choice: tuple[str, str], args: Any, status: int, ctype: str,
+                                                    content: bytes, location: str, confirm: bool) -> None:
+    """The runtime never raises: every call, whatever the args and the server's answer, is one envelope."""
+    pack_name, verb = choice
+    headers = {"Content-Type": ctype} if ctype else {}
+    if location and status in (301, 302):
+        headers["Location"] = location
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(status, content=content, headers=headers)
+
+    env = {"AUTHZ_KEY_HEADER_API_KEY": "k-0001", "AUTHZ_BEARER_TOKEN": "t-0002"}
+    with load_pack(PACKS / pack_name, transport=httpx.MockTransport(handler), environ=env,
+                   limits=Limits(backoff=0.0, max_retry_after=0.0)) as pack:
+        envelope = pack.call(verb, args, confirm=confirm)
+    assert isinstance(envelope["ok"], bool) and envelope["verb"] == verb
+    if not envelope["ok"]:
+        assert envelope["error"]["code"] in ERROR_CLASSES
+    json.dumps(envelope)  # always serializable
