@@ -66,6 +66,23 @@ def _usage(pack: Pack) -> str:
     return "\n".join(lines)
 
 
+def _verb_usage(pack: Pack, verb: str) -> str:
+    declared = pack.verbs[verb]
+    schema = declared.get("args") or {}
+    props: Mapping[str, Any] = schema.get("properties") or {}
+    required = set(schema.get("required") or [])
+    access = "write: needs --confirm" if pack.is_write(verb) else "read"
+    lines = [f"{' '.join(declared.get('cli') or [pack.cli_bin, *verb.split('.')])}", "",
+             f"{declared.get('description', '')} [{access}]", ""]
+    for name, prop in props.items():
+        prop = prop if isinstance(prop, Mapping) else {}
+        kind = prop.get("type", "any")
+        flag = f"<{name}> (position {prop['x-position']})" if "x-position" in prop else f"--{name}"
+        need = "required" if name in required else "optional"
+        lines.append(f"  {flag:<28} {kind!s:<10} {need:<9} {prop.get('description', '')}")
+    return "\n".join(lines)
+
+
 def _match_verb(pack: Pack, tokens: Sequence[str]) -> tuple[str | None, list[str]]:
     words = []
     for token in tokens:
@@ -162,6 +179,9 @@ def pack_main(pack_dir: Path, argv: Sequence[str], *, stdout: IO[str] | None = N
         verb, rest = _match_verb(pack, argv)
         if verb is None and argv[0] == "connect":
             return _connect(pack, list_only="--list" in argv, as_json="--json" in argv, out=out)
+        if verb is not None and ("--help" in rest or "-h" in rest):
+            out.write(_verb_usage(pack, verb) + "\n")
+            return EXIT_OK
         as_json = "--json" in argv
         try:
             if verb is None:

@@ -56,6 +56,8 @@ def test_pack_cli_usage_errors() -> None:
     assert code == 2 and "items get" in out and "[write]" in out
     code, out, _ = run_pack("echo", ["--help"])
     assert code == 0
+    code, out, _ = run_pack("echo", ["items", "delete", "--help"])
+    assert code == 0 and "<item_id> (position 0)" in out and "write: needs --confirm" in out
     code, _, err = run_pack("echo", ["items", "nope"])
     assert code == 2 and "no verb" in err
     code, out, _ = run_pack("echo", ["items", "get", "1", "2", "--json"])
