@@ -77,6 +77,14 @@ def server_url(op: Operation, *, override: str | None = None, variables: Mapping
         if not (_HOST_SAFE if in_host else _PATH_SAFE).fullmatch(value) or ".." in value.split("/"):
             raise InvalidServer(f"Server variable {name!r} value {value!r} would change the URL's host or path "
                                 "structure; it is refused.")
+        if in_host and name in variables and not enum and value != str(spec.get("default")):
+            # Without an enum, an override may pick a port, or a label under a fixed parent domain
+            # ("{region}.api.example.com"), never the host itself ("{host}/api").
+            is_port = template[match.start() - 1] == ":"
+            under_fixed_domain = re.match(r"[A-Za-z0-9-]*\.[A-Za-z0-9-]", template[match.end():authority_end])
+            if not (value.isdigit() if is_port else under_fixed_domain):
+                raise InvalidServer(f"Server variable {name!r} value {value!r} would change the URL's host; it is "
+                                    "refused (the document gives no enum of allowed hosts).")
         return value
 
     url = _VAR.sub(fill, template).rstrip("/")

@@ -128,9 +128,14 @@ def test_server_variables_defaults_overrides_enum_and_host_safety() -> None:
     with pytest.raises(Exception, match="must be one of"):
         server_url(op, variables={"region": "evil"})
     free = _op((Server("https://{host}/api", {"host": {"default": "api.test"}}),))
-    for evil in ("evil.example/x?", "evil.example#", "a@evil.example", "evil.example:80", "a\\b"):
+    for evil in ("evil.example/x?", "evil.example#", "a@evil.example", "evil.example:80", "a\\b", "evil.example"):
         with pytest.raises(Exception, match="refused"):
             server_url(free, variables={"host": evil})
+    assert server_url(free, variables={"host": "api.test"}) == "https://api.test/api"  # the default itself
+    sub = _op((Server("https://{region}.api.test:{port}/v1", {"region": {"default": "eu"}, "port": {"default": "443"}}),))
+    assert server_url(sub, variables={"region": "ap-south", "port": "8443"}) == "https://ap-south.api.test:8443/v1"
+    with pytest.raises(Exception, match="refused"):
+        server_url(sub, variables={"port": "44x"})
     with pytest.raises(Exception, match="relative"):
         server_url(_op((Server("/api"),)))
     with pytest.raises(Exception, match="no server"):
