@@ -24,6 +24,7 @@ __all__ = ["Authenticator"]
 # Sends the token request: a generator of send effects whose result is a Received.
 TokenSender = Callable[[httpx.Request], Steps]
 _EXPIRY_MARGIN = 30.0
+_POLL = 0.02  # seconds between checks while another call fetches the same token
 
 
 def _header_safe(env: str, value: str) -> str:
@@ -48,6 +49,7 @@ class Authenticator:
         self._sources = sources
         self._redactor = redactor
         self._tokens: dict[tuple[str, str, str], tuple[str, float]] = {}
+        self._fetching: set[tuple[str, str, str]] = set()
         self._lock = threading.Lock()
 
     def __repr__(self) -> str:
@@ -130,10 +132,26 @@ class Authenticator:
         flow = scheme.get("flows", {}).get("clientCredentials", {})
         token_url = urljoin(base_url + "/", str(flow.get("tokenUrl", "")))
         cache_key = (key, values["client_id"], token_url)
-        with self._lock:
-            cached = self._tokens.get(cache_key)
-            if cached and cached[1] > time.monotonic():
-                return cached[0]
+        while True:  # single flight: concurrent calls wait for the one token request in progress
+            with self._lock:
+                cached = self._tokens.get(cache_key)
+                if cached and cached[1] > time.monotonic():
+                    return cached[0]
+                if cache_key not in self._fetching:
+                    self._fetching.add(cache_key)
+                    break
+            yield ("sleep", _POLL)  # ends when the other fetch does (its deadline bounds it)
+        try:
+            token, lifetime = yield from self._fetch_token(values, scopes, token_url, send)
+            with self._lock:
+                self._tokens[cache_key] = (token, time.monotonic() + max(0.0, lifetime - _EXPIRY_MARGIN))
+        finally:
+            with self._lock:
+                self._fetching.discard(cache_key)
+        return token
+
+    def _fetch_token(self, values: Mapping[str, str], scopes: Sequence[str], token_url: str,
+                     send: TokenSender) -> Steps:
         form = "grant_type=client_credentials"
         if scopes:
             form += "&scope=" + quote(" ".join(scopes), safe="")
@@ -155,6 +173,4 @@ class Authenticator:
         self._redactor.add_secret(token)
         expires = data.get("expires_in")
         lifetime = float(expires) if isinstance(expires, (int, float)) and not isinstance(expires, bool) else 3600.0
-        with self._lock:
-            self._tokens[cache_key] = (token, time.monotonic() + max(0.0, lifetime - _EXPIRY_MARGIN))
-        return token
+        return token, lifetime

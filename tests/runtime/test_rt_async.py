@@ -73,12 +73,13 @@ def test_acall_end_to_end_oauth_redirect_and_deadline(echo_server: Server, other
             slow = await flaky.acall("slow.trickle", {"n": 20, "interval": 0.3}, server=url + "/api")
         return [*oauth, moved, slow]
 
-    before = len(app.log)
+    before, tokens_before = len(app.log), app.tokens_issued
     started = time.monotonic()
     *oauth, moved, slow = asyncio.run(main())
     assert all(r["ok"] for r in oauth) and moved["ok"]
     protected = [s for s in app.log[before:] if s.raw_path == "/api/secure/oauth"]
     assert len(protected) == 3
+    assert app.tokens_issued == tokens_before + 1  # concurrent calls share one token request
     assert all(s.headers["authorization"].startswith("Bearer tok-") for s in protected)
     arrived = other_app.log[-1]
     assert arrived.raw_path == "/api/echo/async"
