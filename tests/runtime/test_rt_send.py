@@ -238,3 +238,21 @@ def test_error_status_with_broken_json_keeps_its_status_code() -> None:
     with flaky_pack(handler) as pack:
         envelope = pack.call("status.get", {"code": 500})
     assert envelope["error"]["code"] == "upstream_error" and envelope["error"]["body"] == "<html>oops"
+
+
+def test_http_date_retry_after_is_waited_and_the_deadline_caps_waits() -> None:
+    from email.utils import formatdate
+
+    answers = iter([httpx.Response(429, headers={"Retry-After": formatdate(time.time() + 2, usegmt=True)}),
+                    httpx.Response(200, json={})])
+    slept: list[float] = []
+    client = httpx.Client(transport=httpx.MockTransport(lambda r: next(answers)))
+    sender = Sender(client, Limits(max_retry_after=5.0, deadline=10.0), sleep=slept.append)
+    received = sender.send(httpx.Request("GET", "http://api.test/x"), retry=True)
+    assert received.status == 200 and received.attempts == 2
+    assert len(slept) == 1 and 0.5 < slept[0] <= 2.0  # an HTTP date, seconds from now (whole-second precision)
+    slept.clear()
+    late = Sender(httpx.Client(transport=httpx.MockTransport(
+        lambda r: httpx.Response(503, headers={"Retry-After": "2"}))), Limits(deadline=1.0), sleep=slept.append)
+    assert late.send(httpx.Request("GET", "http://api.test/x"), retry=True).status == 503
+    assert slept == []  # waiting 2 s would pass the 1 s deadline: no retry
