@@ -35,7 +35,7 @@ sys.exit(pack_main(Path(__file__).resolve().parent.parent, sys.argv[1:]))
 _ERRORS: tuple[tuple[str, str], ...] = (
     ("unknown_argument, missing_argument, invalid_argument", "Fix the arguments as the message says; the verb list above shows each one."),
     ("not_confirmed", "A write verb was called without --confirm. Show the preview to a person; run again with --confirm only after they agree."),
-    ("missing_credentials", "Set the environment variables under Setup (or store them with packc connect)."),
+    ("missing_credentials", "Ask a person to set the environment variables under Setup, or to run the connect command there."),
     ("unauthorized, forbidden", "The credentials are wrong, expired or lack a permission. Ask the person to check them; do not retry blindly."),
     ("not_found", "The item does not exist. Check the identifier, e.g. with a list verb."),
     ("rate_limited", "Wait (the error may say how long) and try again once."),
@@ -125,7 +125,8 @@ def render_harness(pack: PackOutput) -> str:
     lines += ["## Setup", ""]
     slots = _slots(pack)
     if slots:
-        lines += ["Set these environment variables (or store them once with `packc connect`):", ""]
+        lines += [f"Set these environment variables, or have a person store them once with `{m.cliBin} connect` "
+                  "(it prompts without echo and keeps them in the OS keyring):", ""]
         lines += [f"- `{s.env}`: {inline_md(s.description)}" for s in slots]
         lines.append("")
     else:
@@ -150,7 +151,8 @@ def render_readme(pack: PackOutput) -> str:
     slots = _slots(pack)
     if slots:
         lines += [f"- `{s.env}`: {inline_md(s.description)}" for s in slots]
-        lines += ["", "Set them in the environment, or store them in the OS keyring with `packc connect`.", ""]
+        lines += ["", f"Set them in the environment, or store them once with `{m.cliBin} connect` "
+                  "(prompts without echo; OS keyring, else an owner-only file).", ""]
     else:
         lines += ["None: the API is public.", ""]
     lines += ["## Verbs", "", "| verb | access | what it does |", "|---|---|---|"]
