@@ -103,6 +103,10 @@ def cut_document(api: Api, ops: Sequence[Operation], bindings: Mapping[str, Mapp
     pending = list(_refs(out))
     while pending:
         ref = pending.pop()
+        if ref.startswith("#/components/") and ref.count("/") > 3:
+            # A ref into a component (…/Pet/properties/name): copy the whole component, so a later
+            # ref to the component itself never finds it half-copied.
+            ref = "/".join(ref.split("/")[:4])
         copied = _copy_target(doc, out, ref)
         if copied is not None:
             pending.extend(_refs(copied))

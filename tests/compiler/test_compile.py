@@ -127,3 +127,42 @@ def test_compile_result_is_the_python_api(tmp_path: Path) -> None:
     data = result.to_json()
     assert set(data) == {"ok", "packs", "left_out", "diagnostics"}
     assert len(result.left_out) == 18
+
+
+def _all_refs(node: object) -> list[str]:
+    if isinstance(node, dict):
+        own = [node["$ref"]] if isinstance(node.get("$ref"), str) else []
+        return own + [r for v in node.values() for r in _all_refs(v)]
+    if isinstance(node, list):
+        return [r for v in node for r in _all_refs(v)]
+    return []
+
+
+@pytest.mark.parametrize("spec", OURS)
+def test_cut_document_is_self_contained(spec: str, tmp_path: Path) -> None:
+    from packc.model import resolve_pointer
+
+    for pack in compile(ROOT / spec, tmp_path, split=True).packs:
+        assert pack.directory is not None
+        document = json.loads((pack.directory / "openapi.json").read_text())
+        assert all(resolve_pointer(document, ref) is not None for ref in _all_refs(document))
+
+
+def test_refs_into_a_component_copy_the_whole_component(tmp_path: Path) -> None:
+    from packc.model import resolve_pointer
+
+    ok = {"200": {"description": "ok"}}
+    paths = {f"/r{i}": {"get": {"responses": {"200": {"description": "ok", "content": {"application/json": {
+        "schema": {"$ref": "#/components/schemas/Pet/properties/name" if i == 0 else "#/components/schemas/Pet"}}}}}}}
+        for i in range(5)}
+    paths["/r5"] = {"get": {"responses": ok}}
+    doc = {"openapi": "3.0.3", "info": {"title": "Refs", "version": "1"}, "servers": [{"url": "https://r.example"}],
+           "paths": paths, "components": {"schemas": {
+               "Pet": {"type": "object", "properties": {"name": {"type": "string"}, "o": {"$ref": "#/components/schemas/O"}}},
+               "O": {"type": "string"}, "Unused": {"type": "integer"}}}}
+    (tmp_path / "api.json").write_text(json.dumps(doc))
+    result = compile(tmp_path / "api.json", tmp_path / "out")
+    assert result.packs[0].directory is not None
+    cut = json.loads((result.packs[0].directory / "openapi.json").read_text())
+    assert sorted(cut["components"]["schemas"]) == ["O", "Pet"]
+    assert all(resolve_pointer(cut, ref) is not None for ref in _all_refs(cut))
