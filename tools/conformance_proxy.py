@@ -19,6 +19,7 @@ import httpx
 _SECRET_HEADERS = {"authorization", "cookie", "proxy-authorization"}
 _HOP_HEADERS = {"connection", "keep-alive", "transfer-encoding", "te", "upgrade", "host", "content-length"}
 BODY_EXCERPT = 300
+_TOO_MANY = "Too many violations! "
 
 
 @dataclass
@@ -89,6 +90,18 @@ def _errors(items: Any) -> list[dict[str, Any]]:
     return [v for v in items if isinstance(v, dict) and v.get("severity") == "Error"] if isinstance(items, list) else []
 
 
+def _expand(violation: dict[str, Any]) -> list[dict[str, Any]]:
+    """Prism folds a long list into one ``request`` entry "Too many violations! [...]"; unfold it."""
+    message = str(violation.get("message", ""))
+    if not message.startswith(_TOO_MANY):
+        return [violation]
+    try:
+        inner = json.loads(message[len(_TOO_MANY):])
+    except json.JSONDecodeError:
+        return [violation]
+    return _errors(inner) or [violation]
+
+
 def _judge(record: Exchange, answer: httpx.Response) -> None:
     """Fill the record's verdict from Prism's ``sl-violations`` header or its problem+json body."""
     header = answer.headers.get("sl-violations")
@@ -112,6 +125,7 @@ def _judge(record: Exchange, answer: httpx.Response) -> None:
                 if location[:1] not in (["request"], ["response"]):
                     location = ["request", *location]
                 found.append({**v, "location": location})
+    found = [item for v in found for item in _expand(v)]
     record.violations = [v for v in found if (v.get("location") or ["request"])[0] == "request"]
     record.response_violations = len(found) - len(record.violations)
 

@@ -87,6 +87,10 @@ def test_judge_tells_request_errors_from_answer_errors() -> None:
     header = _judged(400, {"sl-violations": json.dumps([
         {"location": ["request", "header"], "severity": "Error", "message": "x"}])}, {"code": "bad"})
     assert header.problem == "" and len(header.violations) == 1
+    folded = [{"location": ["response", "body", "x"], "severity": "Error", "message": "must be byte"}]
+    too_many = _judged(500, {"sl-violations": json.dumps([{"location": ["request"], "severity": "Error",
+                                                           "message": "Too many violations! " + json.dumps(folded)}])}, {})
+    assert too_many.violations == [] and too_many.response_violations == 1
     clean = _judged(200, {}, {"id": 1})
     assert clean.violations == [] and clean.problem == "" and clean.response_violations == 0
 
