@@ -139,10 +139,11 @@ def is_file(schema: Any) -> bool:
                                          or "contentMediaType" in schema or "contentEncoding" in schema)
 
 
-def example_args(schema: Any, upload: str = "upload.bin") -> tuple[dict[str, Any], list[str]]:
+def example_args(schema: Any, upload: str | None = None) -> tuple[dict[str, Any], list[str]]:
     """Each arg's first example; required args without one get a synthesized value (named in the 2nd item).
 
-    File arguments (binary bodies and parts) get the path ``upload``, a small file the run provides.
+    With ``upload`` (a small file the run provides; only for verbs whose body is not JSON, where the
+    runtime reads binary values from files), file arguments get its path.
     """
     if not isinstance(schema, dict) or not isinstance(schema.get("properties"), dict):
         return {}, []
@@ -151,9 +152,9 @@ def example_args(schema: Any, upload: str = "upload.bin") -> tuple[dict[str, Any
     synthesized: list[str] = []
     for name, prop in schema["properties"].items():
         examples: Any = prop.get("examples") if isinstance(prop, dict) else None
-        if is_file(prop):
+        if upload and is_file(prop):
             args[name] = upload
-        elif isinstance(prop, dict) and prop.get("type") == "array" and is_file(prop.get("items")):
+        elif upload and isinstance(prop, dict) and prop.get("type") == "array" and is_file(prop.get("items")):
             args[name] = [upload]
         elif isinstance(examples, list) and examples:
             args[name] = examples[0]
@@ -268,6 +269,17 @@ def classify(result: VerbResult, proc: subprocess.CompletedProcess[str] | None, 
     result.detail = str(error.get("message", ""))[:400]
 
 
+def body_media(document: dict[str, Any]) -> dict[str, str | None]:
+    """verb -> the request body media type its ``x-packc-binding`` chose (None: no body)."""
+    out: dict[str, str | None] = {}
+    for item in (document.get("paths") or {}).values():
+        for op in item.values() if isinstance(item, dict) else []:
+            binding = op.get("x-packc-binding") if isinstance(op, dict) else None
+            if isinstance(binding, dict) and isinstance(binding.get("verb"), str):
+                out[binding["verb"]] = binding.get("contentType")
+    return out
+
+
 def run_pack(pack: Path, prism: Path, env_base: dict[str, str], via_packc: bool) -> list[VerbResult]:
     """Start Prism on the pack's document and call each of its verbs once."""
     manifest = json.loads((pack / "surface.json").read_text(encoding="utf-8"))
@@ -281,8 +293,10 @@ def run_pack(pack: Path, prism: Path, env_base: dict[str, str], via_packc: bool)
         env = {**env_base, **credentials_env(pack, manifest, document)}
         upload = pack.parent / "upload.bin"
         upload.write_bytes(b"GIF89a packc conformance upload\n")
+        media = body_media(document)
         for verb in sorted(verbs):
-            args, synthesized = example_args((verbs[verb] or {}).get("args"), str(upload))
+            json_body = media.get(verb) is None or "json" in str(media.get(verb))
+            args, synthesized = example_args((verbs[verb] or {}).get("args"), None if json_body else str(upload))
             result = VerbResult(pack.name, verb, "not_called", args=args, synthesized=synthesized)
             results.append(result)
             if proxy is None:

@@ -65,6 +65,9 @@ def test_file_arguments_get_the_upload_path() -> None:
     }}
     args, _ = conformance.example_args(schema, "/tmp/up.bin")
     assert args == {"body": "/tmp/up.bin", "legacy": "/tmp/up.bin", "parts": ["/tmp/up.bin"], "note": "hi"}
+    # In a JSON body, format: binary is just a string: the examples stay.
+    args, _ = conformance.example_args(schema, None)
+    assert args == {"body": "not a path", "legacy": {}, "note": "hi"}
 
 
 def _judged(status: int, headers: dict[str, str], body: Any) -> Any:
