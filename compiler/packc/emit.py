@@ -116,7 +116,10 @@ def render_harness(pack: PackOutput) -> str:
     """HARNESS.md: the skill file an agent reads."""
     m = pack.manifest
     name = clean(m.name or m.id)
-    description = shorten(f"Call the {name} API through {len(pack.verbs)} verbs with the {m.cliBin} command.", 200)
+    base, _, group = name.partition(": ")
+    api = base if base.lower().endswith("api") else f"{base} API"
+    api += f" ({group})" if group else ""
+    description = shorten(f"Call the {api} through {len(pack.verbs)} verbs with the {m.cliBin} command.", 200)
     lines = ["---", f"name: {m.id}", f"description: {json.dumps(description, ensure_ascii=False)}", "---", "",
              f"# {inline_md(name)}", ""]
     lines += [inline_md(pack.about) if pack.about else f"This pack calls the {inline_md(name)} API.", "",

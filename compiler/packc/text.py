@@ -17,6 +17,7 @@ _LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 _TAG = re.compile(r"<[^<>]{0,2000}>")
 _COMMENT = re.compile(r"<!--.*?-->", re.S)
 _WS = re.compile(r"\s+")
+_SPACE_PUNCT = re.compile(r"(?<=\w) +([,.;:!?])(?=\s|$)")
 _ASCII_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9(\"'])")
 
@@ -40,7 +41,8 @@ def clean(text: object) -> str:
     out = out.replace("```", "'").replace("`", "'").replace("|", "/")
     out = re.sub(r"[*_~]{2,}", "", out)
     out = re.sub(r"(^|\s)#+(?=\s)", " ", out)
-    return _WS.sub(" ", out).strip()
+    out = _WS.sub(" ", out).strip()
+    return _SPACE_PUNCT.sub(r"\1", out)  # "<a>Connect</a>, you" left "Connect , you"
 
 
 def shorten(text: str, limit: int) -> str:
