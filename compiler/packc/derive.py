@@ -28,8 +28,7 @@ DESC_LIMIT = 200
 
 _ACTIONS = {"list": ("Listing", "Listed"), "get": ("Getting", "Got"), "create": ("Creating", "Created"),
             "update": ("Updating", "Updated"), "delete": ("Deleting", "Deleted")}
-_READ_WORDS = {"search", "query", "find", "lookup", "list", "get", "fetch", "retrieve", "count", "filter", "read",
-               "export", "preview", "validate", "check", "estimate", "calculate", "quote"}
+_READ_WORDS = {"search", "query", "find", "lookup", "count", "filter"}  # a POST named so may only read
 _DESTRUCTIVE_WORDS = {"remove", "destroy", "purge", "erase", "wipe", "delete", "revoke", "drop"}
 
 
@@ -283,7 +282,7 @@ def _access(op: Operation, name: str, forced: Access | None) -> Access:
         statuses = {r.status for r in op.responses}
         answers = any(s in ("200", "2XX") and r.content for r in op.responses for s in [r.status])
         creates = bool(statuses & {"201", "202", "204"})
-        reads_by_name = bool(_words(op, name) & {"search", "query", "find", "lookup", "count", "filter"})
+        reads_by_name = bool(_words(op, name) & _READ_WORDS)
         if said or (reads_by_name and answers and not creates):
             return "read"
     return "write"
