@@ -335,7 +335,8 @@ def run_document(doc: str, corpus: Path, out: Path, prism: Path, max_packs: int,
             result.compiled, result.compile_detail = "crash", done.stderr.strip().splitlines()[-1][:400]
         elif done.returncode != 0:
             lines = done.stderr.strip().splitlines()
-            result.compiled, result.compile_detail = "refused", (lines[-1] if lines else f"exit {done.returncode}")[:400]
+            errors = [line for line in lines if line.startswith("error")] or lines
+            result.compiled, result.compile_detail = "refused", (errors[0] if errors else f"exit {done.returncode}")[:400]
     except subprocess.TimeoutExpired:
         result.compiled, result.compile_detail = "crash", "packc compile did not finish in 300 s"
     if result.compiled == "ok":

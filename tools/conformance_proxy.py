@@ -98,7 +98,9 @@ def _expand(violation: dict[str, Any]) -> list[dict[str, Any]]:
     try:
         inner = json.loads(message[len(_TOO_MANY):])
     except json.JSONDecodeError:
-        return [violation]
+        # Prism cuts the folded list short; judge by which side its entries are located on.
+        side = "request" if '"location":["request"' in message else "response"
+        return [{**violation, "location": [side]}]
     return _errors(inner) or [violation]
 
 

@@ -94,6 +94,9 @@ def test_judge_tells_request_errors_from_answer_errors() -> None:
     too_many = _judged(500, {"sl-violations": json.dumps([{"location": ["request"], "severity": "Error",
                                                            "message": "Too many violations! " + json.dumps(folded)}])}, {})
     assert too_many.violations == [] and too_many.response_violations == 1
+    cut_short = _judged(500, {"sl-violations": json.dumps([{"location": ["request"], "severity": "Error",
+                                                            "message": 'Too many violations! [{"location":["response","bo'}])}, {})
+    assert cut_short.violations == [] and cut_short.response_violations == 1
     clean = _judged(200, {}, {"id": 1})
     assert clean.violations == [] and clean.problem == "" and clean.response_violations == 0
 
