@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup test lint typecheck pytest demo bench corpus conformance golden clean
+.PHONY: setup test lint typecheck pytest demo bench bench-frontend bench-compile bench-runtime bench-demo corpus conformance golden clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -69,3 +69,13 @@ bench-frontend: $(STAMP)
 # Cold start of a CLI verb call / `import httpx`, and Pack.call / a bare httpx.Client request.
 bench-runtime: $(STAMP)
 	$(BIN)/python tools/bench_runtime.py
+
+# --- benchmarks: every ratio measured side by side in one run ---
+bench-compile: $(STAMP)
+	$(BIN)/python tools/bench_compile.py
+
+bench-demo: $(STAMP)
+	$(BIN)/python tools/bench_demo.py
+
+# Front end ÷ json.load, compile ÷ json.load, CLI cold start ÷ import httpx, Pack.call ÷ bare httpx.
+bench: bench-frontend bench-compile bench-runtime bench-demo
