@@ -163,6 +163,12 @@ def _join(words: Iterable[str]) -> str:
 _CLASH_ORDER = ("get", "post", "patch", "put", "delete", "head", "options", "trace")
 
 
+def _numbered(name: str, n: int) -> str:
+    """``name`` with ``_n`` added, cut so the suffix survives the 64-character limit."""
+    suffix = f"_{n}"
+    return name[: MAX_NAME - len(suffix)].rstrip("._") + suffix
+
+
 def _method_rank(op: Operation) -> tuple[int, str]:
     return (_CLASH_ORDER.index(op.method), op.path)
 
@@ -192,7 +198,7 @@ def _resolve_names(items: list[tuple[Operation, tuple[str, ...], str, OpOverride
         name = next((c for c in candidates if c not in taken), None)
         n = 2
         while name is None:
-            probe = _join([*res, f"{act}_{n}"])
+            probe = _numbered(candidates[0], n)
             name = probe if probe not in taken else None
             n += 1
         taken[name] = op.key
@@ -204,8 +210,10 @@ def _resolve_names(items: list[tuple[Operation, tuple[str, ...], str, OpOverride
         if name in prefixes:
             method = key.split(" ", 1)[0].lower()
             longer = _join([name, "get" if method == "get" else _COLLECTION.get(method, method)])
+            base, n = longer, 2
             while longer in names or longer in prefixes:
-                longer = _join([longer, "op"])
+                longer = _numbered(base, n)
+                n += 1
             names.discard(name)
             names.add(longer)
             prefixes.update(".".join(longer.split(".")[:i]) for i in range(1, longer.count(".") + 1))

@@ -142,3 +142,13 @@ def test_api_ids_from_titles(title: str, expected: str) -> None:
     from packc.plan import api_slug
 
     assert api_slug(title) == expected
+
+
+def test_many_clashing_long_names_stay_unique_and_short() -> None:
+    # The resource words alone pass 64 characters, so every candidate name cuts to the same text:
+    # the counter suffix must survive the cut (it once looped forever on AWS documents).
+    tail = "/" + "a" * 40 + "/" + "b" * 40 + "/{id}"
+    ops = [op("get", "".join(f"/{{p{j}}}" for j in range(i)) + tail, operation_id="x" * 80) for i in range(30)]
+    names = list(_names(*ops).values())
+    assert len(set(names)) == len(names) == 30
+    assert all(len(n) <= 64 for n in names)
