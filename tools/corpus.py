@@ -106,6 +106,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--dir", type=Path, default=DEFAULT_DIR)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--limit", type=int, default=0, help="only the first N documents (sorted)")
+    parser.add_argument("--every", type=int, default=1, help="a fixed sample: every K-th document (sorted)")
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds per document")
     parser.add_argument("--strict", action="store_true", help="also validate with openapi-spec-validator")
     parser.add_argument("--compile", action="store_true", help="also compile (--split) and lint every document")
@@ -115,6 +116,7 @@ def main(argv: list[str] | None = None) -> int:
               file=sys.stderr)
         return 2
     paths = sorted(str(p) for p in args.dir.rglob("*") if p.suffix in (".json", ".yaml", ".yml"))
+    paths = paths[:: max(1, args.every)]
     if args.limit:
         paths = paths[: args.limit]
     options = {"timeout": args.timeout, "strict": args.strict, "compile": args.compile}
