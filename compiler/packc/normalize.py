@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from typing import Any, Literal
+from collections.abc import Callable, Mapping
+from dataclasses import fields
+from typing import Any, Literal, TypeVar
 from urllib.parse import urljoin, urlsplit
 
 from packc_runtime.diagnostics import Diagnostic
@@ -39,7 +40,38 @@ _SCHEME_TYPES = ("apiKey", "http", "oauth2", "openIdConnect", "mutualTLS")
 _FLOW_KINDS: tuple[FlowKind, ...] = ("implicit", "password", "clientCredentials", "authorizationCode")
 _MAX_HOPS = 32
 _SCHEMA_TYPES = (dict, bool)  # a tuple: `dict | bool` would build a union object on every call
+_METHODS = frozenset(HTTP_METHODS)
+_LOCATION_SET = frozenset(_LOCATIONS)
 FlowKind = Literal["implicit", "password", "clientCredentials", "authorizationCode"]
+_T = TypeVar("_T")
+
+
+def _builder(cls: type[_T]) -> Callable[..., _T]:
+    """A faster constructor of the frozen, slotted model class ``cls``, taking every field by keyword.
+
+    The dataclass ``__init__`` of a frozen class sets each field with ``object.__setattr__(self,
+    name, value)``; setting the slots through their descriptors builds the same object in half the
+    time, which matters for the thousands of operations, parameters, responses and media types of a
+    big document. Every field must be given (there are no defaults), so a field added to the model
+    fails loudly here instead of being left unset.
+    """
+    names = [f.name for f in fields(cls)]  # type: ignore[arg-type]
+    namespace: dict[str, Any] = {"_new": object.__new__, "_cls": cls}
+    lines = [f"def make(*, {', '.join(names)}):", "    self = _new(_cls)"]
+    for name in names:
+        namespace[f"_set_{name}"] = cls.__dict__[name].__set__
+        lines.append(f"    _set_{name}(self, {name})")
+    lines.append("    return self")
+    exec("\n".join(lines), namespace)
+    make: Callable[..., _T] = namespace["make"]
+    return make
+
+
+_make_operation = _builder(Operation)
+_make_parameter = _builder(Parameter)
+_make_request_body = _builder(RequestBody)
+_make_response = _builder(Response)
+_make_media_type = _builder(MediaType)
 
 
 def normalize(document: Mapping[str, JSON], *, source: str, source_version: str,
@@ -65,13 +97,14 @@ class _Reader:
         self.doc = document
         self.base_url = base_url
         self.diagnostics: list[Diagnostic] = []
-        self._operation_ids: dict[str, str] = {}
+        self._operation_ids: dict[str, tuple[str, str]] = {}  # operationId -> (method, path) of its first use
         self._targets: dict[str, JSON] = {}  # ref -> target; real documents repeat refs thousands of times
         # Objects shared through refs are read once: keyed by id() of the raw dict, which the
         # document keeps alive for the reader's lifetime.
         self._parameter_cache: dict[int, Parameter] = {}
         self._media_cache: dict[int, tuple[MediaType, ...]] = {}
-        self._response_cache: dict[tuple[str, int], Response] = {}
+        self._response_cache: dict[tuple[str, str], Response] = {}  # (status, $ref) -> Response
+        self._content_types: dict[str, str] = {}  # raw media type key -> normalized content type
 
     def warn(self, code: str, where: str, message: str, fix: str) -> None:
         self.diagnostics.append(Diagnostic(code, "warning", where, message, fix))
@@ -257,12 +290,15 @@ class _Reader:
         return tuple(out)
 
     # -- operations -----------------------------------------------------------------------------
+    # The hot path: on a big document everything below runs once per operation, so it avoids work
+    # whose result is not used (pointers are only built where a model field or a warning needs them).
 
     def _operations(self, raw: JSON, schemes: Mapping[str, SecurityScheme]) -> list[Operation]:
         out: list[Operation] = []
         if not isinstance(raw, dict):
             self.warn("D048", "#/paths", "The document has no paths object.", "Add paths.")
             return out
+        methods = _METHODS
         for path, item in raw.items():
             if not isinstance(path, str) or path.startswith("x-"):
                 continue
@@ -271,51 +307,63 @@ class _Reader:
                 self.warn("D040", where, f"The path {path!r} does not start with '/'; it is skipped.",
                           "Start every path with '/'.")
                 continue
-            node, _ = self.deref(item, where)
+            node = item if type(item) is dict and "$ref" not in item else self.deref(item, where)[0]
             if not isinstance(node, dict):
                 self.warn("D040", where, "The path item is not an object; it is skipped.", "Make it an object.")
                 continue
-            shared = self._raw_parameters(node.get("parameters"), f"{where}/parameters")
-            path_servers = self._servers(node.get("servers"), f"{where}/servers")
+            raw_shared = node.get("parameters")
+            shared = self._raw_parameters(raw_shared, f"{where}/parameters") if raw_shared is not None else []
+            raw_servers = node.get("servers")
+            path_servers = self._servers(raw_servers, f"{where}/servers") if raw_servers is not None else ()
+            template: list[str] = _TEMPLATE.findall(path) if "{" in path else []
             for method, op in node.items():
-                if method not in HTTP_METHODS:
+                if method not in methods:
                     continue
                 here = f"{where}/{method}"
                 if not isinstance(op, dict):
                     self.warn("D040", here, "The operation is not an object; it is skipped.", "Make it an object.")
                     continue
-                out.append(self._operation(method, path, op, here, node, shared, path_servers, schemes))
+                out.append(self._operation(method, path, op, here, node, shared, template, path_servers, schemes))
         return out
 
-    def _operation(self, method: Any, path: str, op: Mapping[str, JSON], where: str, item: Mapping[str, JSON],
-                   shared: list[tuple[Mapping[str, JSON], str]], path_servers: tuple[Server, ...],
-                   schemes: Mapping[str, SecurityScheme]) -> Operation:
-        operation_id = op.get("operationId")
+    def _operation(self, method: Any, path: str, op: dict[str, JSON], where: str, item: Mapping[str, JSON],
+                   shared: list[tuple[Mapping[str, JSON], str]], template: list[str],
+                   path_servers: tuple[Server, ...], schemes: Mapping[str, SecurityScheme]) -> Operation:
+        get = op.get
+        operation_id = get("operationId")
         if not isinstance(operation_id, str) or not operation_id:
             operation_id = None
-        elif operation_id in self._operation_ids:
-            self.warn("D044", f"{where}/operationId",
-                      f"The operationId {operation_id!r} is also used by {self._operation_ids[operation_id]}.",
-                      "Give every operation a unique operationId.")
         else:
-            self._operation_ids[operation_id] = f"{method.upper()} {path}"
-        own = self._raw_parameters(op.get("parameters"), f"{where}/parameters")
-        tags = op.get("tags")
-        return Operation(
+            first = self._operation_ids.get(operation_id)
+            if first is None:
+                self._operation_ids[operation_id] = (method, path)
+            else:
+                self.warn("D044", f"{where}/operationId",
+                          f"The operationId {operation_id!r} is also used by {first[0].upper()} {first[1]}.",
+                          "Give every operation a unique operationId.")
+        raw_own = get("parameters")
+        own = self._raw_parameters(raw_own, f"{where}/parameters") if raw_own is not None else []
+        tags = get("tags")
+        summary = get("summary")
+        description = get("description")
+        raw_body = get("requestBody")
+        return _make_operation(
             method=method,
             path=path,
             operation_id=operation_id,
-            summary=_text(op.get("summary")) or _text(item.get("summary")),
-            description=_text(op.get("description")) or _text(item.get("description")),
-            tags=tuple(t for t in tags if isinstance(t, str)) if isinstance(tags, list) else (),
-            deprecated=op.get("deprecated") is True,
-            parameters=self._parameters(path, shared, own, where),
-            request_body=self._request_body(op.get("requestBody"), f"{where}/requestBody"),
-            responses=self._responses(op.get("responses"), f"{where}/responses"),
+            summary=summary if isinstance(summary, str) and summary else _text(item.get("summary")),
+            description=(description if isinstance(description, str) and description
+                         else _text(item.get("description"))),
+            tags=tuple([t for t in tags if isinstance(t, str)]) if isinstance(tags, list) else (),
+            deprecated=get("deprecated") is True,
+            parameters=self._parameters(path, shared, own, where, template) if shared or own or template else (),
+            request_body=self._request_body(raw_body, where) if raw_body is not None else None,
+            responses=self._responses(get("responses"), where),
             security=self._security(op["security"], f"{where}/security", schemes) if "security" in op else None,
             servers=(self._servers(op["servers"], f"{where}/servers") + path_servers
                      if "servers" in op else path_servers),
-            extensions={k: v for k, v in op.items() if k.startswith("x-")},
+            # Joining the keys is a cheap test that spares most operations the comprehension.
+            extensions={k: v for k, v in op.items() if k.startswith("x-")} if "x-" in "\n".join(op) else {},
             pointer=where,
         )
 
@@ -326,15 +374,23 @@ class _Reader:
             self.warn("D041", where, "parameters must be a list; it is ignored.", "Write parameters as a list.")
             return []
         out: list[tuple[Mapping[str, JSON], str]] = []
+        locations = _LOCATION_SET
+        targets = self._targets
         for index, entry in enumerate(raw):
-            if isinstance(entry, dict) and "$ref" not in entry:
+            if type(entry) is dict and "$ref" not in entry:
                 node, here = entry, f"{where}/{index}"
+            elif (type(entry) is dict and type(ref := entry["$ref"]) is str
+                  and type(target := targets.get(ref)) is dict and "$ref" not in target):
+                node, here = target, ref  # a ref seen before, to an object: what deref would give
             else:
                 node, here = self.deref(entry, f"{where}/{index}")
-            if node is None:
-                continue
-            if (not isinstance(node, dict) or not isinstance(node.get("name"), str) or not node["name"]
-                    or node.get("in") not in _LOCATIONS):
+                if node is None:
+                    continue
+            if not isinstance(node, dict):
+                name, location = None, None
+            else:
+                name, location = node.get("name"), node.get("in")
+            if not isinstance(name, str) or not name or not isinstance(location, str) or location not in locations:
                 self.warn("D041", here, "A parameter lacks a name or a valid 'in' (path, query, header, cookie); it is skipped.",
                           "Give the parameter a name and in.")
                 continue
@@ -342,21 +398,26 @@ class _Reader:
         return out
 
     def _parameters(self, path: str, shared: list[tuple[Mapping[str, JSON], str]],
-                    own: list[tuple[Mapping[str, JSON], str]], where: str) -> tuple[Parameter, ...]:
-        if not shared and not own and "{" not in path:
-            return ()
-        merged: dict[tuple[str, str], tuple[Mapping[str, JSON], str]] = {}
-        for node, here in (*shared, *own):  # operation-level wins over path-level
-            merged[(node["name"], node["in"])] = (node, here)
-        template = _TEMPLATE.findall(path) if "{" in path else []
+                    own: list[tuple[Mapping[str, JSON], str]], where: str, template: list[str]) -> tuple[Parameter, ...]:
+        given = shared + own if shared and own else shared or own
+        if len(given) > 1:
+            # Operation-level wins over path-level (a later duplicate keeps the first one's place).
+            given = list({(node["name"], node["in"]): (node, here) for node, here in given}.values())
+        cache = self._parameter_cache
         params: list[Parameter] = []
-        for node, here in merged.values():
-            if node["in"] == "path" and node["name"] not in template:
-                self.warn("D049", here, f"The path parameter {node['name']!r} is not in the path {path!r}; it is skipped.",
-                          "Remove it, or add {" + node["name"] + "} to the path.")
-                continue
-            params.append(self._parameter(node, here))
-        declared = {p.name for p in params if p.location == "path"}
+        declared: set[str] = set()
+        for node, here in given:
+            if node["in"] == "path":
+                name = node["name"]
+                if name not in template:
+                    self.warn("D049", here, f"The path parameter {name!r} is not in the path {path!r}; it is skipped.",
+                              "Remove it, or add {" + name + "} to the path.")
+                    continue
+                declared.add(name)
+            parameter = cache.get(id(node))
+            if parameter is None:
+                parameter = cache[id(node)] = self._read_parameter(node, here)
+            params.append(parameter)
         for name in template:
             if name not in declared:
                 self.warn("D043", where, f"The path variable {{{name}}} has no parameter; it is read as a required string.",
@@ -365,12 +426,6 @@ class _Reader:
                                         style="simple", pointer=where))
                 declared.add(name)
         return tuple(params)
-
-    def _parameter(self, node: Mapping[str, JSON], where: str) -> Parameter:
-        cached = self._parameter_cache.get(id(node))
-        if cached is None:
-            cached = self._parameter_cache[id(node)] = self._read_parameter(node, where)
-        return cached
 
     def _read_parameter(self, node: Mapping[str, JSON], where: str) -> Parameter:
         location: ParamLocation = node["in"]
@@ -389,7 +444,7 @@ class _Reader:
         content = None
         raw_content = node.get("content")
         if isinstance(raw_content, dict) and raw_content:
-            media = self._media_types(raw_content, f"{where}/content")
+            media = self._media_types(raw_content, where)
             content = media[0] if media else None
         if schema is None and content is None:
             self.warn("D045", where, "The parameter has neither schema nor content; any string is accepted.",
@@ -398,7 +453,7 @@ class _Reader:
             self.warn("D045", f"{where}/schema", "The parameter schema is not an object; it is ignored.",
                       "Make the schema an object.")
             schema = None
-        return Parameter(
+        return _make_parameter(
             name=node["name"],
             location=location,
             required=required,
@@ -429,30 +484,38 @@ class _Reader:
             out.extend(Example(value=v) for v in examples)
         return tuple(out)
 
-    def _media_types(self, raw: JSON, where: str) -> tuple[MediaType, ...]:
+    def _media_types(self, raw: JSON, base: str, *tokens: str) -> tuple[MediaType, ...]:
+        """The media types of a content map; ``_ptr(base, *tokens)`` points at its owner (built only
+        when an example needs a pointer)."""
         if not isinstance(raw, dict):
             return ()
         cached = self._media_cache.get(id(raw))
         if cached is None:
-            cached = self._media_cache[id(raw)] = self._read_media_types(raw, where)
+            cached = self._media_cache[id(raw)] = self._read_media_types(raw, base, tokens)
         return cached
 
-    def _read_media_types(self, raw: dict[str, JSON], where: str) -> tuple[MediaType, ...]:
+    def _read_media_types(self, raw: dict[str, JSON], base: str, tokens: tuple[str, ...]) -> tuple[MediaType, ...]:
         out: dict[str, MediaType] = {}
+        content_types = self._content_types
         for raw_type, entry in raw.items():
-            content_type = str(raw_type).split(";", 1)[0].strip().lower()
+            content_type = content_types.get(raw_type)
+            if content_type is None:
+                content_type = content_types[raw_type] = str(raw_type).split(";", 1)[0].strip().lower()
             if content_type in out:
                 continue
             node = entry if isinstance(entry, dict) else {}
-            # Pointers are only needed for diagnostics about examples; build them only then.
-            here = _ptr(where, raw_type) if "examples" in node else where
             schema = node.get("schema")
             if not isinstance(schema, _SCHEMA_TYPES):
                 schema = None
+            examples: tuple[Example, ...] = ()
+            if "example" in node or "examples" in node:
+                # Pointers are only needed for diagnostics about examples; build them only then.
+                here = (_ptr(base, *tokens, "content", raw_type) if "examples" in node
+                        else _ptr(base, *tokens, "content"))
+                examples = self._examples(node, here)
             encoding = node.get("encoding")
-            out[content_type] = MediaType(
-                content_type=content_type, schema=schema,
-                examples=self._examples(node, here) if "example" in node or "examples" in node else (),
+            out[content_type] = _make_media_type(
+                content_type=content_type, schema=schema, examples=examples,
                 encoding=self._encodings(encoding) if encoding else {})
         return tuple(out.values())
 
@@ -473,37 +536,48 @@ class _Reader:
             )
         return out
 
-    def _request_body(self, raw: JSON, where: str) -> RequestBody | None:
-        if raw is None:
-            return None
+    def _request_body(self, raw: JSON, operation: str) -> RequestBody | None:
+        where = operation + "/requestBody"
         node, here = (raw, where) if isinstance(raw, dict) and "$ref" not in raw else self.deref(raw, where)
         if not isinstance(node, dict):
             return None
-        content = self._media_types(node.get("content"), f"{here}/content")
+        content = self._media_types(node.get("content"), here)
         if not content:
             self.warn("D045", here, "The request body has no content types; it is ignored.",
                       "Add content, e.g. application/json with a schema.")
             return None
-        return RequestBody(required=node.get("required") is True, description=_text(node.get("description")),
-                           content=content, pointer=here)
+        return _make_request_body(required=node.get("required") is True, description=_text(node.get("description")),
+                                  content=content, pointer=here)
 
-    def _responses(self, raw: JSON, where: str) -> tuple[Response, ...]:
+    def _responses(self, raw: JSON, operation: str) -> tuple[Response, ...]:
         if not isinstance(raw, dict):
             return ()
         out: list[Response] = []
+        cache = self._response_cache
         for status, entry in raw.items():
             if status.startswith("x-"):
                 continue
-            key = (status, id(entry))
-            response = self._response_cache.get(key)
+            if type(entry) is dict and "$ref" not in entry:
+                # Inline: its pointer is only needed for diagnostics about examples.
+                description = entry.get("description")
+                out.append(_make_response(
+                    status=status, description=description if isinstance(description, str) else "",
+                    content=self._media_types(entry.get("content"), operation, "responses", status)))
+                continue
+            # A response by ref depends only on its status and the ref: one Response serves every
+            # operation using it (a failed ref is not kept, so its warning repeats where it is used).
+            ref = entry.get("$ref") if isinstance(entry, dict) else None
+            key = (status, ref) if isinstance(ref, str) else None
+            response = cache.get(key) if key is not None else None
             if response is None:
-                node, here = self.deref(entry, where + "/" + _escape(status))
+                node, here = self.deref(entry, _ptr(operation, "responses", status))
                 if not isinstance(node, dict):
                     continue
-                response = Response(status=status, description=_text(node.get("description")),
-                                    content=self._media_types(node.get("content"), f"{here}/content"))
-                if "$ref" in entry:  # shared: the same Response serves every operation using it
-                    self._response_cache[key] = response
+                description = node.get("description")
+                response = _make_response(status=status, description=description if isinstance(description, str) else "",
+                                          content=self._media_types(node.get("content"), here))
+                if key is not None:
+                    cache[key] = response
             out.append(response)
         return tuple(out)
 
