@@ -495,8 +495,18 @@ class _Reader:
         return cached
 
     def _read_media_types(self, raw: dict[str, JSON], base: str, tokens: tuple[str, ...]) -> tuple[MediaType, ...]:
-        out: dict[str, MediaType] = {}
         content_types = self._content_types
+        if len(raw) == 1:  # the common case, without examples or encodings: no merging, no pointers
+            [(raw_type, entry)] = raw.items()
+            if type(entry) is dict and "example" not in entry and "examples" not in entry and "encoding" not in entry:
+                content_type = content_types.get(raw_type)
+                if content_type is None:
+                    content_type = content_types[raw_type] = str(raw_type).split(";", 1)[0].strip().lower()
+                schema = entry.get("schema")
+                return (_make_media_type(content_type=content_type,
+                                         schema=schema if isinstance(schema, _SCHEMA_TYPES) else None,
+                                         examples=(), encoding={}),)
+        out: dict[str, MediaType] = {}
         for raw_type, entry in raw.items():
             content_type = content_types.get(raw_type)
             if content_type is None:
