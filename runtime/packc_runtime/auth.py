@@ -55,22 +55,33 @@ class Authenticator:
     def __repr__(self) -> str:
         return f"Authenticator(schemes={sorted(self._schemes)})"
 
-    def _value(self, env: str) -> str | None:
-        value = self._sources.get(env)
+    def _value(self, env: str, *, env_only: bool) -> str | None:
+        value = self._sources.from_env(env) if env_only else self._sources.get(env)
         if value:
             self._redactor.add_secret(value)
         return value
 
-    def _values(self, scheme_key: str) -> dict[str, str] | None:
+    def _values(self, scheme_key: str, *, env_only: bool = False) -> dict[str, str] | None:
         """The scheme's credential values by slot kind, or None when any is missing."""
         wanted = self._slots.get(scheme_key, {})
         out = {}
         for kind, env in wanted.items():
-            value = self._value(env)
+            value = self._value(env, env_only=env_only)
             if value is None:
                 return None
             out[kind] = value
         return out
+
+    def _choose(self, security: Sequence[Mapping[str, Sequence[str]]]
+                ) -> tuple[Mapping[str, Sequence[str]], dict[str, dict[str, str]]] | None:
+        """The requirement to apply and its values: the first one the environment alone meets (no
+        keyring or file is touched), else the first one all sources together meet."""
+        for env_only in (True, False):
+            for requirement in security:
+                found = {key: self._values(key, env_only=env_only) for key in requirement}
+                if all(values is not None for values in found.values()):
+                    return requirement, {key: values or {} for key, values in found.items()}
+        return None
 
     def apply(self, op: Operation, base_url: str, send: TokenSender) -> Steps:
         """The parts for the first requirement whose credentials are all present.
@@ -83,13 +94,12 @@ class Authenticator:
         """
         if not op.security:
             return AuthParts()
-        for requirement in op.security:
-            found = {key: self._values(key) for key in requirement}
-            if any(values is None for values in found.values()):
-                continue
+        chosen = self._choose(op.security)
+        if chosen is not None:
+            requirement, found = chosen
             parts = AuthParts()
             for key, values in found.items():
-                yield from self._apply_one(key, values or {}, requirement[key], parts, base_url, send)
+                yield from self._apply_one(key, values, requirement[key], parts, base_url, send)
             return parts
         names = sorted({env for req in op.security for key in req for env in self._slots.get(key, {}).values()})
         raise MissingCredentials(

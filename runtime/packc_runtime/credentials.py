@@ -198,33 +198,55 @@ def keyring_status() -> tuple[Any | None, str]:
     return backend, f"keyring backend {module}"
 
 
+# The keyring backend for lookups, per PACKC_KEYRING setting: importing keyring and finding its
+# backend costs far more than a call, so it is done at most once per process (never when "off").
+_LOOKUP_BACKENDS: dict[str, Any | None] = {}
+
+
+def _lookup_backend() -> Any | None:
+    setting = os.environ.get("PACKC_KEYRING", "").lower()
+    if setting in ("off", "0", "no", "false"):
+        return None
+    if setting not in _LOOKUP_BACKENDS:
+        _LOOKUP_BACKENDS[setting] = keyring_status()[0]
+    return _LOOKUP_BACKENDS[setting]
+
+
 class CredentialSources:
-    """Looks a variable up in the environment, then the OS keyring, then the credentials file."""
+    """Looks a variable up in the environment, then the OS keyring, then the credentials file.
+
+    The keyring and the file are read at most once per variable (per instance, i.e. per pack); the
+    environment is read on every lookup.
+    """
 
     def __init__(self, environ: Mapping[str, str] | None = None) -> None:
         self._environ = environ if environ is not None else os.environ
-        self._keyring: Any | None = None
-        self._keyring_checked = False
+        self._keyring_values: dict[str, str | None] = {}
         self._file: dict[str, str] | None = None
 
     def __repr__(self) -> str:
         return "CredentialSources(env, keyring, file)"
+
+    def from_env(self, name: str) -> str | None:
+        """The value of ``name`` in the environment only (no keyring, no file), else None."""
+        return self._environ.get(name) or None
 
     def get(self, name: str) -> str | None:
         """The value of ``name`` from the first source that has it, else None."""
         value = self._environ.get(name)
         if value:
             return value
-        if not self._keyring_checked:
-            self._keyring_checked = True
-            self._keyring, _ = keyring_status()
-        if self._keyring is not None:
-            try:
-                value = self._keyring.get_password(KEYRING_SERVICE, name)
-            except Exception:  # a locked or broken keyring is treated as empty
-                value = None
-            if value:
-                return str(value)
+        if name not in self._keyring_values:
+            backend = _lookup_backend()
+            found = None
+            if backend is not None:
+                try:
+                    found = backend.get_password(KEYRING_SERVICE, name)
+                except Exception:  # a locked or broken keyring is treated as empty
+                    found = None
+            self._keyring_values[name] = str(found) if found else None
+        if self._keyring_values[name]:
+            return self._keyring_values[name]
         if self._file is None:
             self._file = _read_file(credentials_file())
         return self._file.get(name) or None

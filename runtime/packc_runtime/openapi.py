@@ -6,6 +6,7 @@ import json
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal, NamedTuple
+from urllib.parse import unquote
 
 from .errors import InvalidPack
 
@@ -50,6 +51,7 @@ class Parameter(NamedTuple):
     allow_reserved: bool
     schema: Mapping[str, Any]
     content_type: str | None = None  # parameters declared with ``content`` (serialized as that type)
+    required: bool = False
 
 
 class ArgBinding(NamedTuple):
@@ -75,6 +77,7 @@ class Operation(NamedTuple):
     idempotent: bool
     pointer: str
     body_required: bool = False
+    response_types: tuple[str, ...] = ()  # media types of the success responses (else of any response)
 
 
 def load_document(path: Path) -> dict[str, Any]:
@@ -91,6 +94,10 @@ def load_document(path: Path) -> dict[str, Any]:
 
 
 def _unescape(token: str) -> str:
+    """One reference token of a ``#/...`` fragment: percent-decoded (it is a URI fragment), then
+    ``~1`` -> ``/`` and ``~0`` -> ``~`` (RFC 6901, in that order)."""
+    if "%" in token:
+        token = unquote(token)
     return token.replace("~1", "/").replace("~0", "~")
 
 
@@ -150,6 +157,7 @@ def _parameter(document: Mapping[str, Any], raw: Any) -> Parameter | None:
         allow_reserved=bool(node.get("allowReserved", False)),
         schema=schema if isinstance(schema, Mapping) else {},
         content_type=content_type,
+        required=node.get("required") is True,
     )
 
 
@@ -161,6 +169,24 @@ def _security(raw: Any) -> tuple[Mapping[str, tuple[str, ...]], ...] | None:
         if isinstance(requirement, Mapping):
             out.append({str(k): tuple(v) if isinstance(v, list) else () for k, v in requirement.items()})
     return tuple(out)
+
+
+def _response_types(document: Mapping[str, Any], raw: Any) -> tuple[str, ...]:
+    """Media types the operation's 2xx responses declare, in order; those of any response when no
+    2xx declares one."""
+    responses = resolve(document, raw)
+    if not isinstance(responses, Mapping):
+        return ()
+    success: list[str] = []
+    other: list[str] = []
+    for code, response in responses.items():
+        node = resolve(document, response)
+        content = node.get("content") if isinstance(node, Mapping) else None
+        if not isinstance(content, Mapping):
+            continue
+        target = success if str(code).startswith("2") else other
+        target.extend(str(t) for t in content if str(t) not in target)
+    return tuple(success or other)
 
 
 def _binding_args(verb: str, raw: Any) -> dict[str, ArgBinding]:
@@ -228,6 +254,7 @@ def read_operations(document: Mapping[str, Any]) -> dict[str, Operation]:
                 security=security if security is not None else top_security,
                 idempotent=binding.get("idempotent") is True,
                 body_required=isinstance(body, Mapping) and body.get("required") is True,
+                response_types=_response_types(document, op.get("responses")),
                 pointer="#/paths/" + path.replace("~", "~0").replace("/", "~1") + "/" + method,
             )
     return out

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Mapping
 from pathlib import Path
@@ -22,6 +23,7 @@ _VAR = re.compile(r"\{([^{}]+)\}")
 _HOST_SAFE = re.compile(r"[A-Za-z0-9._~-]+")
 _PATH_SAFE = re.compile(r"[A-Za-z0-9._~!$&'()*+,;=:@/-]+")
 _MAX_FILE = 100 * 1024 * 1024
+DEFAULT_ACCEPT = "application/json, */*;q=0.5"
 
 
 class AuthParts:
@@ -183,24 +185,106 @@ def _body(op: Operation, body_args: Mapping[str | None, tuple[str, Any]]) -> tup
             pairs.extend(f"{quote(name, safe='')}={quote(scalar_text(v), safe='')}" for v in items)
         return {"content": "&".join(pairs).encode()}, ctype
     if base == "multipart/form-data":
-        data: dict[str, Any] = {}
-        files: list[tuple[str, tuple[str, bytes, str]]] = []
+        # Every part, text ones included, goes in ``files`` (text parts with no filename), in the
+        # binding's order: httpx encodes ``data`` without ``files`` as a urlencoded form instead.
+        parts: list[tuple[str, tuple[str | None, bytes] | tuple[str | None, bytes, str]]] = []
         for name, value in fields.items():
             prop = props.get(name, {})
             item_schema = prop.get("items") if isinstance(prop, Mapping) and prop.get("type") == "array" else None
             arg = body_args[name][0]
-            if _is_binary(prop) or _is_binary(item_schema):
-                enc = op.body_encoding.get(name)
-                part_type = enc.get("contentType") if isinstance(enc, Mapping) else None
-                for item in value if isinstance(value, list) else [value]:
+            enc = op.body_encoding.get(name)
+            part_type = enc.get("contentType") if isinstance(enc, Mapping) else None
+            binary = _is_binary(prop) or _is_binary(item_schema)
+            for item in value if isinstance(value, list) else [value]:
+                if binary:
                     filename, content = _read_file(arg, item)
-                    files.append((name, (filename, content, str(part_type or "application/octet-stream"))))
-            elif isinstance(value, list):
-                data[name] = [scalar_text(v) for v in value]
-            else:
-                data[name] = scalar_text(value)
-        return {"data": data, "files": files or None}, None
+                    parts.append((name, (filename, content, str(part_type or "application/octet-stream"))))
+                elif isinstance(part_type, str) and part_type:
+                    parts.append((name, (None, scalar_text(item).encode(), part_type)))
+                else:
+                    parts.append((name, (None, scalar_text(item).encode())))
+        if not parts:
+            return _empty_multipart()
+        return {"files": parts}, None
     return {"content": json.dumps(fields, ensure_ascii=False).encode()}, ctype
+
+
+def _empty_multipart() -> tuple[dict[str, Any], str]:
+    """A multipart/form-data body with no part (httpx sends nothing for an empty ``files``)."""
+    boundary = os.urandom(16).hex()
+    return {"content": f"--{boundary}--\r\n".encode()}, f"multipart/form-data; boundary={boundary}"
+
+
+def _declared_header(op: Operation, name: str) -> Parameter | None:
+    """The header parameter the document declares under ``name`` (any case), if any."""
+    for (location, declared), param in op.parameters.items():
+        if location == "header" and declared.lower() == name:
+            return param
+    return None
+
+
+def _is_json(media: str) -> bool:
+    base = media.split(";")[0].strip().lower()
+    return base == "application/json" or base.endswith("+json")
+
+
+def _header_ok(value: str) -> bool:
+    return bool(value) and value.isascii() and not any(ch in value for ch in "\r\n\x00")
+
+
+def _choices(param: Parameter | None) -> list[str]:
+    """The values a declared Accept/Content-Type parameter allows (``const``/``enum``); [] = any."""
+    if param is None:
+        return []
+    schema = param.schema
+    values = [schema["const"]] if "const" in schema else schema.get("enum")
+    return [v for v in values if isinstance(v, str) and _header_ok(v)] if isinstance(values, list) else []
+
+
+def _default(param: Parameter | None) -> str | None:
+    value = param.schema.get("default") if param is not None else None
+    return value if isinstance(value, str) and _header_ok(value) else None
+
+
+def _pick(choices: list[str], preferred: tuple[str, ...]) -> str:
+    """A preferred choice (JSON first among them), else a JSON one, else the first."""
+    ranked = [c for c in choices if c in preferred and _is_json(c)] + [c for c in choices if c in preferred] + \
+        [c for c in choices if _is_json(c)]
+    return ranked[0] if ranked else choices[0]
+
+
+def _accept(op: Operation) -> str:
+    """Accept: one value a declared Accept parameter allows (its enum), else the declared response
+    media types (JSON first, the others at q=0.9) and then anything at q=0.5 (error bodies)."""
+    declared = _declared_header(op, "accept")
+    types = [t.strip() for t in op.response_types if _header_ok(t) and "," not in t]
+    choices = _choices(declared)
+    if choices:
+        return _pick(choices, tuple(types))
+    if not types:
+        return _default(declared) or DEFAULT_ACCEPT
+    if types == ["application/json"]:
+        return DEFAULT_ACCEPT
+    json_types = [t for t in types if _is_json(t)]
+    others = [t for t in types if not _is_json(t) and t != "*/*"]
+    if not json_types and not others:
+        return DEFAULT_ACCEPT
+    if json_types:
+        others = [f"{t};q=0.9" for t in others]
+    return ", ".join([*json_types, *others, "*/*;q=0.5"])
+
+
+def _bodyless_content_type(op: Operation) -> str | None:
+    """The Content-Type of a request without a body: only when the document requires the header
+    (an argument never fills it): an allowed value, else its default, else the binding's type."""
+    declared = _declared_header(op, "content-type")
+    if declared is None or not declared.required:
+        return None
+    preferred = (op.content_type,) if op.content_type else ()
+    choices = _choices(declared)
+    if choices:
+        return _pick(choices, preferred)
+    return _default(declared) or op.content_type or "application/json"
 
 
 def build_request(op: Operation, args: Mapping[str, Any], base_url: str, auth: AuthParts | None = None) -> httpx.Request:
@@ -241,13 +325,15 @@ def build_request(op: Operation, args: Mapping[str, Any], base_url: str, auth: A
                                   missing=[match.group(1)])
         return path_values[match.group(1)]
 
-    path = _VAR.sub(fill, op.path)
+    # Path values are percent-encoded, so a '?' or '#' left is the template's own: a path key may
+    # carry a query ("/rest?method=x"), whose pairs come first; a fragment is never sent.
+    path, _, template_query = _VAR.sub(fill, op.path).partition("#")[0].partition("?")
     if any(segment in (".", "..") for segment in path.split("/")):
         # label-style prefixes and delimiters are literal dots: empty items can make a dot segment
         raise InvalidArgument(f"{op.verb}: the path values would form a '.' or '..' segment, which would leave the "
                               "path template; refused.")
     base = urlsplit(base_url)
-    pieces = [base.query] if base.query else []
+    pieces = [piece for piece in (base.query, template_query) if piece]
     pieces.extend(query)
     pieces.extend(f"{quote(k, safe='')}={quote(v, safe='')}" for k, v in auth.query)
     url = f"{base.scheme}://{base.netloc}{base.path.rstrip('/')}{path}"
@@ -260,21 +346,24 @@ def build_request(op: Operation, args: Mapping[str, Any], base_url: str, auth: A
     if all_cookies:
         headers.append(("Cookie", "; ".join(f"{k}={v}" for k, v in all_cookies)))
     extra: dict[str, Any] = {}
+    ctype: str | None = None
     if body_args:
         extra, ctype = _body(op, body_args)
-        if ctype:
-            headers.append(("Content-Type", ctype))
     elif op.body_required and op.content_type:
         # A required body whose fields are all optional and absent is still sent: empty, of its type.
         base_type = op.content_type.split(";")[0].strip().lower()
-        if base_type == "application/json" or base_type.endswith("+json"):
-            empty = b"[]" if (op.body_schema or {}).get("type") == "array" else b"{}"
-            extra = {"content": empty}
-            headers.append(("Content-Type", op.content_type))
+        if _is_json(base_type):
+            extra = {"content": b"[]" if (op.body_schema or {}).get("type") == "array" else b"{}"}
+            ctype = op.content_type
         elif base_type == "application/x-www-form-urlencoded":
-            extra = {"content": b""}
-            headers.append(("Content-Type", op.content_type))
-    headers.append(("Accept", "application/json, */*;q=0.5"))
+            extra, ctype = {"content": b""}, op.content_type
+        elif base_type == "multipart/form-data":
+            extra, ctype = _empty_multipart()
+    if ctype is None and "files" not in extra:
+        ctype = _bodyless_content_type(op)
+    if ctype:
+        headers.append(("Content-Type", ctype))
+    headers.append(("Accept", _accept(op)))
     try:
         return httpx.Request(op.method, httpx.URL(url), headers=headers, **extra)
     except (httpx.InvalidURL, UnicodeEncodeError, ValueError) as exc:

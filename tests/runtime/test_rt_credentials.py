@@ -16,7 +16,7 @@ import keyring
 import pytest
 from keyring.backend import KeyringBackend
 
-from packc_runtime import load_pack
+from packc_runtime import credentials, load_pack
 from packc_runtime.cli import connect_main
 from packc_runtime.credentials import CredentialSources, credential_slots, keyring_status, store_credentials
 from packc_runtime.errors import CredentialStoreError
@@ -55,6 +55,7 @@ def memory_keyring(monkeypatch: pytest.MonkeyPatch) -> Iterator[MemoryKeyring]:
     backend = MemoryKeyring()
     keyring.set_keyring(backend)
     monkeypatch.delenv("PACKC_KEYRING")
+    monkeypatch.setattr(credentials, "_LOOKUP_BACKENDS", {})  # forget the process's backend lookup
     yield backend
     keyring.set_keyring(previous)
 
@@ -230,3 +231,47 @@ def test_server_override_to_a_foreign_origin_gets_no_credentials() -> None:
         assert pack.call("whoami.bearer", {}, server="https://evil.example:8443/api")["error"]["code"] == \
             "untrusted_server"
     assert seen[-1].url.host == "evil.example" and seen[-1].headers["Authorization"] == "Bearer bt-secret-1"
+
+
+def test_keyring_is_never_imported_when_switched_off() -> None:
+    import subprocess
+    import sys
+
+    code = ("import sys, httpx; from packc_runtime import load_pack\n"
+            "t = httpx.MockTransport(lambda r: httpx.Response(200, json={}))\n"
+            f"with load_pack({str(PACKS / 'authz')!r}, transport=t) as p:\n"
+            "    e = p.call('whoami.bearer', {})\n"
+            "assert e['error']['code'] == 'missing_credentials', e\n"
+            "print('keyring' in sys.modules)\n")
+    env = {**os.environ, "PACKC_KEYRING": "off"}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    assert done.stdout.strip() == "False", done.stderr
+
+
+def test_keyring_backend_is_looked_up_once_per_process_and_each_name_once(
+        memory_keyring: MemoryKeyring, monkeypatch: pytest.MonkeyPatch) -> None:
+    lookups: list[str] = []
+    real_status = credentials.keyring_status
+    monkeypatch.setattr(credentials, "keyring_status", lambda: lookups.append("status") or real_status())
+    asked: list[str] = []
+    real_get = memory_keyring.get_password
+    monkeypatch.setattr(memory_keyring, "get_password", lambda s, n: asked.append(n) or real_get(s, n))
+    memory_keyring.set_password("packc", "A", "from-keyring")
+    first, second = CredentialSources({}), CredentialSources({})
+    assert [first.get("A"), first.get("A"), first.get("B"), second.get("A")] == ["from-keyring"] * 2 + [None] + \
+        ["from-keyring"]
+    assert lookups == ["status"]  # one backend lookup for the process
+    assert asked == ["A", "B", "A"]  # one keyring read per name and pack
+
+
+def test_requirement_met_by_the_environment_does_not_touch_the_keyring(monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_keyring() -> None:
+        raise AssertionError("the keyring was consulted")
+
+    monkeypatch.delenv("PACKC_KEYRING")
+    monkeypatch.setattr(credentials, "_lookup_backend", no_keyring)
+    # whoami.either: [key header AND basic] OR [bearer]; only the second is in the environment
+    with load_pack(PACKS / "authz", transport=_echo_transport(), environ={"AUTHZ_BEARER_TOKEN": "bt-secret-1"}) as p:
+        envelope = p.call("whoami.either", {})
+    assert envelope["ok"], envelope
+    assert envelope["body"]["headers"]["authorization"] == "Bearer ***"

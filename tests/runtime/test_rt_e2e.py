@@ -61,6 +61,24 @@ def test_json_form_and_multipart_bodies(echo_server: Server, tmp_path: Path) -> 
     assert parts["note"].get_content().strip() == "n1"
 
 
+def test_text_only_multipart_query_in_path_key_and_declared_accept(echo_server: Server) -> None:
+    # multipart/form-data with no file part is still multipart on the wire
+    body = call(echo_server, "echo", "notes.create", {"title": "t&1", "tags": ["a", "b"]}, confirm=True)["body"]
+    assert body["headers"]["content-type"].startswith("multipart/form-data; boundary=")
+    assert body["headers"]["accept"] == "application/json, text/plain;q=0.9, */*;q=0.5"
+    raw = f"Content-Type: {body['headers']['content-type']}\r\n\r\n".encode() + body["body"].encode()
+    parts = [(p.get_param("name", header="content-disposition"), p.get_content().strip())
+             for p in BytesParser(policy=HTTP).parsebytes(raw).iter_parts()]
+    assert parts == [("title", "t&1"), ("tags", "a"), ("tags", "b")]
+    # a path key carrying a query: one '?', the template's pairs first
+    body = call(echo_server, "echo", "rest.ping", {"limit": 4})["body"]
+    assert body["path"] == "/api/echo/rest" and body["query"] == "method=echo.ping&limit=4"
+    # declared Accept / Content-Type header parameters get values the document allows
+    body = call(echo_server, "echo", "report.get", {})["body"]
+    assert body["headers"]["accept"] == "application/vnd.echo.report+json"
+    assert body["headers"]["content-type"] == "application/json"
+
+
 def test_api_key_basic_and_bearer_schemes(echo_server: Server) -> None:
     env = {"AUTHZ_KEY_HEADER_API_KEY": "hk-0001", "AUTHZ_KEY_QUERY_API_KEY": "qk-0002",
            "AUTHZ_KEY_COOKIE_API_KEY": "ck-0003", "AUTHZ_USERNAME": "user", "AUTHZ_PASSWORD": "pass-0004",

@@ -220,3 +220,125 @@ def test_reserved_and_framing_header_parameters_are_ignored(name: str) -> None:
     request = build_request(op, {"h": "0", "b": "x"}, "http://h.test")
     assert request.headers.get(name) != "0"
     assert request.headers["Content-Length"] == str(len(request.content))
+
+
+def _multipart_parts(request: httpx.Request) -> list[tuple[str | None, bytes]]:
+    """(name, content) of each part, in order, as a server parses the body."""
+    from email.parser import BytesParser
+    from email.policy import HTTP
+
+    raw = f"Content-Type: {request.headers['content-type']}\r\n\r\n".encode() + request.read()
+    message = BytesParser(policy=HTTP).parsebytes(raw)
+    return [(p.get_param("name", header="content-disposition"), p.get_payload(decode=True))  # type: ignore[misc]
+            for p in message.iter_parts()]
+
+
+def test_multipart_without_file_parts_is_still_multipart() -> None:
+    envelope, seen = call("notes.create", {"title": "a b&c", "count": 2, "tags": ["x", "y"]}, confirm=True)
+    assert envelope["ok"], envelope
+    assert seen[0].headers["Content-Type"].startswith("multipart/form-data; boundary=")
+    assert _multipart_parts(seen[0]) == [("title", b"a b&c"), ("count", b"2"), ("tags", b"x"), ("tags", b"y")]
+    assert b"filename=" not in seen[0].content  # text parts are not files
+
+
+def test_required_multipart_body_with_no_fields_given_is_an_empty_multipart() -> None:
+    from packc_runtime.openapi import ArgBinding
+
+    op = Operation("v", "POST", "/x", (), {}, {"note": ArgBinding("body", "note")}, "multipart/form-data",
+                   {"type": "object"}, {}, None, False, "", body_required=True)
+    request = build_request(op, {}, "http://h.test")
+    boundary = request.headers["Content-Type"].removeprefix("multipart/form-data; boundary=")
+    assert boundary and request.content == f"--{boundary}--\r\n".encode()
+
+
+def test_multipart_text_part_keeps_its_encoding_content_type() -> None:
+    from packc_runtime.openapi import ArgBinding
+
+    op = Operation("v", "POST", "/x", (), {}, {"meta": ArgBinding("body", "meta")}, "multipart/form-data",
+                   {"type": "object", "properties": {"meta": {"type": "object"}}},
+                   {"meta": {"contentType": "application/json"}}, None, False, "")
+    content = build_request(op, {"meta": {"k": 1}}, "http://h.test").read()
+    assert b'name="meta"\r\nContent-Type: application/json\r\n\r\n{"k":1}' in content
+
+
+def test_path_key_with_a_query_string_joins_with_ampersand() -> None:
+    envelope, seen = call("rest.ping", {"limit": 3}, server="http://api.test/base?tenant=a")
+    assert envelope["ok"], envelope
+    assert str(seen[0].url) == "http://api.test/base/echo/rest?tenant=a&method=echo.ping&limit=3"
+    from packc_runtime.openapi import ArgBinding
+    from packc_runtime.request import AuthParts
+
+    op = Operation("v", "GET", "/rest?method=flickr.x&format=json#frag", (), {}, {"q": ArgBinding("query", "q")},
+                   None, None, {}, None, False, "")
+    auth = AuthParts()
+    auth.query.append(("api_key", "k&1"))
+    request = build_request(op, {"q": "a?b"}, "http://h.test/v1", auth)
+    assert str(request.url) == "http://h.test/v1/rest?method=flickr.x&format=json&q=a%3Fb&api_key=k%261"
+    assert request.url.query.count(b"?") == 0 and request.url.fragment == ""
+
+
+def test_declared_accept_and_content_type_parameters_get_allowed_values() -> None:
+    envelope, seen = call("report.get", {})
+    assert envelope["ok"], envelope
+    assert seen[0].headers["Accept"] == "application/vnd.echo.report+json"  # the declared enum's JSON value
+    assert seen[0].headers["Content-Type"] == "application/json"  # required by the document, even on a GET
+    assert seen[0].content == b""
+
+
+def test_accept_follows_the_declared_response_media_types() -> None:
+    _, seen = call("notes.create", {"title": "t"}, confirm=True)
+    assert seen[0].headers["Accept"] == "application/json, text/plain;q=0.9, */*;q=0.5"
+    _, seen = call("items.get", {"item_id": "1"})
+    assert seen[0].headers["Accept"] == "application/json, */*;q=0.5"
+    op = _op((Server("http://h.test"),))
+    assert build_request(op._replace(response_types=("text/csv", "application/xml")), {}, "http://h.test"
+                         ).headers["Accept"] == "text/csv, application/xml, */*;q=0.5"
+    assert build_request(op, {}, "http://h.test").headers["Accept"] == "application/json, */*;q=0.5"
+
+
+def test_accept_and_content_type_arguments_never_override_the_runtime() -> None:
+    from packc_runtime.openapi import ArgBinding
+
+    params = {("header", "Accept"): Parameter("Accept", "header", "simple", False, False,
+                                              {"type": "string", "enum": ["text/plain", "text/csv"]}, required=True),
+              ("header", "content-type"): Parameter("content-type", "header", "simple", False, False,
+                                                    {"type": "string", "default": "application/json"}, required=True)}
+    op = Operation("v", "POST", "/x", (), params, {"a": ArgBinding("header", "Accept"),
+                                                    "c": ArgBinding("header", "content-type"),
+                                                    "b": ArgBinding("body", "b")},
+                   "application/x-www-form-urlencoded", {"type": "object"}, {}, None, False, "")
+    request = build_request(op, {"a": "evil/x", "c": "evil/y", "b": "1"}, "http://h.test")
+    assert request.headers.get_list("Accept") == ["text/plain"]
+    # a body is sent: its Content-Type is the binding's, whatever the declared parameter says
+    assert request.headers.get_list("Content-Type") == ["application/x-www-form-urlencoded"]
+    assert build_request(op, {}, "http://h.test").headers["Content-Type"] == "application/json"
+
+
+def test_declared_defaults_yield_to_the_response_types_for_accept() -> None:
+    # vtex Checkout: Accept and Content-Type required with default application/json (no enum), the
+    # response only text/plain: the default Accept would be refused (406); Content-Type takes its default.
+    params = {("header", name): Parameter(name, "header", "simple", False, False,
+                                          {"type": "string", "default": "application/json"}, required=True)
+              for name in ("Content-Type", "Accept")}
+    op = _op((Server("http://h.test"),))._replace(parameters=params, response_types=("text/plain",))
+    request = build_request(op, {}, "http://h.test")
+    assert request.headers["Accept"] == "text/plain, */*;q=0.5"
+    assert request.headers["Content-Type"] == "application/json" and request.content == b""
+    assert build_request(op._replace(response_types=()), {}, "http://h.test").headers["Accept"] == "application/json"
+    optional = {k: v._replace(required=False) for k, v in params.items()}
+    assert "Content-Type" not in build_request(op._replace(parameters=optional), {}, "http://h.test").headers
+
+
+def test_ref_fragments_are_percent_decoded() -> None:
+    from packc_runtime.openapi import resolve
+
+    document = {"paths": {"/a/{id}": {"get": {"parameters": [{"name": "n"}]}}},
+                "components": {"schemas": {"{id}": {"type": "string"}, "a~b/c d": {"type": "integer"}}}}
+    assert resolve(document, {"$ref": "#/components/schemas/%7Bid%7D"}) == {"type": "string"}
+    assert resolve(document, {"$ref": "#/components/schemas/a~0b~1c%20d"}) == {"type": "integer"}
+    assert resolve(document, {"$ref": "#/paths/~1a~1%7Bid%7D/get/parameters/0"}) == {"name": "n"}
+    # percent-decoding comes first: %7E1 is "~1", which is then an escaped "/"
+    assert resolve({"x": {"a/b": 1}}, {"$ref": "#/x/a%7E1b"}) == 1
+    envelope, seen = call("rest.ping", {"limit": 7})  # its parameter is such a $ref in the fixture pack
+    assert envelope["ok"], envelope
+    assert seen[0].url.params["limit"] == "7"
