@@ -23,7 +23,7 @@ __all__ = ["ArgSpec", "DerivedVerb", "binding_for", "derive_verb", "scheme_keys"
 RESERVED_HEADERS = {"accept", "content-type", "authorization", "content-length", "cookie", "transfer-encoding",
                     "host", "connection"}
 # Flags the pack CLI owns; an argument of that name would shadow them.
-RESERVED_ARGS = {"confirm", "json", "server", "help"}
+RESERVED_ARGS = {"confirm", "json", "server", "help", "result"}  # {{result}} means the call's result
 DESC_LIMIT = 200
 
 _ACTIONS = {"list": ("Listing", "Listed"), "get": ("Getting", "Got"), "create": ("Creating", "Created"),

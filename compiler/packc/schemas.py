@@ -264,7 +264,10 @@ def _from_pattern(pattern: str) -> str | None:
                 return "\x00"  # lookarounds, backrefs: give up
         return "".join(out)
 
-    text = gen(parsed)
+    try:
+        text = gen(parsed)
+    except (re.error, RecursionError, ValueError, TypeError):  # e.g. a negated set of ranges only
+        return None
     if "\x00" in text:
         return None
     try:

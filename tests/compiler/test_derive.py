@@ -174,3 +174,13 @@ def test_binding_public_user_and_oauth_provider() -> None:
                                OAuthFlow(kind="authorizationCode", authorization_url="https://accounts.github.com/login"),))}})
     got = binding_for(oauth, oauth.operations, Overrides(), "zoo")
     assert got.mode == "user" and got.connect_provider_id == "github"
+
+
+def test_result_and_negated_range_patterns_do_not_break_a_pack() -> None:
+    o = op("get", "/things", parameters=(
+        Parameter(name="result", location="query", schema={"type": "string"}),
+        Parameter(name="code", location="query", schema={"type": "string", "pattern": "^[^a-z0-9]+$"}),
+    ))
+    props = _derive(o)["things.list"].verb.args["properties"]
+    assert "result" not in props and "query_result" in props
+    assert Draft202012Validator(props["code"]).is_valid(props["code"].get("examples", ["!"])[0])
