@@ -83,7 +83,7 @@ def _compile_document(path: str, options: dict[str, Any], start: float) -> Outco
     """Compile one document with --split, lint every pack (compile does), count what came out."""
     import tempfile
 
-    from packc.compile import compile as compile_source
+    from packc.pipeline import compile as compile_source
 
     with tempfile.TemporaryDirectory(prefix="packc-corpus-") as out:
         result = compile_source(path, out, split=True, strict=options.get("strict", False))

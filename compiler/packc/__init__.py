@@ -1,7 +1,39 @@
 """packc: compile OpenAPI documents into packs."""
 
-from .compile import CompileResult, compile
-from .errors import InputError, PackcError, UsageError
-from .frontend import FrontEndResult, read_api
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .errors import InputError, PackcError, UsageError
+    from .frontend import FrontEndResult, read_api
+    from .pipeline import CompileResult, compile
 
 __all__ = ["CompileResult", "FrontEndResult", "InputError", "PackcError", "UsageError", "compile", "read_api"]
+
+# Exports load on first use, so `packc call` and `packc exec` (runtime work) do not pay for the
+# compiler's imports: the whole pipeline costs most of a second of start-up. (The pipeline module
+# is not named `compile`: importing it would then rebind `packc.compile` to the module.)
+_HOMES = {
+    "CompileResult": "pipeline",
+    "FrontEndResult": "frontend",
+    "InputError": "errors",
+    "PackcError": "errors",
+    "UsageError": "errors",
+    "compile": "pipeline",
+    "read_api": "frontend",
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'packc' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{home}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -83,7 +83,7 @@ def _print_plan_text(plan: Any) -> None:
 
 
 def _cmd_plan(args: argparse.Namespace) -> int:
-    from .compile import plan_source
+    from .pipeline import plan_source
 
     plan = plan_source(args.source, split=args.split, strict=args.strict, allow_remote_refs=args.allow_remote_refs,
                        overlay=args.overlay)
@@ -96,7 +96,7 @@ def _cmd_plan(args: argparse.Namespace) -> int:
 
 
 def _cmd_compile(args: argparse.Namespace) -> int:
-    from .compile import compile as compile_source
+    from .pipeline import compile as compile_source
 
     result = compile_source(args.source, args.out_dir, split=args.split, strict=args.strict,
                             allow_remote_refs=args.allow_remote_refs, overlay=args.overlay, server=args.server,

@@ -9,7 +9,7 @@ from typing import Any
 import yaml
 
 from packc import compile
-from packc.compile import plan_source
+from packc.pipeline import plan_source
 
 from .helpers import write_doc
 
