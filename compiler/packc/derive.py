@@ -92,14 +92,24 @@ def _describe(schema: dict[str, Any], *texts: str) -> dict[str, Any]:
     return schema
 
 
-def _with_example(schema: dict[str, Any], given: Sequence[Any], where: str, diags: list[Diagnostic]) -> dict[str, Any]:
+def _with_example(schema: dict[str, Any], given: Sequence[Any], where: str, diags: list[Diagnostic], *,
+                  required: bool = False, fill: bool = False) -> dict[str, Any]:
+    """The first given or schema example that validates, else a generated one.
+
+    ``required``: never null (the runtime reads a null argument as missing). ``fill``: never an empty
+    object (a required object query parameter sent as ``{}`` is not sent at all).
+    """
     from .schemas import validates
 
     bare = {k: v for k, v in schema.items() if k != "examples"}
     for value in [*given, *schema.get("examples", [])]:
+        if (required and value is None) or (fill and value == {}):
+            continue
         if validates(bare, value):
             return {**bare, "examples": [value]}
-    ok, value = example_for(bare)
+    ok, value = example_for(bare, fill=fill, not_null=required)
+    if ok and fill and value == {}:
+        ok = False
     if ok:
         return {**bare, "examples": [value]}
     diags.append(Diagnostic("C120", "warning", where, "No example could be found or generated for this argument.",
@@ -177,6 +187,8 @@ def _is_file(media: MediaType, schema: Any) -> bool:
     ct = media.content_type
     if isinstance(schema, Mapping) and schema.get("type") == "string" and schema.get("format") in ("binary", "base64"):
         return True
+    if isinstance(schema, Mapping) and schema.get("format") == "file":  # Swagger 2.0 `type: file`, converted
+        return True
     return schema is None and not (ct.endswith("json") or ct.startswith("text/") or "form" in ct)
 
 
@@ -199,12 +211,13 @@ def _body_args(api: Api, op: Operation, taken: set[str], diags: list[Diagnostic]
             schema, cut = inline_schema(api, raw)
             if not isinstance(schema, dict):
                 schema = {} if schema is True else {"not": {}}
-            file = isinstance(node, Mapping) and node.get("format") == "binary" and "form" in media.content_type
+            file = isinstance(node, Mapping) and node.get("format") in ("binary", "file") and "form" in media.content_type
             if file:
                 schema = {"type": "string", "format": "binary", "description": f"Path of a file to upload as {prop!r}."}
             name = _unique(snake(str(prop)), "body", taken)
             ex = [g[prop] for g in given if isinstance(g, Mapping) and prop in g]
-            schema = _with_example(schema, ex, f"{where}/content/{media.content_type}/schema/properties/{prop}", diags)
+            schema = _with_example(schema, ex, f"{where}/content/{media.content_type}/schema/properties/{prop}", diags,
+                                   required=body.required and prop in required)
             if cut:
                 diags.append(Diagnostic("C122", "warning", where, f"The schema of body property {prop!r} is recursive or very large; cut in args.",
                                         "Nothing to do; the runtime still sends what the document allows."))
@@ -217,7 +230,7 @@ def _body_args(api: Api, op: Operation, taken: set[str], diags: list[Diagnostic]
     inner, _cut = inline_schema(api, media.schema if media.schema is not None else {})
     schema = inner if isinstance(inner, dict) else {}
     schema = _describe(schema, body.description, "The request body.")
-    schema = _with_example(schema, given, where, diags)
+    schema = _with_example(schema, given, where, diags, required=body.required)
     return [ArgSpec(_unique("body", "body", taken), "body", None, schema, body.required)], content_type
 
 
@@ -241,9 +254,11 @@ def _args(api: Api, op: Operation, diags: list[Diagnostic]) -> tuple[list[ArgSpe
         schema = _param_schema(api, p, diags)
         schema = _describe(schema, p.description, schema.get("description", ""))
         given = [e.value for e in p.examples] + ([e.value for e in p.content.examples] if p.content else [])
-        schema = _with_example(schema, given, p.pointer or op.pointer, diags)
+        required = p.location == "path" or p.required
+        fill = required and p.location in ("query", "header", "cookie")
+        schema = _with_example(schema, given, p.pointer or op.pointer, diags, required=required, fill=fill)
         name = _unique(snake(p.name), p.location, taken)
-        out.append(ArgSpec(name, p.location, p.name, schema, p.location == "path" or p.required))
+        out.append(ArgSpec(name, p.location, p.name, schema, required))
     body_args, content_type = _body_args(api, op, taken, diags)
     return out + body_args, content_type
 

@@ -147,6 +147,16 @@ def _inline(api: Api, node: Any, stack: tuple[str, ...], depth: int, budget: _Bu
         del out["minimum"]
     if isinstance(out.get("exclusiveMaximum"), int | float) and out.get("maximum") == out["exclusiveMaximum"]:
         del out["maximum"]
+    if isinstance(out.get("allOf"), list):
+        # OpenAPI "inheritance": additionalProperties false beside (or inside) allOf parts rejects the
+        # other parts' properties in JSON Schema, so no value could validate; loosen it.
+        if out.get("additionalProperties") is False:
+            del out["additionalProperties"]
+        for part in out["allOf"]:
+            if isinstance(part, dict) and part.get("additionalProperties") is False:
+                del part["additionalProperties"]
+    if "enum" in out:
+        _repair_enum(out)
     if node.get("nullable") is True:
         out = _nullable(out)
     if "examples" in out:
@@ -158,6 +168,27 @@ def _inline(api: Api, node: Any, stack: tuple[str, ...], depth: int, budget: _Bu
     if "default" in out and not validates({k: v for k, v in out.items() if k != "default"}, out["default"]):
         del out["default"]
     return out
+
+
+def _repair_enum(out: dict[str, Any]) -> None:
+    """Enum members the schema's own type rejects: numbers for a string become strings, others go."""
+    if "type" not in out:
+        return
+    typed = {"type": out["type"]}
+    kept: list[Any] = []
+    for v in out["enum"]:
+        if validates(typed, v):
+            kept.append(v)
+        elif isinstance(v, int | float) and not isinstance(v, bool) and validates(typed, str(v)):
+            kept.append(str(v))
+    unique: list[Any] = []
+    for v in kept:
+        if v not in unique:
+            unique.append(v)
+    if unique:
+        out["enum"] = unique
+    else:
+        del out["enum"]
 
 
 def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
@@ -317,7 +348,7 @@ def _number(schema: Mapping[str, Any], integer: bool) -> list[Any]:
     return cands
 
 
-def _candidates(schema: Any, depth: int) -> list[Any]:
+def _candidates(schema: Any, depth: int, fill: bool = False) -> list[Any]:
     if schema is True or schema == {}:
         return ["example"]
     if not isinstance(schema, Mapping) or depth > 6:
@@ -371,13 +402,46 @@ def _candidates(schema: Any, depth: int) -> list[Any]:
             for name in schema.get("required", []) if isinstance(schema.get("required"), list) else []:
                 sub = _candidates(props.get(name, {}), depth + 1)[:1]
                 obj[name] = sub[0] if sub else "example"
+            least = schema.get("minProperties", 0) if isinstance(schema.get("minProperties"), int) else 0
+            if len(obj) < max(least, 1 if depth == 0 and fill else 0):
+                out.append(_filled(schema, obj, max(least, 1), props, depth))
             out.append(obj)
     return out
 
 
-def example_for(schema: Any) -> tuple[bool, Any]:
-    """A deterministic example that validates against ``schema``; ``(False, None)`` when none is found."""
-    for candidate in _candidates(schema, 0):
+def _filled(schema: Mapping[str, Any], obj: dict[str, Any], least: int, props: Mapping[str, Any],
+            depth: int) -> dict[str, Any]:
+    """``obj`` with optional properties added (declared ones first, then additional ones) up to ``least``."""
+    filled = dict(obj)
+    for name, sub_schema in props.items():
+        if len(filled) >= least:
+            return filled
+        if name not in filled:
+            sub = [c for c in _candidates(sub_schema, depth + 1) if c is not None][:1]
+            if sub:
+                filled[name] = sub[0]
+    extra = schema.get("additionalProperties", True)
+    n = 1
+    while len(filled) < least and extra is not False and n <= 64:
+        sub = _candidates(extra, depth + 1)[:1] if extra is not True else ["example"]
+        if not sub:
+            break
+        key = f"key{n}" if n > 1 else "key"
+        if key not in filled:
+            filled[key] = sub[0]
+        n += 1
+    return filled
+
+
+def example_for(schema: Any, *, fill: bool = False, not_null: bool = False) -> tuple[bool, Any]:
+    """A deterministic example that validates against ``schema``; ``(False, None)`` when none is found.
+
+    ``fill``: an object example gets at least one property (a required object query parameter with
+    ``{}`` sends nothing). ``not_null``: never ``None`` (the runtime reads a null argument as missing).
+    """
+    for candidate in _candidates(schema, 0, fill):
+        if not_null and candidate is None:
+            continue
         if validates(schema, candidate):
             return True, copy.deepcopy(candidate)
     return False, None
