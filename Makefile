@@ -17,7 +17,7 @@ $(STAMP): pyproject.toml | $(BIN)/python
 setup: $(STAMP)
 
 lint: $(STAMP)
-	$(BIN)/ruff check compiler runtime tests
+	$(BIN)/ruff check compiler runtime tests tools
 
 typecheck: $(STAMP)
 	$(BIN)/mypy

@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import subprocess
 import sys
-import threading
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,29 +17,13 @@ ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.e2e
 
 
-@pytest.fixture()
-def server() -> Iterator[Any]:
-    spec = importlib.util.spec_from_file_location("compile_e2e_demo_server", ROOT / "specs/demo/server.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    srv = module.DemoServer(0, "e2e-key")
-    thread = threading.Thread(target=srv.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-    thread.start()
-    try:
-        yield srv
-    finally:
-        srv.shutdown()
-        srv.server_close()
-        thread.join(5)
-
-
-def test_compiled_pack_cli_reads_and_writes_with_confirmation(server: Any, tmp_path: Path) -> None:
+def test_compiled_pack_cli_reads_and_writes_with_confirmation(demo_server: Any, tmp_path: Path) -> None:
+    server = demo_server
     result = compile(ROOT / "specs/demo/petstore.yaml", tmp_path, server=server.url)
     assert result.ok
     pack = result.packs[0].directory
     assert pack is not None
-    env = {**os.environ, "PETSTORE_API_KEY": "e2e-key", "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
+    env = {**os.environ, "PETSTORE_API_KEY": server.api_key, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
 
     def run(*words: str) -> dict[str, Any]:
         proc = subprocess.run([str(pack / "bin" / "petstore"), *words, "--json"], capture_output=True, text=True,

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import importlib.util
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
@@ -35,22 +34,14 @@ def load_server_module() -> ModuleType:
 
 
 @pytest.fixture()
-def server() -> Iterator[Any]:
-    module = load_server_module()
-    srv = module.DemoServer(0, "test-key")
-    thread = threading.Thread(target=srv.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-    thread.start()
-    try:
-        yield srv
-    finally:
-        srv.shutdown()
-        srv.server_close()
-        thread.join(5)
+def server(demo_server: Any) -> Any:
+    """The demo server (the shared ``demo_server`` fixture of tests/conftest.py)."""
+    return demo_server
 
 
 @pytest.fixture()
 def client(server: Any) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=server.url, headers={"X-API-Key": "test-key"}, timeout=5) as c:
+    with httpx.Client(base_url=server.url, headers={"X-API-Key": server.api_key}, timeout=5) as c:
         yield c
 
 

@@ -131,7 +131,7 @@ def test_body_must_be_json(client: httpx.Client) -> None:
 
 
 def test_outside_the_base_path_is_not_found(server: Any) -> None:
-    response = httpx.get(server.url.removesuffix("/v1") + "/pets", headers={"X-API-Key": "test-key"})
+    response = httpx.get(server.url.removesuffix("/v1") + "/pets", headers={"X-API-Key": server.api_key})
     assert response.status_code == 404
 
 
