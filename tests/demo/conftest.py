@@ -29,9 +29,6 @@ def load_module(path: Path, name: str) -> ModuleType:
     return module
 
 
-def load_server_module() -> ModuleType:
-    return load_module(SERVER, "petstore_demo_server")
-
 
 @pytest.fixture()
 def server(demo_server: Any) -> Any:
