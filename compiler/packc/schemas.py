@@ -61,9 +61,24 @@ def inline_schema(api: Api, node: Any) -> tuple[Any, bool]:
     return out, budget.cut
 
 
-def _cut(budget: _Budget) -> dict[str, Any]:
+_SHALLOW = ("type", "format", "enum", "const", "nullable", "minimum", "maximum", "minLength", "maxLength", "pattern")
+
+
+def _cut(budget: _Budget, api: Api, node: Mapping[str, Any]) -> dict[str, Any]:
+    """A cut keeps a scalar node's own keywords (its type above all), so an example still has to fit."""
     budget.cut = True
-    return {"description": CUT_NOTE}
+    target: Any = node
+    for _ in range(16):  # follow a chain of refs, not a cycle
+        ref = target.get("$ref") if isinstance(target, Mapping) else None
+        if not isinstance(ref, str):
+            break
+        target = resolve_pointer(api.document, ref)
+    shallow = {k: v for k, v in target.items() if k in _SHALLOW} if isinstance(target, Mapping) else {}
+    out = _inline(api, shallow, (), 0, _Budget()) if shallow else {}
+    types = out.get("type") if isinstance(out, dict) else None
+    if not isinstance(out, dict) or not types or {"object", "array"} & set([types] if isinstance(types, str) else types):
+        out = {}  # a cut object stays open: its required properties are beyond the cut
+    return {"description": CUT_NOTE, **{k: v for k, v in out.items() if k != "description"}}
 
 
 def _inline(api: Api, node: Any, stack: tuple[str, ...], depth: int, budget: _Budget) -> Any:
@@ -73,11 +88,11 @@ def _inline(api: Api, node: Any, stack: tuple[str, ...], depth: int, budget: _Bu
         return {}
     budget.nodes += 1
     if depth > MAX_DEPTH or budget.nodes > MAX_NODES:
-        return _cut(budget)
+        return _cut(budget, api, node)
     ref = node.get("$ref")
     if isinstance(ref, str):
         if ref in stack:
-            return _cut(budget)
+            return _cut(budget, api, node)
         target = resolve_pointer(api.document, ref)
         if target is None:
             return {}

@@ -247,3 +247,22 @@ def test_swagger2_file_body_is_a_file_path_arg() -> None:
     u = derived["uploads.create"]
     assert u.verb.args["properties"]["picture"]["type"] == "string"
     assert u.binding()["args"]["picture"]["file"] is True
+
+
+def test_a_cut_keeps_the_type_so_examples_still_fit() -> None:
+    """azure jit: a port ``number`` cut by depth had no type, so the example ``"example"`` passed."""
+    from packc.schemas import CUT_NOTE, inline_schema
+
+    api = make_api(document={"components": {"schemas": {"Number": {"type": "integer", "format": "int32"}}}})
+    for n in range(1, 20):
+        deep: dict[str, Any] = {"$ref": "#/components/schemas/Number"}
+        for _ in range(n):
+            deep = {"type": "object", "required": ["x"], "properties": {"x": deep}}
+        schema, cut = inline_schema(api, deep)
+        if cut:
+            break
+    assert cut
+    inner = schema
+    while "properties" in inner:
+        inner = inner["properties"]["x"]
+    assert inner["description"] == CUT_NOTE and inner["type"] == "integer"  # an object cut stays open
