@@ -7,8 +7,7 @@ from pathlib import Path
 
 from packc_runtime.diagnostics import Diagnostic
 from packc_runtime.manifest import read_manifest, read_policy
-
-from .templating import example_line
+from packc_runtime.templating import example_line
 
 __all__ = ["CommandEntry", "list_commands"]
 

@@ -11,11 +11,11 @@ from typing import Any
 
 from packc_runtime.credentials import CredentialSlot, credential_slots
 from packc_runtime.manifest import Manifest, Policy, dump_json
+from packc_runtime.templating import example_line
 
 from .derive import DerivedVerb
 from .errors import UsageError
 from .repo import repo_files
-from .templating import example_line
 from .text import clean, inline_md, sentence, shorten
 
 __all__ = ["PackOutput", "render_pack", "write_pack"]

@@ -12,6 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from packc_runtime.openapi import unescape_token
+
 JSON = Any  # a JSON value: dict, list, str, int, float, bool or None
 Schema = Mapping[str, Any] | bool
 
@@ -205,7 +207,7 @@ def resolve_pointer(document: Mapping[str, JSON], ref: str) -> JSON | None:
         return document
     node: JSON = document
     for raw in fragment.lstrip("/").split("/"):
-        token = _unescape(raw)
+        token = unescape_token(raw)
         if isinstance(node, Mapping):
             if token not in node:
                 return None
@@ -216,8 +218,3 @@ def resolve_pointer(document: Mapping[str, JSON], ref: str) -> JSON | None:
             return None
     return node
 
-
-def _unescape(token: str) -> str:
-    from urllib.parse import unquote
-
-    return unquote(token).replace("~1", "/").replace("~0", "~")

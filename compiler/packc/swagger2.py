@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from packc_runtime.diagnostics import Diagnostic, pointer
+from packc_runtime.openapi import unescape_token
 
 from .model import resolve_pointer
 
@@ -227,7 +228,7 @@ class _Converter:
         if isinstance(param, dict) and isinstance(param.get("$ref"), str):
             ref = param["$ref"]
             if ref.startswith("#/parameters/"):
-                return self.global_params.get(_unescape(ref[len("#/parameters/"):]), {})
+                return self.global_params.get(unescape_token(ref[len("#/parameters/"):]), {})
         return param
 
     def _parameter(self, param: dict[str, Any], where: str) -> dict[str, Any]:
@@ -388,6 +389,3 @@ def _collection_style(param: dict[str, Any], location: str) -> tuple[str, bool] 
 def _str_list(value: Any) -> list[str]:
     return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
 
-
-def _unescape(token: str) -> str:
-    return token.replace("~1", "/").replace("~0", "~")

@@ -19,6 +19,7 @@ __all__ = [
     "load_document",
     "read_operations",
     "resolve",
+    "unescape_token",
 ]
 
 BINDING_KEY = "x-packc-binding"
@@ -93,9 +94,9 @@ def load_document(path: Path) -> dict[str, Any]:
     return data
 
 
-def _unescape(token: str) -> str:
-    """One reference token of a ``#/...`` fragment: percent-decoded (it is a URI fragment), then
-    ``~1`` -> ``/`` and ``~0`` -> ``~`` (RFC 6901, in that order)."""
+def unescape_token(token: str) -> str:
+    """Decode one reference token of a ``#/...`` fragment: percent-decoded first (it is a URI
+    fragment), then ``~1`` -> ``/`` and ``~0`` -> ``~`` (RFC 6901, in that order)."""
     if "%" in token:
         token = unquote(token)
     return token.replace("~1", "/").replace("~0", "~")
@@ -109,7 +110,7 @@ def resolve(document: Mapping[str, Any], node: Any, *, depth: int = 0) -> Any:
             raise InvalidPack(f"Reference {ref!r} cannot be resolved inside the pack's document.")
         target: Any = document
         for token in ref[2:].split("/"):
-            key = _unescape(token)
+            key = unescape_token(token)
             if isinstance(target, Mapping) and key in target:
                 target = target[key]
             elif isinstance(target, list) and key.isdigit() and int(key) < len(target):

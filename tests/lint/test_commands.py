@@ -9,7 +9,7 @@ import pytest
 
 from packc.cli import main
 from packc.commands import list_commands
-from packc.templating import example_line
+from packc_runtime.templating import example_line
 
 LEDGER = Path(__file__).parent.parent / "fixtures" / "ledger"
 
