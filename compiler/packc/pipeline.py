@@ -120,7 +120,7 @@ def _pack(api: Api, overrides: Overrides, pack: PackPlan, plan_: Plan, split: bo
     binding = binding_for(api, [v.op for v in derived], overrides, family)
     name = overrides.name or clean(api.info.title) or plan_.api_id
     if split and len(plan_.packs) > 1 and pack.group:
-        name = f"{name}: {pack.group}"
+        name = f"{name}: {pack.group.replace('-', ' ')}"
     manifest = Manifest(
         id=pack.id, name=shorten(name, 80), kind="openapi", cliBin=cli_bin, transports=["cli", "json_exec"],
         binding=binding, openapi=OpenApiSource(path="openapi.json"),

@@ -294,31 +294,89 @@ def _unique_key(key: str, taken: Iterable[str]) -> str:
 
 # --- packs ------------------------------------------------------------------------------------------
 
+def _path_words(op: Operation) -> tuple[str, ...]:
+    """The static words of an operation's path, prefixes (api, v1, ...) dropped: its place in the API."""
+    return tuple(w for w, is_param in _segments(op.path)[0] if not is_param)
+
+
 def _group_key(v: PlannedVerb) -> str:
     if v.override.group:
         return slug(v.override.group) or "misc"
     if v.op.tags and slug(v.op.tags[0]):
         return slug(v.op.tags[0])
-    return slug(v.resource[0]) if v.resource else slug(v.name.split(".")[0]) or "misc"
+    words = _path_words(v.op)
+    return slug(words[0]) if words else slug(v.name.split(".")[0]) or "misc"
 
 
 def _related(a: list[PlannedVerb], b: list[PlannedVerb]) -> int:
-    ra = {v.resource[0] for v in a if v.resource}
-    rb = {v.resource[0] for v in b if v.resource}
+    ra = {w for v in a for w in _path_words(v.op)[:1]}
+    rb = {w for v in b for w in _path_words(v.op)[:1]}
     return len(ra & rb)
 
 
-def _split_big(key: str, verbs: list[PlannedVerb]) -> list[tuple[str, list[PlannedVerb]]]:
-    ordered = sorted(verbs, key=lambda v: (v.resource, v.name))
+def _balanced(key: str, ordered: list[PlannedVerb]) -> list[tuple[str, list[PlannedVerb]]]:
+    """Cut an ordered list into ⌈n/12⌉ packs of near-equal size (each 6 or more when n > 12)."""
     n = math.ceil(len(ordered) / MAX_VERBS)
     size, extra = divmod(len(ordered), n)
     out, start = [], 0
     for i in range(n):
         end = start + size + (1 if i < extra else 0)
-        chunk = ordered[start:end]
-        sub = next((w for v in chunk for w in v.resource[1:2] or v.resource[:1]), "") or str(i + 1)
-        out.append((f"{key}-{slug(sub) or i + 1}", chunk))
+        out.append((key if i == 0 else f"{key}-{i + 1}", ordered[start:end]))
         start = end
+    return out
+
+
+def _split_big(key: str, verbs: list[PlannedVerb]) -> list[tuple[str, list[PlannedVerb]]]:
+    """A group above 12 → packs by sub-resource: the path word after what the whole group shares.
+
+    Sub-resources stay whole where they fit (first fit, biggest first); the group's own operations
+    (nothing after the shared words) keep the group's name; a sub-resource above 12 splits again by
+    its own sub-resources; what cannot be told apart is cut into balanced packs.
+    """
+    words = {v.op.key: _path_words(v.op) for v in verbs}
+    common = 0
+    first = words[verbs[0].op.key]
+    while common < len(first) and all(len(w) > common and w[common] == first[common] for w in words.values()):
+        common += 1
+    subs: dict[str, list[PlannedVerb]] = {}
+    for v in sorted(verbs, key=lambda v: (words[v.op.key], v.name)):
+        w = words[v.op.key]
+        subs.setdefault(w[common] if len(w) > common else "", []).append(v)
+    if len(subs) == 1:  # nothing tells them apart: balanced packs in path order
+        return _balanced(key, next(iter(subs.values())))
+    pieces: list[tuple[str, list[PlannedVerb]]] = []  # whole sub-resources, each 12 or fewer
+    for sub, members in sorted(subs.items(), key=lambda kv: (-len(kv[1]), kv[0] != "", kv[0])):
+        name = key if not sub else f"{key}-{slug(sub) or 'misc'}"
+        pieces.extend(_split_big(name, members) if len(members) > MAX_VERBS else [(name, members)])
+    # The fewest packs that hold the pieces whole: each piece, biggest first, goes to the emptiest pack.
+    count = math.ceil(len(verbs) / MAX_VERBS)
+    while True:
+        bins: list[list[tuple[str, list[PlannedVerb]]]] = [[] for _ in range(count)]
+        for piece in sorted(pieces, key=lambda p: (-len(p[1]), p[0] != key, p[0])):
+            min(bins, key=lambda b: sum(len(m) for _, m in b)).append(piece)
+        if all(sum(len(m) for _, m in b) <= MAX_VERBS for b in bins):
+            break
+        count += 1
+    # A pack is named after its biggest piece (the group's own operations first).
+    out = [(min(b, key=lambda p: (p[0] != key, -len(p[1]), p[0]))[0], [v for _, m in b for v in m]) for b in bins]
+    # A pack below 5 joins the smallest other pack; past 12 the two are cut into balanced packs.
+    while len(out) > 1 and min(len(m) for _, m in out) < MIN_VERBS:
+        out.sort(key=lambda b: (len(b[1]), b[0]))
+        small, other = out.pop(0), out.pop(0)
+        name = key if key in (small[0], other[0]) else other[0]
+        merged = sorted(other[1] + small[1], key=lambda v: (words[v.op.key], v.name))
+        out.extend([(name, merged)] if len(merged) <= MAX_VERBS else _balanced(name, merged))
+    return [(name, sorted(members, key=lambda v: (words[v.op.key], v.name))) for name, members in sorted(out)]
+
+
+def _merged_name(members: list[tuple[str, int]]) -> str:
+    """A merged group's name: its biggest parts (at most three), as long as the name stays short."""
+    out = ""
+    for name, _size in sorted(members, key=lambda m: (-m[1], m[0]))[:3]:
+        candidate = f"{out}-{name}" if out else name
+        if out and len(candidate) > 32:
+            break
+        out = candidate
     return out
 
 
@@ -327,12 +385,16 @@ def _groups(verbs: list[PlannedVerb]) -> list[tuple[str, list[PlannedVerb]]]:
     for v in verbs:
         by_key.setdefault(_group_key(v), []).append(v)
     groups: dict[str, list[PlannedVerb]] = {}
+    parts: dict[str, list[tuple[str, int]]] = {}
     for key in sorted(by_key):
         if len(by_key[key]) > MAX_VERBS:
             for sub, chunk in _split_big(key, by_key[key]):
-                groups[_unique_key(sub, [*groups, *by_key])] = chunk
+                name = _unique_key(sub, [*groups, *(k for k in by_key if k != key)])
+                groups[name] = chunk
+                parts[name] = [(name, len(chunk))]
         else:
             groups[key] = by_key[key]
+            parts[key] = [(key, len(by_key[key]))]
     # Merge small groups into the most related group with room, else into any small group.
     changed = True
     while changed:
@@ -346,14 +408,20 @@ def _groups(verbs: list[PlannedVerb]) -> list[tuple[str, list[PlannedVerb]]]:
             room = [k for k in others if len(groups[k]) + len(groups[key]) <= MAX_VERBS] or others
             best = max(room, key=lambda k: (_related(groups[key], groups[k]), len(groups[k]) < MIN_VERBS,
                                             -len(groups[k]), [-ord(c) for c in k]))
-            # The merged group keeps the larger group's name (alphabetical on a tie).
+            related = _related(groups[key], groups[best]) > 0
             into, other = sorted((best, key), key=lambda k: (-len(groups[k]), k))
             merged = groups.pop(into) + groups.pop(other)
+            # Related groups keep the larger one's name; unrelated ones are named after their parts.
+            members = parts.pop(into) + parts.pop(other)
+            name = into if related else _unique_key(_merged_name(members), groups)
             if len(merged) <= MAX_VERBS:
-                groups[into] = merged
+                groups[name] = merged
+                parts[name] = members
             else:  # no group had room: merge, then cut into balanced packs (each then has 6 or more)
-                for sub, chunk in _split_big(into, merged):
-                    groups[_unique_key(sub, groups)] = chunk
+                for sub, chunk in _balanced(name, merged):
+                    unique = _unique_key(sub, groups)
+                    groups[unique] = chunk
+                    parts[unique] = [(unique, len(chunk))]
             changed = True
             break
     return sorted(groups.items())

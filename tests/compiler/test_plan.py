@@ -152,3 +152,43 @@ def test_many_clashing_long_names_stay_unique_and_short() -> None:
     names = list(_names(*ops).values())
     assert len(set(names)) == len(names) == 30
     assert all(len(n) <= 64 for n in names)
+
+
+def _crud(prefix: str, item: str) -> list[object]:
+    """list/create on ``prefix`` and get/update/delete on ``prefix/{item}``: five operations."""
+    one = f"{prefix}/{{{item}}}"
+    return [op("get", prefix), op("post", prefix), op("get", one), op("patch", one), op("delete", one)]
+
+
+def test_split_keeps_sub_resources_whole_and_names_packs_after_them() -> None:
+    # 20 operations under /charges: the core five, refunds (5), disputes (5), captures (5).
+    ops = [*_crud("/v1/charges", "c"), *_crud("/v1/charges/{c}/refunds", "r"), *_crud("/v1/charges/{c}/disputes", "d"),
+           *_crud("/v1/charges/{c}/captures", "p")]
+    result = plan(make_api(*ops, title="Pay"), Overrides(), split=True)  # type: ignore[arg-type]
+    packs = {p.id: sorted(v.op.path for v in p.verbs) for p in result.packs}
+    assert len(packs) == 2 and all(MIN_VERBS <= len(v) <= MAX_VERBS for v in packs.values())
+    assert "pay-charges" in packs  # the pack with the group's own operations keeps the group's name
+    for paths in packs.values():  # every sub-resource lies whole in one pack
+        for sub in ("refunds", "disputes", "captures"):
+            inside = [p for p in paths if f"/{sub}" in p]
+            assert inside == [] or len(inside) == 5
+    other = next(i for i in packs if i != "pay-charges")
+    assert other.startswith("pay-charges-") and other.removeprefix("pay-charges-") in ("refunds", "disputes", "captures")
+
+
+def test_split_groups_deep_paths_by_their_top_resource_not_their_last_words() -> None:
+    # /v1/financial/accounts/... must not join /v1/accounts (names use the last two words; groups the first).
+    ops = [*_crud("/v1/accounts", "a"), *_crud("/v1/financial/accounts", "f")]
+    result = plan(make_api(*ops, title="Bank"), Overrides(), split=True)  # type: ignore[arg-type]
+    packs = {p.id: {v.op.path.split("/")[2] for v in p.verbs} for p in result.packs}
+    assert packs == {"bank-accounts": {"accounts"}, "bank-financial": {"financial"}}
+
+
+def test_split_names_a_merge_of_unrelated_small_groups_after_its_parts() -> None:
+    ops = [op("get", "/alpha"), op("post", "/alpha"), op("get", "/alpha/{a}"),
+           op("get", "/beta"), op("post", "/beta"), op("get", "/gamma")]
+    result = plan(make_api(*ops, title="Mix"), Overrides(), split=True)  # type: ignore[arg-type]
+    assert [p.id for p in result.packs] == ["mix"]  # one pack left: the API's own id
+    ops += [*_crud("/delta", "d"), *_crud("/epsilon", "e")]
+    result = plan(make_api(*ops, title="Mix"), Overrides(), split=True)  # type: ignore[arg-type]
+    assert sorted(p.id for p in result.packs) == ["mix-alpha-beta-gamma", "mix-delta", "mix-epsilon"]
