@@ -346,7 +346,10 @@ def _split_big(key: str, verbs: list[PlannedVerb]) -> list[tuple[str, list[Plann
         return _balanced(key, next(iter(subs.values())))
     pieces: list[tuple[str, list[PlannedVerb]]] = []  # whole sub-resources, each 12 or fewer
     for sub, members in sorted(subs.items(), key=lambda kv: (-len(kv[1]), kv[0] != "", kv[0])):
-        name = key if not sub else f"{key}-{slug(sub) or 'misc'}"
+        word = slug(sub) or "misc"
+        # The group's own operations, or a first word that repeats the group's name (tag "repos" on
+        # /repos/...), keep the group's name.
+        name = key if not sub or key == word or key.endswith(f"-{word}") else f"{key}-{word}"
         pieces.extend(_split_big(name, members) if len(members) > MAX_VERBS else [(name, members)])
     # The fewest packs that hold the pieces whole: each piece, biggest first, goes to the emptiest pack.
     count = math.ceil(len(verbs) / MAX_VERBS)
@@ -366,7 +369,8 @@ def _split_big(key: str, verbs: list[PlannedVerb]) -> list[tuple[str, list[Plann
         name = key if key in (small[0], other[0]) else other[0]
         merged = sorted(other[1] + small[1], key=lambda v: (words[v.op.key], v.name))
         out.extend([(name, merged)] if len(merged) <= MAX_VERBS else _balanced(name, merged))
-    return [(name, sorted(members, key=lambda v: (words[v.op.key], v.name))) for name, members in sorted(out)]
+    return [(name, sorted(members, key=lambda v: (words[v.op.key], v.name)))
+            for name, members in sorted(out, key=lambda b: (b[0], min((words[v.op.key], v.name) for v in b[1])))]
 
 
 def _merged_name(members: list[tuple[str, int]]) -> str:
