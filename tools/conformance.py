@@ -30,6 +30,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from conformance_prism import prism_document
 from conformance_proxy import Exchange, RecordingProxy
 from conformance_sample import DEFAULT_CORPUS, SAMPLE_FILE, read_sample
 
@@ -73,11 +74,12 @@ class VerbResult:
     args: dict[str, Any] = field(default_factory=dict)
     synthesized: list[str] = field(default_factory=list)  # required args with no example
     exchanges: list[Exchange] = field(default_factory=list)
+    route: str = ""  # the route-group prefix Prism's copy of the document gave the verb (conformance_prism)
 
     def to_json(self) -> dict[str, Any]:
         return {"pack": self.pack, "verb": self.verb, "outcome": self.outcome, "reason": self.reason,
                 "detail": self.detail, "args": self.args, "synthesized": self.synthesized,
-                "exchanges": [e.to_json() for e in self.exchanges]}
+                "exchanges": [e.to_json() for e in self.exchanges], "route": self.route}
 
 
 @dataclass
@@ -286,6 +288,10 @@ def run_pack(pack: Path, prism: Path, env_base: dict[str, str], via_packc: bool)
     doc_file = pack / str((manifest.get("openapi") or {}).get("path") or "openapi.json")
     document = json.loads(doc_file.read_text(encoding="utf-8"))
     verbs = manifest.get("verbs") or {}
+    prism_doc, routes = prism_document(document)  # a copy Prism can route and read, when needed
+    if prism_doc is not None:
+        doc_file = pack.parent / f"{pack.name}.prism.json"
+        doc_file.write_text(json.dumps(prism_doc, indent=1, ensure_ascii=False), encoding="utf-8")
     proc, port, error = start_prism(prism, doc_file, pack.parent / f"{pack.name}.prism.log")
     results: list[VerbResult] = []
     proxy = RecordingProxy(f"http://127.0.0.1:{port}").start() if not error else None
@@ -297,11 +303,13 @@ def run_pack(pack: Path, prism: Path, env_base: dict[str, str], via_packc: bool)
         for verb in sorted(verbs):
             json_body = media.get(verb) is None or "json" in str(media.get(verb))
             args, synthesized = example_args((verbs[verb] or {}).get("args"), None if json_body else str(upload))
-            result = VerbResult(pack.name, verb, "not_called", args=args, synthesized=synthesized)
+            result = VerbResult(pack.name, verb, "not_called", args=args, synthesized=synthesized,
+                                route=routes.get(verb, ""))
             results.append(result)
             if proxy is None:
                 result.reason, result.detail = "prism_refused_document", error
                 continue
+            proxy.prefix = result.route
             mark = proxy.mark()
             command = call_command(pack, verb, args, proxy.url, via_packc=via_packc)
             try:

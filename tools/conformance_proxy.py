@@ -57,6 +57,9 @@ class RecordingProxy(ThreadingHTTPServer):
     def __init__(self, upstream: str) -> None:
         super().__init__(("127.0.0.1", 0), _Handler)
         self.upstream = upstream.rstrip("/")
+        # Prepended to the path forwarded (not the one recorded): the route group of the verb being
+        # called, when Prism serves a document rewritten by conformance_routes.
+        self.prefix = ""
         self.exchanges: list[Exchange] = []
         self.lock = threading.Lock()
         self.client = httpx.Client(timeout=30)
@@ -152,7 +155,8 @@ class _Handler(BaseHTTPRequestHandler):
             body=body[:BODY_EXCERPT].decode("utf-8", "replace"),
         )
         try:
-            answer = self.server.client.request(self.command, self.server.upstream + self.path,
+            upstream = self.server.upstream + self.server.prefix + self.path
+            answer = self.server.client.request(self.command, upstream,
                                                 headers=headers, content=body)
             status, data = answer.status_code, answer.content
             _judge(record, answer)
