@@ -72,15 +72,61 @@ class Authenticator:
             out[kind] = value
         return out
 
+    def _scheme(self, key: str) -> Mapping[str, Any]:
+        scheme = resolve(self._document, self._schemes.get(key))
+        return scheme if isinstance(scheme, Mapping) else {}
+
+    def _header(self, key: str) -> str | None:
+        """The request header scheme ``key`` writes (lower-cased), or None (query, cookie, unknown)."""
+        scheme = self._scheme(key)
+        if scheme.get("type") == "apiKey":
+            return str(scheme.get("name", "")).lower() if scheme.get("in") == "header" else None
+        return "authorization" if scheme.get("type") in ("http", "oauth2", "openIdConnect") else None
+
+    def _alternatives(self, requirement: Mapping[str, Sequence[str]]) -> list[list[str]]:
+        """The requirement's schemes as groups, one scheme of each group to be applied.
+
+        Schemes of one AND-requirement that write the same header cannot all be applied: a request
+        carries one ``Authorization`` (azure containerregistry: http basic AND an apiKey named
+        Authorization). They form one group, http schemes first (their header also satisfies the
+        apiKey's presence), then document order; every other scheme is a group of its own.
+        """
+        by_header: dict[str, list[str]] = {}
+        out: list[list[str]] = []
+        for key in requirement:
+            header = self._header(key)
+            if header is None:
+                out.append([key])
+            elif header in by_header:
+                by_header[header].append(key)
+            else:
+                by_header[header] = [key]
+                out.append(by_header[header])
+        return [sorted(group, key=lambda k: self._scheme(k).get("type") != "http") for group in out]
+
+    def _met(self, requirement: Mapping[str, Sequence[str]], *, env_only: bool) -> dict[str, dict[str, str]] | None:
+        """The values of the schemes to apply for ``requirement``, or None when it cannot be met."""
+        found: dict[str, dict[str, str]] = {}
+        for group in self._alternatives(requirement):
+            for key in group:
+                values = self._values(key, env_only=env_only)
+                if values is not None:
+                    found[key] = values
+                    break
+            else:
+                return None
+        return found
+
     def _choose(self, security: Sequence[Mapping[str, Sequence[str]]]
                 ) -> tuple[Mapping[str, Sequence[str]], dict[str, dict[str, str]]] | None:
-        """The requirement to apply and its values: the first one the environment alone meets (no
-        keyring or file is touched), else the first one all sources together meet."""
+        """The requirement to apply and the values of the schemes applied: the first requirement the
+        environment alone meets (no keyring or file is touched), else the first all sources meet.
+        Of schemes that write the same header, the first with a bound credential is applied."""
         for env_only in (True, False):
             for requirement in security:
-                found = {key: self._values(key, env_only=env_only) for key in requirement}
-                if all(values is not None for values in found.values()):
-                    return requirement, {key: values or {} for key, values in found.items()}
+                found = self._met(requirement, env_only=env_only)
+                if found is not None:
+                    return requirement, found
         return None
 
     def apply(self, op: Operation, base_url: str, send: TokenSender) -> Steps:
