@@ -12,7 +12,8 @@ from packc_runtime.diagnostics import Diagnostic
 from packc_runtime.manifest import Manifest, parse_manifest
 
 from .errors import InputError
-from .load import Loaded, is_url, load_source
+from .fetch import is_url
+from .load import Loaded, load_source
 from .model import Api
 from .normalize import normalize
 from .resolve import Layout, bundle_external_refs

@@ -17,7 +17,8 @@ from urllib.parse import unquote, urljoin, urlsplit
 from packc_runtime.diagnostics import Diagnostic, escape_token
 
 from .errors import InputError
-from .load import Loaded, is_url, load_source
+from .fetch import is_url
+from .load import Loaded, load_source
 from .model import resolve_pointer
 
 __all__ = ["Layout", "bundle_external_refs", "has_external_refs"]

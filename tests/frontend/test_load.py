@@ -13,7 +13,9 @@ from pathlib import Path
 import pytest
 
 from packc.errors import InputError
-from packc.load import MAX_DEPTH, fetch, parse_document
+from packc.fetch import fetch
+from packc.limits import MAX_DEPTH
+from packc.load import parse_document
 
 
 def _codes(exc: InputError) -> list[str]:
