@@ -169,8 +169,10 @@ def _numbered(name: str, n: int) -> str:
     return name[: MAX_NAME - len(suffix)].rstrip("._") + suffix
 
 
-def _method_rank(op: Operation) -> tuple[int, str]:
-    return (_CLASH_ORDER.index(op.method), op.path)
+def _method_rank(op: Operation) -> tuple[int, bool, str]:
+    # An item's DELETE keeps ``delete`` before its collection's (which becomes ``delete_all``).
+    bulk = op.method == "delete" and not op.path.rstrip("/").endswith("}")
+    return (_CLASH_ORDER.index(op.method), bulk, op.path)
 
 
 def _resolve_names(items: list[tuple[Operation, tuple[str, ...], str, OpOverride]],
@@ -186,12 +188,25 @@ def _resolve_names(items: list[tuple[Operation, tuple[str, ...], str, OpOverride
                 continue
             taken[ov.verb] = op.key
             out[op.key] = ov.verb
+    readable = {op.path for op, _res, _act, _ov in items if op.method == "get"}
     for op, res, act, _ov in sorted(items, key=lambda it: _method_rank(it[0])):
         if op.key in out:
             continue
         candidates = [_join([*res, act])]
         if op.method == "put" and act == "update":
             candidates.append(_join([*res, "replace"]))
+        if op.method in ("post", "put", "patch") and op.path in readable and act not in _CRUD:
+            # A singular sub-resource that GET reads (POST /charges/{id}/dispute): writing it updates it.
+            candidates.append(_join([*res, act, _ITEM[op.method]]))
+        if op.method == "delete" and not op.path.rstrip("/").endswith("}"):
+            candidates.append(_join([*res, "delete_all"]))  # DELETE on a collection beside its item's
+        # The same words under another parent (/orgs/{org}/actions/secrets, /orgs/{org}/dependabot/secrets,
+        # /repos/...): the nearest word to their left that tells them apart, then the top-level word.
+        words = _path_words(op)
+        near = [w for w in reversed(words) if w not in res][:1]
+        top = [w for w in words[:1] if w not in res and w not in near]
+        acts = [act, "replace"] if op.method == "put" and act == "update" else [act]
+        candidates.extend(_join([*extra, *res, a]) for extra in (near, top, [*top, *near]) if extra for a in acts)
         if op.operation_id and snake(op.operation_id) and snake(op.operation_id) != act:
             candidates.append(_join([*res, snake(op.operation_id)]))
         candidates.append(_join([*res, f"{act}_{op.method}"]))
@@ -209,7 +224,11 @@ def _resolve_names(items: list[tuple[Operation, tuple[str, ...], str, OpOverride
     for key, name in sorted(out.items(), key=lambda kv: kv[1]):
         if name in prefixes:
             method = key.split(" ", 1)[0].lower()
-            longer = _join([name, "get" if method == "get" else _COLLECTION.get(method, method)])
+            # GET reads it: ".get", or ".list" when an item below took ".get" (/balance/history and
+            # /balance/history/{id}); other methods get their collection action.
+            actions = ("get", "list") if method == "get" else (_COLLECTION.get(method, method),)
+            options = [_join([name, a]) for a in actions]
+            longer = next((o for o in options if o not in names and o not in prefixes), options[0])
             base, n = longer, 2
             while longer in names or longer in prefixes:
                 longer = _numbered(base, n)

@@ -192,3 +192,23 @@ def test_split_names_a_merge_of_unrelated_small_groups_after_its_parts() -> None
     ops += [*_crud("/delta", "d"), *_crud("/epsilon", "e")]
     result = plan(make_api(*ops, title="Mix"), Overrides(), split=True)  # type: ignore[arg-type]
     assert sorted(p.id for p in result.packs) == ["mix-alpha-beta-gamma", "mix-delta", "mix-epsilon"]
+
+
+def test_clashes_prefer_path_words_over_operation_ids() -> None:
+    names = _names(
+        op("get", "/v1/charges/{c}/dispute"), op("post", "/v1/charges/{c}/dispute", operation_id="postChargesDispute"),
+        op("delete", "/runners/{r}/labels"), op("delete", "/runners/{r}/labels/{name}", operation_id="removeLabel"),
+        op("get", "/orgs/{o}/actions/secrets/{s}/repos"),
+        op("get", "/orgs/{o}/dependabot/secrets/{s}/repos", operation_id="depList"),
+        op("get", "/user/dependabot/secrets/{s}/repos", operation_id="userDepList"),
+        op("get", "/balance/history"), op("get", "/balance/history/{id}"),
+    )
+    assert names["POST /v1/charges/{c}/dispute"] == "charges.dispute.update"
+    assert names["GET /v1/charges/{c}/dispute"] == "charges.dispute.get"  # a prefix of .update: lengthened
+    assert {names["DELETE /runners/{r}/labels"], names["DELETE /runners/{r}/labels/{name}"]} == {
+        "runners.labels.delete", "runners.labels.delete_all"}
+    assert names["GET /orgs/{o}/actions/secrets/{s}/repos"] == "secrets.repos.list"
+    assert names["GET /orgs/{o}/dependabot/secrets/{s}/repos"] == "dependabot.secrets.repos.list"
+    assert names["GET /user/dependabot/secrets/{s}/repos"] == "user.secrets.repos.list"
+    assert names["GET /balance/history/{id}"] == "balance.history.get"
+    assert names["GET /balance/history"] == "balance.history.list"
