@@ -190,6 +190,9 @@ def _build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``packc`` command; returns the exit code."""
+    from packc_runtime.cli import quiet_pattern_warnings
+
+    quiet_pattern_warnings()
     parser = _build_parser()
     try:
         args = parser.parse_args(argv)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any, Literal
@@ -23,6 +24,17 @@ from .results import failure
 __all__ = ["call_main", "connect_main", "exec_main", "exit_code_for", "pack_main", "server_variables"]
 
 EXIT_OK = 0
+
+
+def quiet_pattern_warnings() -> None:
+    """Silence Python's FutureWarnings about odd but legal regexes (``[[a]``: "Possible nested set").
+
+    They come from patterns in API documents, which neither the user nor packc can change; on a
+    terminal they are noise, not findings. A process-wide filter is the command's to set, so only
+    the entry points call this; library callers keep their own warning settings.
+    """
+    warnings.filterwarnings("ignore", message=r"Possible (nested set|set (difference|intersection|symmetric "
+                            r"difference|union))", category=FutureWarning)
 
 
 def exit_code_for(envelope: Mapping[str, Any]) -> int:
@@ -168,6 +180,7 @@ def _print_human(envelope: Mapping[str, Any], out: IO[str], err: IO[str]) -> Non
 def pack_main(pack_dir: Path, argv: Sequence[str], *, stdout: IO[str] | None = None,
               stderr: IO[str] | None = None) -> int:
     """The pack's own CLI (``bin/<cliBin>``): ``petstore pets get 42 --json``; returns the exit code."""
+    quiet_pattern_warnings()
     out, err = stdout or sys.stdout, stderr or sys.stderr
     loaded = _load(pack_dir, None, out)
     if isinstance(loaded, int):
@@ -213,6 +226,7 @@ def server_variables(pairs: Sequence[str]) -> dict[str, str]:
 def call_main(pack_dir: Path, verb: str, args_json: str | None, *, confirm: bool = False,
               server: str | None = None, server_vars: Sequence[str] = (), stdout: IO[str] | None = None) -> int:
     """``packc call PACK VERB --args '{...}'``: prints the envelope as JSON; returns the exit code."""
+    quiet_pattern_warnings()
     out = stdout or sys.stdout
     loaded = _load(pack_dir, verb, out)
     if isinstance(loaded, int):
@@ -255,6 +269,7 @@ def _parse_exec_request(text: str) -> dict[str, Any]:
 
 def exec_main(pack_dir: Path, *, stdin: IO[str] | None = None, stdout: IO[str] | None = None) -> int:
     """``packc exec PACK`` (json_exec): one JSON request on stdin, one JSON envelope on stdout."""
+    quiet_pattern_warnings()
     out = stdout or sys.stdout
     text = (stdin or sys.stdin).read()
     verb = None
@@ -314,6 +329,7 @@ def connect_main(pack_dir: Path, *, list_only: bool = False, as_json: bool = Fal
                  target: Literal["keyring", "file"] | None = None, stdout: IO[str] | None = None,
                  prompt: Callable[[str], str] | None = None) -> int:
     """``packc connect PACK``: prompt for each credential without echo and store it; ``--list`` lists."""
+    quiet_pattern_warnings()
     out = stdout or sys.stdout
     loaded = _load(pack_dir, None, out)
     if isinstance(loaded, int):

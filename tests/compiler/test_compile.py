@@ -166,3 +166,41 @@ def test_refs_into_a_component_copy_the_whole_component(tmp_path: Path) -> None:
     cut = json.loads((result.packs[0].directory / "openapi.json").read_text())
     assert sorted(cut["components"]["schemas"]) == ["O", "Pet"]
     assert all(resolve_pointer(cut, ref) is not None for ref in _all_refs(cut))
+
+
+def test_warnings_from_deferred_parts_reach_the_compile_result(tmp_path: Path) -> None:
+    # Normalize reads parameters on first use; derive reads the selected operations', and what
+    # that reports (here D042 and D045) is in the result, after the front end's warnings (D030).
+    ops = "\n".join(f"""  /things{i}/{{id}}:
+    get:
+      operationId: getThing{i}
+      parameters: [{{name: id, in: path, schema: {{type: string}}}}, {{name: q, in: query}}]
+      responses: {{"200": {{description: ok}}}}""" for i in range(5))
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(f"openapi: 3.0.3\ninfo: {{title: Things, version: '1'}}\npaths:\n{ops}\n", encoding="utf-8")
+    result = compile(spec, tmp_path / "out", write=False)
+    codes = [d.code for d in result.diagnostics]
+    assert codes[0] == "D030"
+    assert codes[1:11] == ["D042", "D045"] * 5
+    again = compile(spec, tmp_path / "again", write=False)
+    assert again.diagnostics == result.diagnostics  # deterministic: the same warnings in the same order
+
+
+def test_cli_does_not_print_python_warnings_about_document_regexes(tmp_path: Path) -> None:
+    # "[[a]" is a legal pattern Python warns about ("Possible nested set"); a user cannot change it.
+    ops = {f"/r{i}": {"get": {"summary": "List.", "parameters": [
+        {"name": "q", "in": "query", "schema": {"type": "string", "pattern": "^[[a]x$"}}],
+        "responses": {"200": {"description": "ok"}}}} for i in range(5)}
+    spec = tmp_path / "odd.json"
+    spec.write_text(json.dumps({"openapi": "3.0.3", "info": {"title": "Odd", "version": "1"},
+                                "servers": [{"url": "https://odd.example"}], "paths": ops}))
+    import warnings
+
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        assert main(["compile", str(spec), "-o", str(tmp_path / "out")]) == 0
+    assert not [w for w in seen if issubclass(w.category, FutureWarning)]
+    with warnings.catch_warnings(record=True) as seen:  # the library leaves warning settings to its caller
+        warnings.simplefilter("always")
+        compile(spec, tmp_path / "lib")
+    assert [w for w in seen if "nested set" in str(w.message)]
