@@ -20,7 +20,8 @@ from .text import clean, sentence, shorten, snake
 __all__ = ["ArgSpec", "DerivedVerb", "binding_for", "derive_verb", "scheme_keys"]
 
 # Set by HTTP itself or by the runtime's credentials: never an argument (OpenAPI ignores the first three).
-RESERVED_HEADERS = {"accept", "content-type", "authorization", "content-length", "cookie", "transfer-encoding",
+# A Cookie header parameter is an argument: the runtime joins its cookie string with the cookie parameters.
+RESERVED_HEADERS = {"accept", "content-type", "authorization", "content-length", "transfer-encoding",
                     "host", "connection"}
 # Flags the pack CLI owns; an argument of that name would shadow them.
 RESERVED_ARGS = {"confirm", "json", "server", "help", "result"}  # {{result}} means the call's result

@@ -27,10 +27,11 @@ METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 Location = Literal["path", "query", "header", "cookie", "body"]
 # OpenAPI: header parameters named Accept, Content-Type or Authorization are ignored. So are the
 # headers that frame or route the message (Content-Length, Transfer-Encoding, Host...): an argument
-# must never be able to desynchronise the request (smuggling) or redirect it.
+# must never be able to desynchronise the request (smuggling) or redirect it. A declared ``Cookie``
+# header parameter is not ignored (OpenAPI does not say so): its value joins the cookie parameters.
 IGNORED_HEADERS = frozenset({
     "accept", "content-type", "authorization", "content-length", "transfer-encoding", "host", "connection",
-    "upgrade", "te", "trailer", "keep-alive", "proxy-authorization", "proxy-connection", "expect", "cookie",
+    "upgrade", "te", "trailer", "keep-alive", "proxy-authorization", "proxy-connection", "expect",
 })
 _DEFAULT_STYLE = {"path": "simple", "query": "form", "header": "simple", "cookie": "form"}
 

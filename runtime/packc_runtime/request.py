@@ -298,6 +298,7 @@ def build_request(op: Operation, args: Mapping[str, Any], base_url: str, auth: A
     query: list[str] = []
     headers: list[tuple[str, str]] = []
     cookies: list[tuple[str, str]] = []
+    cookie_strings: list[str] = []
     body_args: dict[str | None, tuple[str, Any]] = {}
     for arg, binding in op.args.items():
         if arg not in args or args[arg] is None:
@@ -313,6 +314,10 @@ def build_request(op: Operation, args: Mapping[str, Any], base_url: str, auth: A
             path_values[name] = text
         elif binding.location == "query":
             query.extend(serialize_query(_param_for(op, "query", name), value))
+        elif binding.location == "header" and name.lower() == "cookie":
+            # A declared Cookie header parameter (vtex: session cookies from an earlier call) is a
+            # cookie string; it opens the one Cookie header, before the cookie parameters.
+            cookie_strings.append(serialize_header(_param_for(op, "header", name), value))
         elif binding.location == "header":
             if name.lower() not in IGNORED_HEADERS:  # OpenAPI: these are set by the runtime, not by args
                 headers.append((name, serialize_header(_param_for(op, "header", name), value)))
@@ -342,9 +347,9 @@ def build_request(op: Operation, args: Mapping[str, Any], base_url: str, auth: A
     for key, value in auth.headers.items():
         headers = [(k, v) for k, v in headers if k.lower() != key.lower()]
         headers.append((key, value))
-    all_cookies = cookies + auth.cookies
+    all_cookies = [text for text in cookie_strings if text] + [f"{k}={v}" for k, v in cookies + auth.cookies]
     if all_cookies:
-        headers.append(("Cookie", "; ".join(f"{k}={v}" for k, v in all_cookies)))
+        headers.append(("Cookie", "; ".join(all_cookies)))
     extra: dict[str, Any] = {}
     ctype: str | None = None
     if body_args:

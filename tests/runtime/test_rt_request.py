@@ -211,7 +211,7 @@ def test_label_items_cannot_make_a_dot_segment() -> None:
     assert seen == []
 
 
-@pytest.mark.parametrize("name", ["Content-Length", "Transfer-Encoding", "Host", "Authorization", "Cookie"])
+@pytest.mark.parametrize("name", ["Content-Length", "Transfer-Encoding", "Host", "Authorization"])  # Cookie: test_rt_cookie_header
 def test_reserved_and_framing_header_parameters_are_ignored(name: str) -> None:
     from packc_runtime.openapi import ArgBinding
 
