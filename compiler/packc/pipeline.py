@@ -11,6 +11,7 @@ from typing import Any
 from packc_runtime.diagnostics import Diagnostic, has_errors
 from packc_runtime.manifest import Manifest, OpenApiSource, Policy, PolicyCommand
 
+from .checks import check_operations
 from .cut import cut_document
 from .derive import DerivedVerb, binding_for, derive_verb
 from .emit import PackOutput, about, write_pack
@@ -163,6 +164,7 @@ def compile(source: str | Path, out_dir: str | Path = "packs", *, split: bool = 
                                    allow_outside=allow_outside, overlay=overlay)
     plan_ = plan(api, overrides, split=split)
     diags += plan_.diagnostics
+    diags += check_operations(api, [v.op for pack in plan_.packs for v in pack.verbs])
     servers = _servers(api, server)
     if not servers:
         diags.append(Diagnostic("C130", "warning", "#/servers", "The document names no server.",
