@@ -30,6 +30,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from conformance_args import example_args
 from conformance_prism import prism_document
 from conformance_proxy import Exchange, RecordingProxy
 from conformance_sample import DEFAULT_CORPUS, SAMPLE_FILE, read_sample
@@ -75,11 +76,13 @@ class VerbResult:
     synthesized: list[str] = field(default_factory=list)  # required args with no example
     exchanges: list[Exchange] = field(default_factory=list)
     route: str = ""  # the route-group prefix Prism's copy of the document gave the verb (conformance_prism)
+    flagged: list[str] = field(default_factory=list)  # the compiler's C15x warnings about its operation
 
     def to_json(self) -> dict[str, Any]:
         return {"pack": self.pack, "verb": self.verb, "outcome": self.outcome, "reason": self.reason,
                 "detail": self.detail, "args": self.args, "synthesized": self.synthesized,
-                "exchanges": [e.to_json() for e in self.exchanges], "route": self.route}
+                "exchanges": [e.to_json() for e in self.exchanges], "route": self.route,
+                "flagged": self.flagged}
 
 
 @dataclass
@@ -99,71 +102,6 @@ class DocResult:
         return {"doc": self.doc, "compiled": self.compiled, "compileDetail": self.compile_detail,
                 "packs": self.packs, "packsRun": self.packs_run, "seconds": round(self.seconds, 1),
                 "verbs": [v.to_json() for v in self.verbs]}
-
-
-# ---- example args ----
-
-def synthesize(schema: Any, depth: int = 0) -> Any:
-    """A plain value that the schema accepts, for a required arg that has no example."""
-    if not isinstance(schema, dict) or depth > 6:
-        return "x"
-    for key in ("const", "default"):
-        if key in schema:
-            return schema[key]
-    if isinstance(schema.get("enum"), list) and schema["enum"]:
-        return schema["enum"][0]
-    for key in ("oneOf", "anyOf", "allOf"):
-        if isinstance(schema.get(key), list) and schema[key]:
-            return synthesize(schema[key][0], depth + 1)
-    kind = schema.get("type")
-    if isinstance(kind, list):
-        kind = next((k for k in kind if k != "null"), "string")
-    if kind in ("integer", "number"):
-        low = schema.get("minimum", schema.get("exclusiveMinimum", 0))
-        value = max(1, int(low) + (1 if "exclusiveMinimum" in schema else 0)) if isinstance(low, int | float) else 1
-        return value if kind == "integer" else float(value)
-    if kind == "boolean":
-        return True
-    if kind == "array":
-        return [synthesize(schema.get("items"), depth + 1)] if schema.get("minItems", 0) else []
-    if kind == "object":
-        props: dict[str, Any] = schema["properties"] if isinstance(schema.get("properties"), dict) else {}
-        return {k: synthesize(props.get(k), depth + 1) for k in schema.get("required", []) if isinstance(k, str)}
-    formats = {"date": "2024-01-02", "date-time": "2024-01-02T03:04:05Z", "email": "user@example.org",
-               "uuid": "3fa85f64-5717-4562-b3fc-2c963f66afa6", "uri": "https://example.org/x", "url": "https://example.org/x"}
-    text = formats.get(str(schema.get("format")), "x")
-    return text * max(1, int(schema.get("minLength", 1))) if text == "x" else text
-
-
-def is_file(schema: Any) -> bool:
-    """An argument the runtime reads from a file path (binary content; Swagger 2.0's ``type: file``)."""
-    return isinstance(schema, dict) and (schema.get("format") in ("binary", "file")
-                                         or "contentMediaType" in schema or "contentEncoding" in schema)
-
-
-def example_args(schema: Any, upload: str | None = None) -> tuple[dict[str, Any], list[str]]:
-    """Each arg's first example; required args without one get a synthesized value (named in the 2nd item).
-
-    With ``upload`` (a small file the run provides; only for verbs whose body is not JSON, where the
-    runtime reads binary values from files), file arguments get its path.
-    """
-    if not isinstance(schema, dict) or not isinstance(schema.get("properties"), dict):
-        return {}, []
-    required = set(schema.get("required") or [])
-    args: dict[str, Any] = {}
-    synthesized: list[str] = []
-    for name, prop in schema["properties"].items():
-        examples: Any = prop.get("examples") if isinstance(prop, dict) else None
-        if upload and is_file(prop):
-            args[name] = upload
-        elif upload and isinstance(prop, dict) and prop.get("type") == "array" and is_file(prop.get("items")):
-            args[name] = [upload]
-        elif isinstance(examples, list) and examples:
-            args[name] = examples[0]
-        elif name in required:
-            args[name] = synthesize(prop)
-            synthesized.append(name)
-    return args, synthesized
 
 
 # ---- processes ----
@@ -271,18 +209,33 @@ def classify(result: VerbResult, proc: subprocess.CompletedProcess[str] | None, 
     result.detail = str(error.get("message", ""))[:400]
 
 
-def body_media(document: dict[str, Any]) -> dict[str, str | None]:
-    """verb -> the request body media type its ``x-packc-binding`` chose (None: no body)."""
-    out: dict[str, str | None] = {}
-    for item in (document.get("paths") or {}).values():
-        for op in item.values() if isinstance(item, dict) else []:
+def bindings(document: dict[str, Any]) -> dict[str, tuple[str, dict[str, Any]]]:
+    """verb -> (its operation's key ``METHOD /path``, its ``x-packc-binding``)."""
+    out: dict[str, tuple[str, dict[str, Any]]] = {}
+    for path, item in (document.get("paths") or {}).items():
+        for method, op in item.items() if isinstance(item, dict) else []:
             binding = op.get("x-packc-binding") if isinstance(op, dict) else None
             if isinstance(binding, dict) and isinstance(binding.get("verb"), str):
-                out[binding["verb"]] = binding.get("contentType")
+                out[binding["verb"]] = (f"{method.upper()} {path}", binding)
     return out
 
 
-def run_pack(pack: Path, prism: Path, env_base: dict[str, str], via_packc: bool) -> list[VerbResult]:
+def document_findings(source: Path) -> dict[str, list[str]]:
+    """The compiler's warnings about what the document asks that no request can give as written
+    (``packc.checks``, codes C15x), by operation key; read in-process, every operation, none capped."""
+    from packc.checks import operation_findings
+    from packc.errors import PackcError
+    from packc.frontend import read_api
+
+    try:
+        api = read_api(source).api
+    except PackcError:
+        return {}
+    return operation_findings(api, api.operations)
+
+
+def run_pack(pack: Path, prism: Path, env_base: dict[str, str], via_packc: bool,
+             findings: dict[str, list[str]]) -> list[VerbResult]:
     """Start Prism on the pack's document and call each of its verbs once."""
     manifest = json.loads((pack / "surface.json").read_text(encoding="utf-8"))
     doc_file = pack / str((manifest.get("openapi") or {}).get("path") or "openapi.json")
@@ -299,12 +252,14 @@ def run_pack(pack: Path, prism: Path, env_base: dict[str, str], via_packc: bool)
         env = {**env_base, **credentials_env(pack, manifest, document)}
         upload = pack.parent / "upload.bin"
         upload.write_bytes(b"GIF89a packc conformance upload\n")
-        media = body_media(document)
+        bound = bindings(document)
         for verb in sorted(verbs):
-            json_body = media.get(verb) is None or "json" in str(media.get(verb))
+            key, binding = bound.get(verb, ("", {}))
+            media = binding.get("contentType")
+            json_body = media is None or "json" in str(media)
             args, synthesized = example_args((verbs[verb] or {}).get("args"), None if json_body else str(upload))
             result = VerbResult(pack.name, verb, "not_called", args=args, synthesized=synthesized,
-                                route=routes.get(verb, ""))
+                                route=routes.get(verb, ""), flagged=findings.get(key, []))
             results.append(result)
             if proxy is None:
                 result.reason, result.detail = "prism_refused_document", error
@@ -350,10 +305,11 @@ def run_document(doc: str, corpus: Path, out: Path, prism: Path, max_packs: int,
     if result.compiled == "ok":
         packs = sorted(p.parent for p in (target / "packs").rglob("surface.json"))
         result.packs = len(packs)
+        findings = document_findings(corpus / doc) if packs else {}
         for pack in packs[:max_packs]:
             result.packs_run += 1
             try:
-                result.verbs.extend(run_pack(pack, prism, env, via_packc))
+                result.verbs.extend(run_pack(pack, prism, env, via_packc, findings))
             except (OSError, ValueError) as exc:  # unreadable pack files: the compiler wrote them wrong
                 result.verbs.append(VerbResult(pack.name, "*", "crash", "pack_unreadable", str(exc)[:400]))
     result.seconds = time.monotonic() - started

@@ -43,9 +43,15 @@ def findings(docs: list[dict[str, Any]]) -> str:
     reasons = Counter(v["reason"] for _, v in rejected)
     out.append(f"Rejected by Prism: {len(rejected)} "
                f"({', '.join(f'{k} {n}' for k, n in sorted(reasons.items())) or 'none'})")
+    flagged = Counter(code for _, v in rejected for code in v.get("flagged") or [])
+    if flagged:
+        out.append(f"  of which the compiler warned that the document cannot be met as written: "
+                   f"{sum(1 for _, v in rejected if v.get('flagged'))} "
+                   f"({', '.join(f'{k} {n}' for k, n in sorted(flagged.items()))})")
     for doc, v in rejected[:MAX_LISTED]:
         request = v["exchanges"][0]["request"][:160] if v["exchanges"] else "?"
-        out.append(f"  [{v['reason']}] {doc} {v['pack']} {v['verb']}: {request}")
+        warned = f" (compile warned: {', '.join(v['flagged'])})" if v.get("flagged") else ""
+        out.append(f"  [{v['reason']}] {doc} {v['pack']} {v['verb']}{warned}: {request}")
         out.append(f"      {v['detail']}")
     if len(rejected) > MAX_LISTED:
         out.append(f"  ... {len(rejected) - MAX_LISTED} more in the JSON report")

@@ -14,6 +14,7 @@ import yaml
 from .conftest import PRISM, ROOT, load_tool, need
 
 conformance = load_tool("conformance")
+conformance_args = load_tool("conformance_args")
 conformance_sample = load_tool("conformance_sample")
 RecordingProxy = load_tool("conformance_proxy").RecordingProxy
 
@@ -37,7 +38,7 @@ SCHEMAS: list[dict[str, Any]] = [
 
 @pytest.mark.parametrize("schema", SCHEMAS)
 def test_synthesized_values_satisfy_their_schema(schema: dict[str, Any]) -> None:
-    jsonschema.validate(conformance.synthesize(schema), schema)
+    jsonschema.validate(conformance_args.synthesize(schema), schema)
 
 
 def test_example_args_prefer_examples_and_fill_only_required_gaps() -> None:
@@ -50,10 +51,10 @@ def test_example_args_prefer_examples_and_fill_only_required_gaps() -> None:
         },
         "required": ["pet_id", "name"],
     }
-    args, synthesized = conformance.example_args(schema)
+    args, synthesized = conformance_args.example_args(schema)
     assert args == {"pet_id": 42, "name": "x"}
     assert synthesized == ["name"]
-    assert conformance.example_args(None) == ({}, [])
+    assert conformance_args.example_args(None) == ({}, [])
 
 
 def test_file_arguments_get_the_upload_path() -> None:
@@ -63,11 +64,30 @@ def test_file_arguments_get_the_upload_path() -> None:
         "parts": {"type": "array", "items": {"type": "string", "contentMediaType": "image/png"}},
         "note": {"type": "string", "examples": ["hi"]},
     }}
-    args, _ = conformance.example_args(schema, "/tmp/up.bin")
+    args, _ = conformance_args.example_args(schema, "/tmp/up.bin")
     assert args == {"body": "/tmp/up.bin", "legacy": "/tmp/up.bin", "parts": ["/tmp/up.bin"], "note": "hi"}
     # In a JSON body, format: binary is just a string: the examples stay.
-    args, _ = conformance.example_args(schema, None)
+    args, _ = conformance_args.example_args(schema, None)
     assert args == {"body": "not a path", "legacy": {}, "note": "hi"}
+
+
+def test_rejections_name_the_compile_warnings_about_their_operation(tmp_path: Path) -> None:
+    ok = {"200": {"description": "ok"}}
+    document = {"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {
+        "/#X-Amz-Target=Svc.A": {"post": {"responses": ok}},
+        "/#X-Amz-Target=Svc.B": {"post": {"responses": ok}},
+        "/plain": {"get": {"responses": ok}}}}
+    source = tmp_path / "doc.json"
+    source.write_text(json.dumps(document), "utf-8")
+    findings = conformance.document_findings(source)
+    assert findings == {"POST /#X-Amz-Target=Svc.A": ["C150"], "POST /#X-Amz-Target=Svc.B": ["C150"]}
+    cut = {"paths": {"/#X-Amz-Target=Svc.A": {"post": {"x-packc-binding": {"verb": "svc.a", "args": {}}}}}}
+    assert conformance.bindings(cut) == {"svc.a": ("POST /#X-Amz-Target=Svc.A", {"verb": "svc.a", "args": {}})}
+    verb = {"pack": "p", "verb": "svc.a", "outcome": "rejected", "reason": "validation", "detail": "d",
+            "exchanges": [], "flagged": ["C150"], "synthesized": []}
+    text = load_tool("conformance_report").findings([{"doc": "doc.json", "compiled": "ok", "verbs": [verb]}])
+    assert "of which the compiler warned that the document cannot be met as written: 1 (C150 1)" in text
+    assert "svc.a (compile warned: C150)" in text
 
 
 def _judged(status: int, headers: dict[str, str], body: Any) -> Any:
