@@ -63,7 +63,8 @@ def check_document(path: str, options: dict[str, Any]) -> Outcome:
     try:
         if options.get("compile"):
             return _compile_document(path, options, start)
-        result = read_api(path, strict=options.get("strict", False))
+        # eager: every operation's parts are read, so the warnings are the whole document's.
+        result = read_api(path, strict=options.get("strict", False), eager=True)
         codes = Counter(d.code for d in result.diagnostics)
         return Outcome(path, "ok", time.perf_counter() - start, len(result.api.operations),
                        len(result.diagnostics), codes)

@@ -32,7 +32,8 @@ class FrontEndResult:
 
 
 def read_api(source: str | Path, *, allow_remote_refs: bool = False, allow_outside: bool = False,
-             strict: bool = False, timeout: float = 30.0, max_bytes: int = 100 * 2**20) -> FrontEndResult:
+             strict: bool = False, eager: bool = False, timeout: float = 30.0,
+             max_bytes: int = 100 * 2**20) -> FrontEndResult:
     """Read an OpenAPI document (or a stub manifest naming one) into the model.
 
     Args:
@@ -40,7 +41,10 @@ def read_api(source: str | Path, *, allow_remote_refs: bool = False, allow_outsi
             YAML), or of a stub ``surface.json`` with ``kind: openapi``.
         allow_remote_refs: follow ``$ref``s to other origins.
         allow_outside: follow ``$ref``s to local files outside the input's folder.
-        strict: validate with openapi-spec-validator and fail on any error.
+        strict: validate with openapi-spec-validator and fail on any error (implies ``eager``).
+        eager: read every operation's parameters, request body and responses now, so
+            ``diagnostics`` holds the whole document's warnings. Otherwise they are read on first
+            use and what that reports is in ``api.deferred_diagnostics()``.
         timeout: seconds per fetch.
         max_bytes: size cap per document read.
 
@@ -58,7 +62,7 @@ def read_api(source: str | Path, *, allow_remote_refs: bool = False, allow_outsi
     gc.disable()
     try:
         return _read(source, allow_remote_refs=allow_remote_refs, allow_outside=allow_outside,
-                     strict=strict, timeout=timeout, max_bytes=max_bytes)
+                     strict=strict, eager=eager or strict, timeout=timeout, max_bytes=max_bytes)
     except RecursionError:
         # Loading bounds nesting, but a long chain of bundled files can still nest deeply.
         raise InputError(f"{source}: nested too deeply", [Diagnostic(
@@ -69,7 +73,7 @@ def read_api(source: str | Path, *, allow_remote_refs: bool = False, allow_outsi
             gc.enable()
 
 
-def _read(source: str | Path, *, allow_remote_refs: bool, allow_outside: bool, strict: bool,
+def _read(source: str | Path, *, allow_remote_refs: bool, allow_outside: bool, strict: bool, eager: bool,
           timeout: float, max_bytes: int) -> FrontEndResult:
     loaded = load_source(source, timeout=timeout, max_bytes=max_bytes)
     diagnostics = list(loaded.diagnostics)
@@ -94,7 +98,7 @@ def _read(source: str | Path, *, allow_remote_refs: bool, allow_outside: bool, s
         document, converted = convert_swagger2(document)
         diagnostics += converted
     api, normalized = normalize(document, source=loaded.location, source_version=version,
-                                base_url=loaded.location if is_url(loaded.location) else None)
+                                base_url=loaded.location if is_url(loaded.location) else None, eager=eager)
     diagnostics += normalized
     return FrontEndResult(api=api, diagnostics=tuple(diagnostics), stub=stub)
 

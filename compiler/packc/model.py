@@ -3,15 +3,18 @@
 Schemas stay JSON (dicts, or booleans in 3.1) in OpenAPI 3.x form with ``$ref``s that are internal
 to ``Api.document`` (``#/components/...``): Swagger 2.0 refs are rewritten and external files are
 bundled in by the front end. ``Api.deref`` follows a ref lazily, so the cost of reading schemas
-follows what the selected operations reach.
+follows what the selected operations reach. In the same spirit an operation's parameters, request
+body and responses are read from the document on first use (see ``Operation``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import gc
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
+from packc_runtime.diagnostics import Diagnostic
 from packc_runtime.openapi import unescape_token
 
 JSON = Any  # a JSON value: dict, list, str, int, float, bool or None
@@ -134,8 +137,21 @@ class Response:
     content: tuple[MediaType, ...] = ()
 
 
+# What reads an operation's deferred parts: (parameters, request body, responses).
+Parts = tuple[tuple[Parameter, ...], RequestBody | None, tuple[Response, ...]]
+_DEFERRED = frozenset({"parameters", "request_body", "responses"})
+
+
 @dataclass(frozen=True, slots=True)
 class Operation:
+    """One operation.
+
+    From normalize, ``parameters``, ``request_body`` and ``responses`` are read from the document
+    on first use (planning needs none of them, derive only the selected operations'), then kept:
+    to a reader they are plain fields of a frozen object. Warnings that reading reports are kept by
+    the ``Api`` (``Api.deferred_diagnostics``, ``Api.materialize``).
+    """
+
     method: HttpMethod
     path: str  # the path template, e.g. "/pets/{petId}"
     operation_id: str | None = None
@@ -150,11 +166,30 @@ class Operation:
     servers: tuple[Server, ...] = ()  # operation- or path-level servers, most specific first
     extensions: Mapping[str, JSON] = field(default_factory=dict)  # x-* keys of the operation
     pointer: str = ""  # e.g. "#/paths/~1pets/get"
+    # Set by normalize, whose operations leave the three slots above empty: reads them once.
+    # Declared last, so pickling (which reads the fields in order) fills the slots before it.
+    _read_parts: Callable[[], Parts] | None = field(default=None, repr=False, compare=False)
 
     @property
     def key(self) -> str:
         """A stable identity: ``METHOD /path``."""
         return f"{self.method.upper()} {self.path}"
+
+    if not TYPE_CHECKING:  # for mypy, the three fields are plain attributes (no catch-all getattr)
+
+        def __getattr__(self, name: str) -> Any:
+            # Python calls this only when normal lookup failed: here, an empty deferred slot.
+            # Filling the slots once keeps every later read a plain slot read.
+            read = self._read_parts if name in _DEFERRED else None
+            if read is None:
+                raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+            parameters, request_body, responses = read()
+            setter = object.__setattr__  # the frozen class refuses self.x = ...; filled once, here
+            setter(self, "parameters", parameters)
+            setter(self, "request_body", request_body)
+            setter(self, "responses", responses)
+            setter(self, "_read_parts", None)
+            return getattr(self, name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,6 +216,35 @@ class Api:
     tags: tuple[Tag, ...] = ()
     document: Mapping[str, JSON] = field(default_factory=dict)
     extensions: Mapping[str, JSON] = field(default_factory=dict)  # x-* keys of the root
+    # Warnings from reading operations' deferred parts, in the order they were read; normalize
+    # shares the list with the reader that appends to it.
+    _deferred: list[Diagnostic] = field(default_factory=list, repr=False, compare=False)
+
+    def deferred_diagnostics(self) -> tuple[Diagnostic, ...]:
+        """Warnings reported so far while reading operations' parameters, request bodies and responses.
+
+        Normalize defers that reading to first use, so these cover the operations used so far
+        (compile: the selected ones); :meth:`materialize` covers all of them.
+        """
+        return tuple(self._deferred)
+
+    def materialize(self) -> tuple[Diagnostic, ...]:
+        """Read every operation's deferred parts now; returns every warning reading them reported.
+
+        With the front end's own warnings, these are the whole document's: what
+        ``read_api(..., eager=True)`` (and ``strict``) returns, which reads the parts during normalize.
+        """
+        # As in read_api: the cyclic GC would walk the acyclic document again and again while
+        # thousands of model objects are allocated.
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            for op in self.operations:
+                op.parameters  # noqa: B018 - reading one deferred field reads all three
+        finally:
+            if collecting:
+                gc.enable()
+        return tuple(self._deferred)
 
     def deref(self, node: JSON, *, limit: int = 64) -> JSON:
         """Follow ``$ref`` chains of ``node`` within ``document``; other nodes are returned as is.

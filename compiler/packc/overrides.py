@@ -247,6 +247,9 @@ def apply_overlay(api: Api, overlay: Mapping[str, Any]) -> tuple[Api, list[Diagn
     so an overlay can add ``x-packc`` to any operation.
     """
     diags: list[Diagnostic] = []
+    # The model describes the document as read: operations' deferred parts are read before the
+    # overlay changes (in place) objects the document shares with the copy.
+    api.materialize()
     doc = _apply_actions(dict(api.document), overlay, diags)
     ops = []
     for op in api.operations:

@@ -94,7 +94,10 @@ def plan_source(source: str | Path, *, split: bool = False, strict: bool = False
     _api, overrides, diags = _front(source, strict=strict, allow_remote_refs=allow_remote_refs,
                                     allow_outside=allow_outside, overlay=overlay)
     result = plan(_api, overrides, split=split)
-    return Plan(result.api_id, result.packs, result.left_out, (*diags, *result.diagnostics))
+    # Planning reads no operation's parameters, body or responses: warnings about those parts
+    # come only from what was read before (an overlay reads them all).
+    return Plan(result.api_id, result.packs, result.left_out,
+                (*diags, *_api.deferred_diagnostics(), *result.diagnostics))
 
 
 def _servers(api: Api, server: str | None) -> list[dict[str, Any]]:
@@ -162,6 +165,7 @@ def compile(source: str | Path, out_dir: str | Path = "packs", *, split: bool = 
     """
     api, overrides, diags = _front(source, strict=strict, allow_remote_refs=allow_remote_refs,
                                    allow_outside=allow_outside, overlay=overlay)
+    front_end = len(diags)
     plan_ = plan(api, overrides, split=split)
     diags += plan_.diagnostics
     diags += check_operations(api, [v.op for pack in plan_.packs for v in pack.verbs])
@@ -189,4 +193,7 @@ def compile(source: str | Path, out_dir: str | Path = "packs", *, split: bool = 
                 diags.append(Diagnostic(d.code, d.level, f"{pack.id}/{d.pointer}", d.message, d.fix))
         packs.append(CompiledPack(pack.id, directory, tuple(v.name for v in output.verbs),
                                   {v.name: v.access for v in output.verbs}))
+    # The checks and derive read the selected operations' parameters, bodies and responses
+    # (normalize defers them to first use); what reading them reported joins the front end's warnings.
+    diags[front_end:front_end] = api.deferred_diagnostics()
     return CompileResult(tuple(packs), plan_.left_out, tuple(diags))

@@ -165,7 +165,9 @@ def test_circular_refs_end(specs: Path) -> None:
     assert result.api.deref({"$ref": "#/components/schemas/Self"}) == {"$ref": "#/components/schemas/Self"}
     loop = _op(result.api, "loop")
     assert loop.parameters == () and loop.responses == ()
-    assert [d.code for d in result.diagnostics] == ["D025", "D025"]
+    # Parameters and responses are read on first use: their warnings are the Api's deferred ones.
+    assert [d.code for d in result.api.deferred_diagnostics()] == ["D025", "D025"]
+    assert [d.code for d in read_api(specs / "circular.yaml", eager=True).diagnostics] == ["D025", "D025"]
 
 
 def test_yaml_aliases(specs: Path) -> None:
@@ -298,9 +300,13 @@ paths:
     get: {operationId: same, security: [{nope: []}], responses: {}}
   nopath: {}
 """)
-    result = read_api(spec)
+    result = read_api(spec, eager=True)
     codes = [d.code for d in result.diagnostics]
     assert sorted(codes) == sorted(["D032", "D041", "D020", "D049", "D042", "D043", "D040", "D044", "D046", "D040"])
+    lazy = read_api(spec)
+    assert sorted(d.code for d in lazy.diagnostics) == sorted(["D032", "D040", "D044", "D046", "D040"])
+    assert sorted(d.code for d in lazy.api.materialize()) == sorted(["D041", "D020", "D049", "D042", "D043"])
+    assert lazy.api == result.api
     op = result.api.operations[0]
     assert [(p.name, p.required) for p in op.parameters] == [("id", True), ("other", True)]
     assert result.api.servers[0].variables[0].default == "v1"

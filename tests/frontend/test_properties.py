@@ -49,7 +49,8 @@ def _read(text: str | bytes, suffix: str) -> None:
         else:
             path.write_bytes(text)
         with contextlib.suppress(PackcError):
-            read_api(path)
+            # Operations' parameters, bodies and responses are read on first use: read them all.
+            read_api(path).api.materialize()
 
 
 @_SETTINGS
