@@ -51,7 +51,6 @@ class _Reader(Context):
     def __init__(self, document: Mapping[str, JSON], base_url: str | None, eager: bool) -> None:
         super().__init__(document, base_url)
         self.eager = eager
-        self.parts = PartsReader(self)
         self.deferred: list[Diagnostic] = []  # the Api's: warnings from parts read after normalize
         self._operation_ids: dict[str, tuple[str, str]] = {}  # operationId -> (method, path) of its first use
 
@@ -113,7 +112,9 @@ class _Reader(Context):
             self.warn("D048", "#/paths", "The document has no paths object.", "Add paths.")
             return out
         methods = _METHODS
-        parts = self.parts
+        # Operations keep the parts reader (which keeps this one) until they are read; this reader
+        # does not keep it, so no reference cycle holds the document after the Api is dropped.
+        parts = PartsReader(self)
         read_parts = parts.read
         operation_ids = self._operation_ids
         for path, item in raw.items():
