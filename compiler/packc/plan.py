@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections import Counter
@@ -315,7 +316,14 @@ def _unique_key(key: str, taken: Iterable[str]) -> str:
 
 def _path_words(op: Operation) -> tuple[str, ...]:
     """The static words of an operation's path, prefixes (api, v1, ...) dropped: its place in the API."""
-    return tuple(w for w, is_param in _segments(op.path)[0] if not is_param)
+    return _static_words(op.path)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _static_words(path: str) -> tuple[str, ...]:
+    # Cached: merging small groups compares their paths' first words again after every merge
+    # (Microsoft Graph: ~10^6 lookups), and _segments costs a few regex calls each time.
+    return tuple(w for w, is_param in _segments(path)[0] if not is_param)
 
 
 def _group_key(v: PlannedVerb) -> str:
