@@ -16,6 +16,7 @@ from typing import Any
 
 from .diagnostics import Diagnostic, Level, escape_token
 from .manifest import Manifest, Policy, read_manifest, read_policy
+from .metaschema import meta_schema_problem
 from .templating import placeholders
 
 __all__ = ["CODES", "lint_pack"]
@@ -244,14 +245,9 @@ def _check_args(verb: str, args: Mapping[str, Any] | None) -> list[Diagnostic]:
 
 
 def _schema_problem(args: Mapping[str, Any]) -> str:
-    from jsonschema import Draft202012Validator, SchemaError
-
-    try:
-        Draft202012Validator.check_schema(args)
-    except SchemaError as exc:
-        return exc.message
-    except Exception as exc:  # a schema that breaks the validator itself is still the pack's fault
-        return f"{type(exc).__name__}"
+    where, problem = meta_schema_problem(args)
+    if problem:
+        return f"{problem} (at {where})" if where else problem
     if args.get("type", "object") != "object":
         return "the top level must be of type object"
     properties = args.get("properties", {})

@@ -12,9 +12,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from packc.cli import main
 from packc.lint import CODES, lint_pack
+from packc_runtime.metaschema import meta_schema_problem
 
 LEDGER = Path(__file__).parent.parent / "fixtures" / "ledger"
 DOCS = Path(__file__).parents[2] / "docs" / "lint-codes.md"
@@ -106,6 +109,8 @@ BROKEN: list[tuple[str, Mutation]] = [
     ("M019", _set("verbs/transfer/title/live", "Paid {{result.id}}")),
     ("M020", _set("verbs/transfer/args/required", ["amount", "nope"])),
     ("M020", _set("verbs/transfer/args/properties/amount/type", "money")),
+    ("M020", _set("verbs/transfer/args/required", "amount")),
+    ("M020", _transfer_prop("items", {"type": ["string", "string"]})),
     ("M021", _transfer_prop("examples", [2.8])),
     ("M022", _many(_transfer_prop("x-position", 0),
                    lambda s, p, d: s["verbs"]["transfer"]["args"]["properties"]["payee"].update({"x-position": 0}))),
@@ -178,3 +183,75 @@ def test_example_refs_are_never_fetched(tmp_path: Path) -> None:
 def test_ledger_is_not_mutated_by_copy() -> None:
     before = json.loads((LEDGER / "surface.json").read_text())
     assert copy.deepcopy(before) == before
+
+
+def test_m020_is_found_every_time_a_bad_property_is_shared(tmp_path: Path) -> None:
+    # Lint checks each distinct property schema once per process; a cached problem still counts.
+    bad = {"type": "object", "properties": {"n": {"type": "integer", "minimum": "one"}}}
+
+    def mutate(surface: dict[str, Any], policy: dict[str, Any], pack: Path) -> None:
+        for verb in ("status", "list", "transfer"):
+            props = (surface["verbs"][verb].get("args") or {"type": "object", "properties": {}})["properties"]
+            surface["verbs"][verb]["args"] = {"type": "object", "properties": {**props, "filter": bad}}
+
+    for run in ("first", "second"):
+        pack = make_pack(tmp_path / run, mutate)
+        found = [d for d in lint_pack(pack) if d.code == "M020"]
+        assert sorted(d.pointer for d in found) == [f"surface.json#/verbs/{v}/args" for v in ("list", "status", "transfer")]
+        assert all("(at /properties/filter/properties/n)" in d.message and "'one' is not of type 'number'" in d.message for d in found)
+
+
+@pytest.mark.parametrize("args", [
+    {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]},
+    {"type": "object", "properties": {"a": {"type": "strin"}}},
+    {"type": "object", "properties": {"a": {"items": [{"type": "string"}]}}},
+    {"type": "object", "properties": {"a": {"anyOf": []}}},
+    {"type": "object", "properties": {"a": True, "b": {"enum": "x"}}},
+    {"type": "object", "properties": [], "required": ["a", "a"]},
+    {"type": "object", "properties": {"a": {"$defs": {"x": {"minItems": -1}}}}},
+    {"type": "object", "properties": {"a": {"patternProperties": {"[": {"type": "string"}}}}},
+    {"type": "object", "properties": {"a": {"prefixItems": [{"type": "string"}, False, {"maxLength": 1.5}]}}},
+    {"type": "object", "properties": {"a": {"dependentSchemas": {"b": {"not": {"required": "c"}}}}}},
+])
+def test_args_check_agrees_with_the_whole_meta_schema_check(args: dict[str, Any]) -> None:
+    assert (meta_schema_problem(args)[1] == "") == _whole_check(args)
+
+
+def _whole_check(schema: Any) -> bool:
+    from jsonschema import Draft202012Validator
+
+    validator = Draft202012Validator(Draft202012Validator.META_SCHEMA, format_checker=Draft202012Validator.FORMAT_CHECKER)
+    return not list(validator.iter_errors(schema))
+
+
+_KEYWORD_VALUES = [
+    ("type", "string"), ("type", "strin"), ("type", ["integer", "null"]), ("type", ["null", "null"]),
+    ("minimum", 1), ("minimum", "1"), ("minLength", 2), ("minLength", -1), ("required", ["a"]),
+    ("required", ["a", "a"]), ("enum", [1, 2]), ("enum", "x"), ("pattern", "^a+$"), ("pattern", "(["),
+    ("description", "d"), ("description", 3), ("title", ["t"]), ("examples", [1]), ("examples", {"a": 1}),
+    ("enum", []), ("default", {"minimum": "one"}), ("const", None), ("uniqueItems", True),
+    ("x-note", {"minimum": "one"}), ("items", [{"type": "string"}]), ("allOf", []), ("anyOf", [3]),
+    ("patternProperties", {"[": True}), ("patternProperties", {"^a": {"type": 3}}), ("properties", {"a": 3}),
+]
+
+
+def _schemas() -> st.SearchStrategy[Any]:
+    leaf = st.lists(st.sampled_from(_KEYWORD_VALUES), max_size=3).map(dict)
+    return st.recursive(leaf | st.booleans(), lambda inner: st.one_of(
+        st.fixed_dictionaries({"properties": st.dictionaries(st.sampled_from(["a", "b/c", "d~"]), inner, max_size=3)}),
+        st.fixed_dictionaries({"items": inner}),
+        st.fixed_dictionaries({"allOf": st.lists(inner, max_size=3)}),
+        st.fixed_dictionaries({"anyOf": st.lists(inner, min_size=1, max_size=2), "type": st.just("object")}),
+        st.fixed_dictionaries({"$defs": st.dictionaries(st.just("x"), inner, max_size=1), "not": inner}),
+        st.fixed_dictionaries({"prefixItems": st.lists(inner | st.just(3), max_size=2),
+                               "patternProperties": st.dictionaries(st.sampled_from(["^x", "(("]), inner, max_size=2)}),
+    ), max_leaves=12)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_schemas())
+def test_args_check_agrees_with_the_meta_schema_on_random_schemas(schema: Any) -> None:
+    # Lint checks subschemas one by one (and caches them); valid or not must match checking the whole.
+    args = {"type": "object", "properties": {"p": schema}}
+    assert (meta_schema_problem(args)[1] == "") == _whole_check(args)
+    assert (meta_schema_problem(schema)[1] == "") == _whole_check(schema)

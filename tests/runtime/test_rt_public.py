@@ -14,8 +14,8 @@ import packc_runtime
 from packc_runtime.errors import ERROR_CLASSES
 
 ROOT = Path(__file__).resolve().parents[2]
-MODULES = ["args", "auth", "cli", "credentials", "errors", "openapi", "pack", "redact", "request", "results", "send",
-           "styles"]
+MODULES = ["args", "auth", "cli", "credentials", "errors", "jsontext", "metaschema", "openapi", "pack", "redact", "request",
+           "results", "send", "styles"]
 
 
 def _isort_key(name: str) -> tuple[int, str]:
