@@ -177,7 +177,7 @@ def render_pack(pack: PackOutput, *, repo: bool = False) -> dict[str, tuple[str,
     return extra | {
         "surface.json": (dump_json(m.to_json()), 0o644),
         "policy.json": (dump_json(pack.policy.to_json()), 0o644),
-        OPENAPI_FILE: (json.dumps(pack.document, indent=2, ensure_ascii=False) + "\n", 0o644),
+        OPENAPI_FILE: (dump_json(pack.document), 0o644),
         "HARNESS.md": (render_harness(pack), 0o644),
         "README.md": (render_readme(pack), 0o644),
         f"bin/{cli_bin}": (_LAUNCHER.format(cli_bin=cli_bin, pack_id=m.id), 0o755),

@@ -16,6 +16,7 @@ from typing import Annotated, Any, Literal, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from .diagnostics import Diagnostic, escape_token
+from .jsontext import dumps_indented
 
 __all__ = [
     "Binding",
@@ -213,8 +214,11 @@ class Policy(_Strict):
 
 
 def dump_json(data: Any) -> str:
-    """Deterministic JSON text: two-space indent, UTF-8 kept, trailing newline."""
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    """Deterministic JSON text: two-space indent, UTF-8 kept, trailing newline.
+
+    The same bytes as ``json.dumps(data, indent=2, ensure_ascii=False) + "\\n"``, written faster.
+    """
+    return dumps_indented(data) + "\n"
 
 
 def write_json(path: Path, model: Manifest | Policy) -> None:
