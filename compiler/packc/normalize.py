@@ -20,6 +20,8 @@ from .normalize_servers import read_security, read_security_schemes, read_server
 __all__ = ["normalize"]
 
 _METHODS = frozenset(HTTP_METHODS)
+_OPERATION_KEYS = frozenset({"tags", "summary", "description", "externalDocs", "operationId", "parameters",
+                             "requestBody", "responses", "callbacks", "deprecated", "security", "servers"})
 _DEFERRED = ("parameters", "request_body", "responses")
 _make_operation = builder(Operation, skip=_DEFERRED)
 
@@ -132,6 +134,8 @@ class _Reader(Context):
             path_item = PathItem(path, node, where)
             if self.eager:
                 path_item.shared(parts)  # its parameters are warned about even with no operation
+            # An operation without its own summary or description takes its path item's.
+            item_summary, item_description = text(node.get("summary")), text(node.get("description"))
             raw_servers = node.get("servers")
             path_servers = read_servers(self, raw_servers, f"{where}/servers") if raw_servers is not None else ()
             for method, op in node.items():
@@ -160,17 +164,17 @@ class _Reader(Context):
                     method=method,
                     path=path,
                     operation_id=operation_id,
-                    summary=summary if type(summary) is str and summary else text(node.get("summary")),
-                    description=(description if type(description) is str and description
-                                 else text(node.get("description"))),
-                    tags=tuple([t for t in tags if type(t) is str]) if type(tags) is list else (),
+                    summary=summary if type(summary) is str and summary else item_summary,
+                    description=description if type(description) is str and description else item_description,
+                    tags=_tag_names(tags),
                     deprecated=get("deprecated") is True,
                     security=(read_security(self, op["security"], f"{here}/security", schemes)
                               if "security" in op else None),
                     servers=(read_servers(self, op["servers"], f"{here}/servers") + path_servers
                              if "servers" in op else path_servers),
-                    # Joining the keys is a cheap test that spares most operations the comprehension.
-                    extensions={k: v for k, v in op.items() if k.startswith("x-")} if "x-" in "\n".join(op) else {},
+                    # Most operations have only OpenAPI's own keys: a set test spares them the comprehension.
+                    extensions=({} if op.keys() <= _OPERATION_KEYS
+                                else {k: v for k, v in op.items() if k.startswith("x-")}),
                     pointer=here,
                     _read_parts=partial(read_parts, op, here, path_item),
                 )
@@ -178,3 +182,11 @@ class _Reader(Context):
                     operation.parameters  # noqa: B018 - reading one deferred field reads all three
                 out.append(operation)
         return out
+
+
+def _tag_names(raw: JSON) -> tuple[str, ...]:
+    if type(raw) is not list:
+        return ()
+    if len(raw) == 1 and type(raw[0]) is str:  # the common case
+        return (raw[0],)
+    return tuple([t for t in raw if type(t) is str])
