@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import copy
+import functools
+import json
 import math
 import re
 from collections.abc import Mapping
@@ -219,14 +221,52 @@ def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
     return schema
 
 
+# Draft 2020-12's type checks, as jsonschema makes them (an integral float is an integer).
+_TYPE_CHECKS: dict[str, Any] = {
+    "string": lambda v: isinstance(v, str),
+    "integer": lambda v: (isinstance(v, int) and not isinstance(v, bool)) or (isinstance(v, float) and v.is_integer()),
+    "number": lambda v: isinstance(v, int | float) and not isinstance(v, bool),
+    "boolean": lambda v: isinstance(v, bool),
+    "null": lambda v: v is None,
+    "array": lambda v: isinstance(v, list),
+    "object": lambda v: isinstance(v, dict),
+}
+
+
+def _type_only(schema: Any, value: Any) -> bool | None:
+    """The answer for a schema that is only a known ``type`` (enum repair asks it for every member);
+    None for any other schema."""
+    if not isinstance(schema, dict) or len(schema) != 1 or "type" not in schema:
+        return None
+    types = schema["type"]
+    names = [types] if isinstance(types, str) else types if isinstance(types, list) else None
+    if not names or not all(isinstance(t, str) and t in _TYPE_CHECKS for t in names):
+        return None
+    return any(_TYPE_CHECKS[t](value) for t in names)
+
+
+@functools.lru_cache(maxsize=4096)
+def _validator(text: str) -> Draft202012Validator:
+    # Built from the JSON text (what a pack ships and the runtime validates against), not the caller's
+    # dict: a dict changed later cannot change a cached validator.
+    return Draft202012Validator(json.loads(text))
+
+
 def validates(schema: Any, value: Any) -> bool:
     """Does ``value`` validate against ``schema`` (draft 2020-12, no remote refs)?"""
     import warnings
 
+    quick = _type_only(schema, value)
+    if quick is not None:
+        return quick
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # FutureWarning on patterns like "[[a]": still valid
-            return next(iter(Draft202012Validator(schema).iter_errors(value)), None) is None
+            try:
+                validator = _validator(json.dumps(schema, sort_keys=True))
+            except (TypeError, ValueError):  # not JSON text (a non-string key, a cycle): not cached
+                validator = Draft202012Validator(schema)
+            return next(iter(validator.iter_errors(value)), None) is None
     except Exception:  # unusable schema: treat the value as not validated
         return False
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 import unicodedata
@@ -26,6 +27,13 @@ def clean(text: object) -> str:
     """Plain single-line text: no control/bidi/zero-width chars, no HTML, no images, no markup."""
     if not isinstance(text, str):
         return ""
+    return _clean(text)
+
+
+# Cached: a family of packs from one large document cleans the same descriptions again and again
+# (the shared schemas' properties in every verb's args).
+@functools.lru_cache(maxsize=1 << 15)
+def _clean(text: str) -> str:
     out = _COMMENT.sub(" ", text)
     out = _IMAGE.sub(" ", out)
     out = _LINK.sub(r"\1", out)
@@ -80,6 +88,7 @@ def inline_md(text: str) -> str:
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 
 
+@functools.lru_cache(maxsize=1 << 15)
 def snake(name: str) -> str:
     """A snake_case identifier ``^[a-z][a-z0-9_]*$`` from any name; empty when nothing is left."""
     ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()

@@ -9,6 +9,8 @@ keeps the table and :data:`CODES` in step). Lint never raises on a wrong pack.
 
 from __future__ import annotations
 
+import functools
+import json
 import re
 from collections.abc import Iterator, Mapping
 from pathlib import Path, PurePosixPath
@@ -258,6 +260,18 @@ def _schema_problem(args: Mapping[str, Any]) -> str:
 
 
 def _validation_error(schema: Any, value: Any) -> str:
+    try:  # the packs of one API repeat most argument schemas and their examples: check each pair once
+        return _cached_validation_error(json.dumps(schema, ensure_ascii=False), json.dumps(value, ensure_ascii=False))
+    except (TypeError, ValueError):  # not JSON (a pack read from JSON never gets here)
+        return _apply(schema, value)
+
+
+@functools.lru_cache(maxsize=8192)
+def _cached_validation_error(schema: str, value: str) -> str:
+    return _apply(json.loads(schema), json.loads(value))
+
+
+def _apply(schema: Any, value: Any) -> str:
     from jsonschema import Draft202012Validator
     from referencing import Registry
     from referencing.exceptions import NoSuchResource
