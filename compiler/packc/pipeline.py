@@ -16,6 +16,7 @@ from .cut import cut_document
 from .derive import DerivedVerb, binding_for, derive_verb
 from .emit import PackOutput, about, write_pack
 from .errors import UsageError
+from .implied import imply_security
 from .model import Api
 from .overrides import Overrides, apply_overlay, collect_overrides
 from .plan import MIN_VERBS, LeftOut, PackPlan, Plan, plan
@@ -168,6 +169,8 @@ def compile(source: str | Path, out_dir: str | Path = "packs", *, split: bool = 
     front_end = len(diags)
     plan_ = plan(api, overrides, split=split)
     diags += plan_.diagnostics
+    api, plan_, implied = imply_security(api, plan_)
+    diags += implied
     diags += check_operations(api, [v.op for pack in plan_.packs for v in pack.verbs])
     servers = _servers(api, server)
     if not servers:
