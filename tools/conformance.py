@@ -61,7 +61,7 @@ def call_command(pack: Path, verb: str, args: dict[str, Any], server: str, *, vi
 ROUTE_PROBLEMS = {"NO_PATH_MATCHED_ERROR", "NO_METHOD_MATCHED_ERROR", "NO_SERVER_MATCHED_ERROR"}
 # Problems with Prism's answer, not with the request: the document's own examples break its schemas,
 # or it defines no response Prism can send. The request itself passed validation.
-ANSWER_PROBLEMS = {"VIOLATIONS", "NO_RESPONSE_DEFINED", "NO_COMPLEX_OBJECT_TEXT", "NOT_FOUND"}
+ANSWER_PROBLEMS = {"VIOLATIONS", "NO_RESPONSE_DEFINED", "NO_COMPLEX_OBJECT_TEXT", "NOT_FOUND", "NO_SERIALIZER"}
 SHOWN = 160  # characters of a request target in the findings
 
 
@@ -198,7 +198,7 @@ def classify(result: VerbResult, proc: subprocess.CompletedProcess[str] | None, 
         else:
             result.reason, result.detail = "prism_" + first.problem.lower(), f"{first.status} {first.problem}"
         return
-    if result.exchanges:
+    if any(not e.stand_in for e in result.exchanges):  # Prism saw the call itself, not only a token request
         result.outcome = "ok"
         answers = sorted({e.problem for e in result.exchanges if e.problem})
         result.detail = f"Prism could not answer: {', '.join(answers)}" if answers else ""
@@ -217,6 +217,21 @@ def bindings(document: dict[str, Any]) -> dict[str, tuple[str, dict[str, Any]]]:
             binding = op.get("x-packc-binding") if isinstance(op, dict) else None
             if isinstance(binding, dict) and isinstance(binding.get("verb"), str):
                 out[binding["verb"]] = (f"{method.upper()} {path}", binding)
+    return out
+
+
+def token_paths(document: dict[str, Any]) -> set[str]:
+    """Paths of the relative OAuth2 client-credentials token URLs (the runtime resolves them against
+    the server URL, here the proxy's): no operation of the document, so the proxy stands in."""
+    from urllib.parse import urljoin, urlsplit
+
+    schemes = (document.get("components") or {}).get("securitySchemes") or {}
+    out = set()
+    for scheme in schemes.values() if isinstance(schemes, dict) else []:
+        flow = ((scheme.get("flows") or {}).get("clientCredentials") or {}) if isinstance(scheme, dict) else {}
+        url = flow.get("tokenUrl") if isinstance(flow, dict) else None
+        if isinstance(url, str) and url and not urlsplit(url).scheme:
+            out.add(urlsplit(urljoin("http://proxy/", url)).path)
     return out
 
 
@@ -248,6 +263,8 @@ def run_pack(pack: Path, prism: Path, env_base: dict[str, str], via_packc: bool,
     proc, port, error = start_prism(prism, doc_file, pack.parent / f"{pack.name}.prism.log")
     results: list[VerbResult] = []
     proxy = RecordingProxy(f"http://127.0.0.1:{port}").start() if not error else None
+    if proxy is not None:
+        proxy.token_paths = token_paths(document)
     try:
         env = {**env_base, **credentials_env(pack, manifest, document)}
         upload = pack.parent / "upload.bin"

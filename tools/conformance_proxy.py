@@ -3,6 +3,10 @@
 Prism answers an invalid request with the document's own error example (400, 401, 422 ...) and
 puts the reason in an ``sl-violations`` header; a pack only shows the status, so the proxy sits
 between the pack and Prism to keep the request as sent and Prism's verdict on it.
+
+An OAuth2 token endpoint is not an operation of the document, so Prism cannot serve it: for the
+relative ``tokenUrl`` paths the harness names (``token_paths``), the proxy itself answers a POST
+with a dummy client-credentials token, and records the exchange as a stand-in's.
 """
 
 from __future__ import annotations
@@ -20,6 +24,9 @@ _SECRET_HEADERS = {"authorization", "cookie", "proxy-authorization"}
 _HOP_HEADERS = {"connection", "keep-alive", "transfer-encoding", "te", "upgrade", "host", "content-length"}
 BODY_EXCERPT = 300
 _TOO_MANY = "Too many violations! "
+STAND_IN_TOKEN = {"access_token": "conformance-access-token", "token_type": "Bearer", "expires_in": 3600}
+# Prism's UNKNOWN problems that are about its own answer, not the request (which passed validation).
+_ANSWER_ERRORS = ("Cannot find serializer",)
 
 
 @dataclass
@@ -35,6 +42,7 @@ class Exchange:
     violations: list[dict[str, Any]] = field(default_factory=list)  # Prism's errors about the request
     response_violations: int = 0  # Prism's errors about its own answer (the document's examples)
     problem: str = ""  # Prism's own problem type (NO_PATH_MATCHED_ERROR, UNAUTHORIZED, ...), if any
+    stand_in: str = ""  # who answered instead of Prism ("oauth2 token"), if anyone
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -46,6 +54,7 @@ class Exchange:
             "violations": self.violations,
             "responseViolations": self.response_violations,
             "problem": self.problem,
+            "standIn": self.stand_in,
         }
 
 
@@ -60,6 +69,7 @@ class RecordingProxy(ThreadingHTTPServer):
         # Prepended to the path forwarded (not the one recorded): the route group of the verb being
         # called, when Prism serves a document rewritten by conformance_routes.
         self.prefix = ""
+        self.token_paths: set[str] = set()  # relative OAuth2 token URLs the proxy answers itself
         self.exchanges: list[Exchange] = []
         self.lock = threading.Lock()
         self.client = httpx.Client(timeout=30)
@@ -123,6 +133,9 @@ def _judge(record: Exchange, answer: httpx.Response) -> None:
             problem = {"type": "unparsed"}
         if isinstance(problem, dict):
             record.problem = str(problem.get("type", "")).rsplit("#", 1)[-1]
+            said = f"{problem.get('title', '')} {problem.get('detail', '')}"
+            if record.problem == "UNKNOWN" and any(e in said for e in _ANSWER_ERRORS):
+                record.problem = "NO_SERIALIZER"  # e.g. a vendor media type Prism cannot write its example in
             # A 422 that Prism made up lists the request's errors in the body, located without "request";
             # a VIOLATIONS 500 lists both sides, located with "request" or "response".
             for v in _errors(problem.get("validation")):
@@ -154,6 +167,11 @@ class _Handler(BaseHTTPRequestHandler):
             content_type=self.headers.get("Content-Type", ""),
             body=body[:BODY_EXCERPT].decode("utf-8", "replace"),
         )
+        if self.command == "POST" and self.path.partition("?")[0] in self.server.token_paths:
+            record.status, record.stand_in = 200, "oauth2 token"
+            with self.server.lock:
+                self.server.exchanges.append(record)
+            return self._reply(200, json.dumps(STAND_IN_TOKEN).encode(), "application/json")
         try:
             upstream = self.server.upstream + self.server.prefix + self.path
             answer = self.server.client.request(self.command, upstream,
@@ -167,8 +185,11 @@ class _Handler(BaseHTTPRequestHandler):
         record.status = status
         with self.server.lock:
             self.server.exchanges.append(record)
+        self._reply(status, data, reply_type)
+
+    def _reply(self, status: int, data: bytes, content_type: str) -> None:
         self.send_response(status)
-        self.send_header("Content-Type", reply_type)
+        self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(data)))
         self.end_headers()
         if self.command != "HEAD":

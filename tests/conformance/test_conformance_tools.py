@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -119,6 +120,31 @@ def test_judge_tells_request_errors_from_answer_errors() -> None:
     assert cut_short.violations == [] and cut_short.response_violations == 1
     clean = _judged(200, {}, {"id": 1})
     assert clean.violations == [] and clean.problem == "" and clean.response_violations == 0
+    no_writer = _judged(500, problem, {"type": "x#UNKNOWN", "title": "Cannot find serializer for application/x.v"})
+    assert no_writer.problem == "NO_SERIALIZER" and no_writer.problem in conformance.ANSWER_PROBLEMS
+    assert _judged(500, problem, {"type": "x#UNKNOWN", "title": "something else"}).problem == "UNKNOWN"
+
+
+def test_relative_token_urls_are_answered_by_the_proxy_and_do_not_count_as_the_call() -> None:
+    document = {"components": {"securitySchemes": {
+        "relative": {"type": "oauth2", "flows": {"clientCredentials": {"tokenUrl": "oauth2/token", "scopes": {}}}},
+        "absolute": {"type": "oauth2", "flows": {"clientCredentials": {"tokenUrl": "https://a.example/t"}}},
+        "code": {"type": "oauth2", "flows": {"authorizationCode": {"tokenUrl": "/code/token"}}}}}}
+    assert conformance.token_paths(document) == {"/oauth2/token"}
+    proxy = RecordingProxy("http://127.0.0.1:9").start()  # nothing listens upstream: only the stand-in answers
+    try:
+        proxy.token_paths = {"/oauth2/token"}
+        with httpx.Client(base_url=proxy.url, timeout=10) as client:
+            token = client.post("/oauth2/token", content=b"grant_type=client_credentials")
+        assert token.status_code == 200 and token.json()["access_token"]
+        (exchange,) = proxy.since(0)
+        assert exchange.stand_in == "oauth2 token" and exchange.violations == []
+    finally:
+        proxy.stop()
+    stdout = json.dumps({"ok": False, "error": {"code": "unauthorized", "message": "no"}})
+    result = conformance.VerbResult("p", "v", "not_called", exchanges=[exchange])
+    conformance.classify(result, subprocess.CompletedProcess([], 0, stdout, ""), False)
+    assert result.outcome == "not_called" and result.reason == "unauthorized"  # the API call never happened
 
 
 def _write(corpus: Path, rel: str, document: dict[str, Any]) -> None:
