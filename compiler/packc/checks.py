@@ -28,6 +28,7 @@ __all__ = ["check_operations", "operation_findings"]
 
 MAX_LISTED = 5  # findings of one code listed; the rest are counted in one more warning
 _JSONISH = ("json", "form", "text/", "xml")
+_JSON_TYPES = {"string", "number", "integer", "boolean", "array", "object", "null"}
 
 
 def _collect(api: Api, ops: Sequence[Operation]) -> list[tuple[Operation, Diagnostic]]:
@@ -122,6 +123,9 @@ def _type_rejects_enum(schema: Any) -> bool:
     """An ``enum`` none of whose members the schema's own ``type`` accepts."""
     if not isinstance(schema, Mapping) or "type" not in schema:
         return False
+    kinds = schema["type"] if isinstance(schema["type"], list) else [schema["type"]]
+    if not kinds or not all(k in _JSON_TYPES for k in kinds):
+        return False  # an unknown type is another problem (the args schema drops it)
     enum = schema.get("enum")
     if not isinstance(enum, list) or not enum:
         return False

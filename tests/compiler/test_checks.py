@@ -86,6 +86,7 @@ def test_a_clean_document_has_no_findings(tmp_path: Path) -> None:
             "/tags/{arn}": {"get": {"responses": OK, "parameters": [
                 {"name": "arn", "in": "path", "required": True, "schema": {"type": "string", "enum": ["a", "b"]}},
                 {"name": "f", "in": "query", "schema": {"type": "object", "properties": {"x": {"type": "string"}}}},
+                {"name": "g", "in": "query", "schema": {"type": "file", "enum": ["a"]}},  # unknown type: not C152
                 {"name": "c", "in": "query", "content": {"application/json": {"schema": {
                     "type": "object", "properties": {"x": {"type": "object"}}}}}}]}},
             "/rest?method=a": {"get": {"responses": OK}},
