@@ -24,7 +24,7 @@ from packc_runtime.diagnostics import Diagnostic, pointer
 from .model import Api, Operation, SecurityRequirement
 from .schemas import validates
 
-__all__ = ["check_operations", "operation_findings"]
+__all__ = ["capped", "check_operations", "operation_findings"]
 
 MAX_LISTED = 5  # findings of one code listed; the rest are counted in one more warning
 _JSONISH = ("json", "form", "text/", "xml")
@@ -46,10 +46,15 @@ def _collect(api: Api, ops: Sequence[Operation]) -> list[tuple[Operation, Diagno
 
 def check_operations(api: Api, ops: Sequence[Operation]) -> list[Diagnostic]:
     """Warnings about the operations that made verbs, each once, at most ``MAX_LISTED`` per code."""
+    return capped(d for _op, d in _collect(api, ops))
+
+
+def capped(found: Iterable[Diagnostic]) -> list[Diagnostic]:
+    """Each (code, pointer) once, at most ``MAX_LISTED`` per code, then one warning counting the rest."""
     listed: dict[str, int] = {}
     out: list[Diagnostic] = []
     seen: set[tuple[str, str]] = set()
-    for _op, d in _collect(api, ops):
+    for d in found:
         if (d.code, d.pointer) in seen:
             continue
         seen.add((d.code, d.pointer))

@@ -9,7 +9,7 @@ argument (C121), so without this pass the pack could not send it and every call 
 document's own apiKey scheme in the ``Authorization`` header when it has one, else one packc adds
 (``packc_authorization``). The operation in the model and in the document the pack carries gets
 ``security: [{key: []}]``; the document the front end read is not changed (copies on write). Each
-is reported (warning C156) at the parameter.
+is reported (warning C156) at the parameter, at most five, then a count.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from typing import Any
 
 from packc_runtime.diagnostics import Diagnostic
 
+from .checks import capped
 from .model import Api, Operation, SecurityScheme
 from .plan import PackPlan, Plan
 
@@ -87,4 +88,4 @@ def imply_security(api: Api, plan_: Plan) -> tuple[Api, Plan, list[Diagnostic]]:
                                 f"The operation names no security but requires an Authorization header parameter: "
                                 f"the pack sends it as a credential with {how}, an API key in that header.",
                                 "Name the security scheme on the operation (or the document) instead of the parameter."))
-    return new_api, replace(plan_, packs=packs), diags
+    return new_api, replace(plan_, packs=packs), capped(diags)

@@ -53,7 +53,15 @@ def test_the_documents_authorization_api_key_scheme_is_used(tmp_path: Path) -> N
     assert set(cut["components"]["securitySchemes"]) == {"partner_key", "query_key"}
     assert surface["binding"]["mode"] == "user"
     implied = [d for d in result.diagnostics if d.code == "C156"]
-    assert len(implied) == 5 and all(d.pointer.endswith("/post/parameters/0") for d in implied)
+    assert len(implied) == 5 and all(d.pointer.endswith("/post/parameters/0") for d in implied)  # 5 listed
+
+
+def test_many_are_listed_up_to_five_then_counted(tmp_path: Path) -> None:
+    document = _document(scheme=True)
+    document["paths"]["/orders/f"] = {"post": {"operationId": "f", "responses": OK, "parameters": [AUTH]}}
+    result, _cut, _surface = _pack(tmp_path, document)
+    implied = [d for d in result.diagnostics if d.code == "C156"]
+    assert len(implied) == 6 and implied[-1].message.startswith("1 more warning(s)")
     assert "'partner_key'" in implied[0].message
 
 
