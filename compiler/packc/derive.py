@@ -118,9 +118,20 @@ def _with_example(schema: dict[str, Any], given: Sequence[Any], where: str, diag
     return bare
 
 
+def _risky_warning(patterns: Sequence[str], where: str, what: str, diags: list[Diagnostic]) -> None:
+    for pattern in dict.fromkeys(patterns):
+        shown = pattern if len(pattern) <= 60 else pattern[:57] + "..."
+        diags.append(Diagnostic(
+            "C157", "warning", where,
+            f"The pattern {shown!r} of {what} can backtrack for exponential time (a repeated group holding a "
+            "variable repeat); args leave it out and nothing runs it.",
+            "Nothing to do; the server still checks it. To have packc check it, rewrite it without nested repeats."))
+
+
 def _param_schema(api: Api, p: Parameter, diags: list[Diagnostic]) -> dict[str, Any]:
     raw = p.schema if p.schema is not None else (p.content.schema if p.content else None)
-    schema, cut = inline_schema(api, raw if raw is not None else {"type": "string"})
+    schema, cut, risky = inline_schema(api, raw if raw is not None else {"type": "string"})
+    _risky_warning(risky, p.pointer, repr(p.name), diags)
     if cut:
         diags.append(Diagnostic("C122", "warning", p.pointer, f"The schema of {p.name!r} is recursive or very large; cut to {{}} in args.",
                                 "Nothing to do; the runtime still sends what the document allows."))
@@ -209,7 +220,8 @@ def _body_args(api: Api, op: Operation, taken: set[str], diags: list[Diagnostic]
             node = api.deref(raw)
             if isinstance(node, Mapping) and node.get("readOnly") is True:
                 continue
-            schema, cut = inline_schema(api, raw)
+            schema, cut, risky = inline_schema(api, raw)
+            _risky_warning(risky, where, f"body property {prop!r}", diags)
             if not isinstance(schema, dict):
                 schema = {} if schema is True else {"not": {}}
             file = isinstance(node, Mapping) and node.get("format") in ("binary", "file") and "form" in media.content_type
@@ -228,7 +240,8 @@ def _body_args(api: Api, op: Operation, taken: set[str], diags: list[Diagnostic]
         schema = {"type": "string", "format": "binary", "description": "Path of a file to send as the request body."}
         schema = _with_example(schema, ["./file.bin"], where, diags)
         return [ArgSpec(_unique("body", "body", taken), "body", None, schema, body.required, True)], content_type
-    inner, _cut = inline_schema(api, media.schema if media.schema is not None else {})
+    inner, _cut, risky = inline_schema(api, media.schema if media.schema is not None else {})
+    _risky_warning(risky, where, "the request body", diags)
     schema = inner if isinstance(inner, dict) else {}
     schema = _describe(schema, body.description, "The request body.")
     schema = _with_example(schema, given, where, diags, required=body.required)

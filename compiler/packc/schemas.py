@@ -12,6 +12,8 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
+from packc_runtime.patterns import risky, safe_validator, search
+
 from .model import Api, resolve_pointer
 from .text import clean, shorten
 
@@ -35,32 +37,37 @@ class _Budget:
     def __init__(self) -> None:
         self.nodes = 0
         self.cut = False
+        self.risky: list[str] = []  # patterns left out: they may backtrack for ever (packc_runtime.patterns)
 
 
-def _pattern_ok(pattern: object) -> bool:
+def _pattern_ok(pattern: object, budget: _Budget) -> bool:
     if not isinstance(pattern, str):
         return False
-    import warnings
+    if risky(pattern):  # also every pattern re cannot compile
+        import warnings
 
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # "possible nested set" and the like: still a valid pattern
-            re.compile(pattern)
-    except (re.error, RecursionError, OverflowError):
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # "possible nested set" and the like: still a pattern
+                re.compile(pattern)
+        except (re.error, RecursionError, OverflowError):
+            return False  # not a pattern at all: dropped as before, without a warning
+        budget.risky.append(pattern)
         return False
     return True
 
 
-def inline_schema(api: Api, node: Any) -> tuple[Any, bool]:
+def inline_schema(api: Api, node: Any) -> tuple[Any, bool, tuple[str, ...]]:
     """``node`` with internal refs inlined and OpenAPI-only keywords mapped to JSON Schema.
 
-    Returns the schema and whether something (a cycle, a size limit) was cut to ``{}``.
+    Returns the schema, whether something (a cycle, a size limit) was cut to ``{}``, and the
+    patterns left out because running them could take exponential time.
     """
     budget = _Budget()
     out = _inline(api, node, (), 0, budget)
     # Every keyword above is copied only with a value of the right type, so the result is valid
     # JSON Schema by construction; lint checks each pack against the meta-schema once more.
-    return out, budget.cut
+    return out, budget.cut, tuple(budget.risky)
 
 
 _SHALLOW = ("type", "format", "enum", "const", "nullable", "minimum", "maximum", "minLength", "maxLength", "pattern")
@@ -146,7 +153,7 @@ def _inline(api: Api, node: Any, stack: tuple[str, ...], depth: int, budget: _Bu
             elif isinstance(value, int | float):
                 out[key] = value
         elif key == "pattern":
-            if _pattern_ok(value):
+            if _pattern_ok(value, budget):
                 out[key] = value
         elif key == "example":
             out.setdefault("examples", [copy.deepcopy(value)])
@@ -249,7 +256,7 @@ def _type_only(schema: Any, value: Any) -> bool | None:
 def _validator(text: str) -> Draft202012Validator:
     # Built from the JSON text (what a pack ships and the runtime validates against), not the caller's
     # dict: a dict changed later cannot change a cached validator.
-    return Draft202012Validator(json.loads(text))
+    return safe_validator(Draft202012Validator)(json.loads(text))  # type: ignore[no-any-return]
 
 
 def validates(schema: Any, value: Any) -> bool:
@@ -265,7 +272,7 @@ def validates(schema: Any, value: Any) -> bool:
             try:
                 validator = _validator(json.dumps(schema, sort_keys=True))
             except (TypeError, ValueError):  # not JSON text (a non-string key, a cycle): not cached
-                validator = Draft202012Validator(schema)
+                validator = safe_validator(Draft202012Validator)(schema)
             return next(iter(validator.iter_errors(value)), None) is None
     except Exception:  # unusable schema: treat the value as not validated
         return False
@@ -357,7 +364,7 @@ def _from_pattern(pattern: str) -> str | None:
     if "\x00" in text:
         return None
     try:
-        return text if re.search(pattern, text) else None
+        return text if search(pattern, text) else None  # None also for a risky pattern: never run
     except re.error:
         return None
 

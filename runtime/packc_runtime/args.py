@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .errors import InvalidArgument, MissingArgument, PackRuntimeError, UnknownArgument
+from .patterns import safe_validator, search
 
 __all__ = ["coerce_cli_value", "schema_is_simple", "validate_args"]
 
@@ -78,7 +79,7 @@ def _simple_errors(schema: Any, value: Any) -> list[str]:
             out.append(f"{_show(value)} is shorter than {schema['minLength']} characters")
         if "maxLength" in schema and len(value) > schema["maxLength"]:
             out.append(f"{_show(value)} is longer than {schema['maxLength']} characters")
-        if "pattern" in schema and not re.search(str(schema["pattern"]), value):
+        if "pattern" in schema and search(str(schema["pattern"]), value) is False:  # None: risky, not run
             out.append(f"{_show(value)} does not match {schema['pattern']!r}")
     if isinstance(value, list):
         if "minItems" in schema and len(value) < schema["minItems"]:
@@ -108,7 +109,7 @@ def _jsonschema_errors(schema: Mapping[str, Any], args: Mapping[str, Any]) -> li
     import jsonschema  # lazily: only for schemas beyond the built-in subset
 
     try:
-        cls = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
+        cls = safe_validator(jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator))
         errors = list(cls(schema).iter_errors(dict(args)))
     except (jsonschema.exceptions.SchemaError, jsonschema.exceptions.RefResolutionError,
             jsonschema.exceptions.UnknownType, RecursionError) as exc:

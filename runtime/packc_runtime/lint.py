@@ -276,11 +276,13 @@ def _apply(schema: Any, value: Any) -> str:
     from referencing import Registry
     from referencing.exceptions import NoSuchResource
 
+    from .patterns import safe_validator
+
     def refuse(uri: str) -> Any:  # never fetch anything while linting an untrusted pack
         raise NoSuchResource(ref=uri)  # type: ignore[call-arg]
 
     try:
-        validator = Draft202012Validator(schema, registry=Registry(retrieve=refuse))  # type: ignore[call-arg]
+        validator = safe_validator(Draft202012Validator)(schema, registry=Registry(retrieve=refuse))  # type: ignore[call-arg]
         error = next(iter(validator.iter_errors(value)), None)
     except Exception as exc:  # unresolvable refs, bad patterns: the example cannot be checked
         return f"the schema cannot be applied ({type(exc).__name__})"

@@ -204,3 +204,26 @@ def test_cli_does_not_print_python_warnings_about_document_regexes(tmp_path: Pat
         warnings.simplefilter("always")
         compile(spec, tmp_path / "lib")
     assert [w for w in seen if "nested set" in str(w.message)]
+
+
+def test_a_pattern_that_can_backtrack_for_ever_is_left_out_with_c157(tmp_path: Path) -> None:
+    # beezup.com's pattern with an example that almost matches: running it would not end in our lifetime.
+    evil = r"^(https?:\/\/)?([\da-z\.-]+)\.([a-z\.]{2,6})([\/\w \.-]*)*\/?$"
+    example = "http://" + "a" * 30 + ".com/" + "x" * 40 + "!"
+    body = {"content": {"application/json": {"schema": {"type": "object", "properties": {
+        "url": {"type": "string", "pattern": evil, "example": example},
+        "code": {"type": "string", "pattern": "^[A-Z]{3}$", "example": "EUR"}}}}}}
+    ops = {f"/r{i}": {"post": {"summary": "Create.", "requestBody": body, "responses": {"200": {"description": "ok"}}}}
+           for i in range(5)}
+    spec = tmp_path / "evil.json"
+    spec.write_text(json.dumps({"openapi": "3.0.3", "info": {"title": "Evil", "version": "1"},
+                                "servers": [{"url": "https://evil.example"}], "paths": ops}))
+    result = compile(spec, tmp_path / "out")
+    assert [d.code for d in result.diagnostics if d.level == "error"] == []
+    c157 = [d for d in result.diagnostics if d.code == "C157"]
+    assert len(c157) == 5 and all("body property 'url'" in d.message for d in c157)
+    surface = json.loads((tmp_path / "out" / "evil" / "surface.json").read_text())
+    args = surface["verbs"]["r0.create"]["args"]["properties"]
+    assert "pattern" not in args["url"] and args["url"]["examples"] == [example]
+    assert args["code"]["pattern"] == "^[A-Z]{3}$"  # a safe pattern stays
+    assert not [f for f in lint_pack(tmp_path / "out" / "evil") if f.level == "error"]
