@@ -30,6 +30,7 @@ DESC_LIMIT = 200
 _ACTIONS = {"list": ("Listing", "Listed"), "get": ("Getting", "Got"), "create": ("Creating", "Created"),
             "update": ("Updating", "Updated"), "delete": ("Deleting", "Deleted")}
 _READ_WORDS = {"search", "query", "find", "lookup", "count", "filter"}  # a POST named so may only read
+_RPC_READS = {"get", "list", "describe", "search", "query", "lookup"}
 _DESTRUCTIVE_WORDS = {"remove", "destroy", "purge", "erase", "wipe", "delete", "revoke", "drop"}
 
 
@@ -312,7 +313,10 @@ def _access(op: Operation, name: str, forced: Access | None) -> Access:
         answers = any(s in ("200", "2XX") and r.content for r in op.responses for s in [r.status])
         creates = bool(statuses & {"201", "202", "204"})
         reads_by_name = bool(_words(op, name) & _READ_WORDS)
-        if said or (reads_by_name and answers and not creates):
+        # An RPC-style key (AWS "/#X-Amz-Target=Svc.GetTable", flickr "?method=...getInfo") names its
+        # operation, and every operation is a POST: a get/list/describe action there is a read.
+        rpc_read = ("#" in op.path or "?" in op.path) and name.rsplit(".", 1)[-1].split("_")[0] in _RPC_READS
+        if said or ((reads_by_name or rpc_read) and answers and not creates):
             return "read"
     return "write"
 

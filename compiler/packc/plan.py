@@ -9,6 +9,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import parse_qsl
 
 from packc_runtime.diagnostics import Diagnostic
 
@@ -98,7 +99,11 @@ def _plural(word: str) -> bool:
 
 def _segments(path: str) -> tuple[list[tuple[str, bool]], str]:
     """Path → [(word, is_param)] without version prefixes, and a trailing ``:custom`` verb."""
-    raw = [s for s in path.split("/") if s]
+    # A path key may carry what is not a path (AWS "/#X-Amz-Target=Svc.Op", flickr "/rest?method=a.b.c"):
+    # the fragment never names anything; a query's values are words of the path.
+    base, _, query = path.partition("#")[0].partition("?")
+    raw = [s for s in base.split("/") if s]
+    raw += [word for _key, value in parse_qsl(query) for word in value.split(".") if word]
     custom = ""
     if raw:
         m = re.match(r"^(.*?[^:]):([A-Za-z][\w-]*)$", raw[-1])
@@ -117,11 +122,25 @@ def _segments(path: str) -> tuple[list[tuple[str, bool]], str]:
     return segs, snake(custom)
 
 
-def _fallback_words(op: Operation) -> list[str]:
-    if op.operation_id and snake(op.operation_id):
-        return [snake(op.operation_id)]
-    words = snake(" ".join(op.summary.split()[:5]))
-    return [words] if words else [f"{op.method}_root"]
+_LEADING_VERBS = {"add", "associate", "attach", "batch", "cancel", "check", "copy", "create", "delete", "deregister",
+                  "describe", "detach", "disable", "disassociate", "enable", "export", "get", "import", "invoke",
+                  "list", "modify", "put", "register", "remove", "reset", "restore", "search", "send", "set", "start",
+                  "stop", "tag", "terminate", "untag", "update", "validate"}
+
+
+def _fallback(op: Operation) -> tuple[tuple[str, ...], str]:
+    """(resource, action) of an operation whose path has no word: from its operationId (or what a
+    fragment key names, AWS ``#X-Amz-Target=Svc.CreateTable``), a leading verb becoming the action
+    (``CreateTable`` → ``table.create``); else the first words of the summary; else ``<method>_root``."""
+    fragment = op.path.partition("#")[2]
+    named = op.operation_id or (fragment.rpartition("=")[2].rpartition(".")[2] if fragment else "")
+    words = snake(named).split("_") if named and snake(named) else []
+    if len(words) > 1 and words[0] in _LEADING_VERBS:
+        return ("_".join(words[1:]),), words[0]
+    if words:
+        return (), "_".join(words)
+    summary = snake(" ".join(op.summary.split()[:5]))
+    return (), summary or f"{op.method}_root"
 
 
 def name_operation(op: Operation) -> tuple[tuple[str, ...], str]:
@@ -135,8 +154,7 @@ def name_operation(op: Operation) -> tuple[tuple[str, ...], str]:
     if custom:
         return tuple(statics[-2:]), custom
     if not statics:
-        fb = _fallback_words(op)
-        return (), fb[0]
+        return _fallback(op)
     if segs[-1][1]:
         return tuple(statics[-2:]), _ITEM.get(method, method)
     last = statics[-1]
