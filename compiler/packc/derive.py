@@ -11,10 +11,11 @@ from urllib.parse import urlparse
 from packc_runtime.diagnostics import Diagnostic
 from packc_runtime.manifest import Access, Binding, Preview, PreviewKind, Title, Verb
 
+from .examples import example_for
 from .model import Api, MediaType, Operation, Parameter
 from .overrides import Overrides
 from .plan import PlannedVerb
-from .schemas import example_for, inline_schema
+from .schemas import inline_schema
 from .text import clean, sentence, shorten, snake
 
 __all__ = ["ArgSpec", "DerivedVerb", "binding_for", "derive_verb", "scheme_keys"]
