@@ -23,7 +23,8 @@ _FORMATS: dict[str, Any] = {
 }
 
 
-def _from_pattern(pattern: str) -> str | None:
+def _from_pattern(pattern: str, min_length: int = 0) -> str | None:
+    """A short text ``pattern`` matches, at least ``min_length`` long when a repeat can grow to it."""
     try:
         import re._parser as sre  # type: ignore[import-not-found]
         from re._constants import (  # type: ignore[import-not-found]
@@ -80,7 +81,12 @@ def _from_pattern(pattern: str) -> str | None:
             elif op in (MAX_REPEAT, MIN_REPEAT) or str(op) == "POSSESSIVE_REPEAT":
                 lo, hi, sub = av
                 count = lo if lo > 0 else (1 if hi != 0 else 0)
-                out.append(gen(sub, depth + 1) * min(count, 64))
+                unit = gen(sub, depth + 1)
+                if grow[0] > 0 and unit and hi > count:  # the first repeats that can grow make minLength
+                    more = min(hi - count, -(-grow[0] // len(unit)))
+                    count += more
+                    grow[0] -= more * len(unit)
+                out.append(unit * min(count, 1024))
             elif op is SUBPATTERN:
                 out.append(gen(av[-1], depth + 1))
             elif op is BRANCH:
@@ -91,8 +97,12 @@ def _from_pattern(pattern: str) -> str | None:
                 return "\x00"  # lookarounds, backrefs: give up
         return "".join(out)
 
+    grow = [0]
     try:
         text = gen(parsed)
+        if 0 < len(text) < min_length and "\x00" not in text:
+            grow[0] = min_length - len(text)
+            text = gen(parsed)
     except (re.error, RecursionError, ValueError, TypeError):  # e.g. a negated set of ranges only
         return None
     if "\x00" in text:
@@ -107,7 +117,8 @@ def _string(schema: Mapping[str, Any]) -> list[Any]:
     fmt = schema.get("format")
     base = [_FORMATS[fmt]] if isinstance(fmt, str) and fmt in _FORMATS else []
     if isinstance(schema.get("pattern"), str):
-        gen = _from_pattern(schema["pattern"])
+        lo_len = schema.get("minLength", 0)
+        gen = _from_pattern(schema["pattern"], lo_len if isinstance(lo_len, int) else 0)
         if gen is not None:
             base.insert(0, gen)
     base.append("example")

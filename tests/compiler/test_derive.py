@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from jsonschema import Draft202012Validator
@@ -283,3 +284,15 @@ def test_a_cut_keeps_the_type_so_examples_still_fit() -> None:
     while "properties" in inner:
         inner = inner["properties"]["x"]
     assert inner["description"] == CUT_NOTE and inner["type"] == "integer"  # an object cut stays open
+
+
+def test_a_pattern_example_grows_a_repeat_to_reach_min_length() -> None:
+    from packc.examples import example_for
+
+    # AWS workmail: padding the 40-character match with "x" broke the pattern; no example at all was found.
+    arn = {"type": "string", "minLength": 47, "maxLength": 562,
+           "pattern": r"arn:aws:logs:[a-z\-0-9]*:[0-9]{12}:log-group:([\.\-_/#A-Za-z0-9]+):\*$"}
+    found, value = example_for({"allOf": [arn, {"description": "The log group."}]})
+    assert found and len(value) >= 47 and re.search(arn["pattern"], value)
+    found, value = example_for({"type": "string", "pattern": "^[A-Z]{3}$", "minLength": 3})
+    assert (found, value) == (True, "AAA")  # nothing to grow: the shortest match already fits
