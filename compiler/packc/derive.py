@@ -253,8 +253,12 @@ def _body_args(api: Api, op: Operation, taken: set[str], diags: list[Diagnostic]
 def _args(api: Api, op: Operation, diags: list[Diagnostic]) -> tuple[list[ArgSpec], str | None]:
     taken: set[str] = set()
     params = [p for p in op.parameters if not (p.location == "header" and p.name.lower() in RESERVED_HEADERS)]
+    requirements = op.security if op.security is not None else api.security
+    credential_headers = {api.security_schemes[key].param_name.lower() for req in requirements for key, _scopes in req
+                          if key in api.security_schemes and api.security_schemes[key].type == "apiKey"
+                          and api.security_schemes[key].location == "header"}
     for p in op.parameters:
-        if p not in params:
+        if p not in params and p.name.lower() not in credential_headers:  # a credential: C156 says so, not C121
             diags.append(Diagnostic("C121", "warning", p.pointer or op.pointer,
                                     f"Header parameter {p.name!r} is set by HTTP or the credentials; it is not an argument.",
                                     "Remove it from the document, or leave it: it is ignored."))

@@ -54,6 +54,8 @@ def test_the_documents_authorization_api_key_scheme_is_used(tmp_path: Path) -> N
     assert surface["binding"]["mode"] == "user"
     implied = [d for d in result.diagnostics if d.code == "C156"]
     assert len(implied) == 5 and all(d.pointer.endswith("/post/parameters/0") for d in implied)  # 5 listed
+    # the parameter is a credential now: C156 says so, and C121 ("not an argument, ignored") does not
+    assert not [d for d in result.diagnostics if d.code == "C121" and "/orders/" in d.pointer]
 
 
 def test_many_are_listed_up_to_five_then_counted(tmp_path: Path) -> None:
