@@ -29,6 +29,9 @@ import re
 from typing import Any
 from urllib.parse import parse_qsl
 
+from packc_runtime.errors import InvalidPack
+from packc_runtime.openapi import resolve
+
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 PREFIX = "/packc-route-"
 FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
@@ -42,19 +45,11 @@ def split_key(key: str) -> tuple[str, list[tuple[str, str]]]:
 
 
 def _deref(document: dict[str, Any], node: Any) -> Any:
-    """``node``, following internal ``$ref``s (a few hops at most)."""
-    for _ in range(8):
-        ref = node.get("$ref") if isinstance(node, dict) else None
-        if not isinstance(ref, str) or not ref.startswith("#/"):
-            return node
-        target: Any = document
-        for token in ref[2:].split("/"):
-            token = token.replace("~1", "/").replace("~0", "~")
-            target = target.get(token) if isinstance(target, dict) else None
-        if not isinstance(target, dict):
-            return node
-        node = target
-    return node
+    """``node``, following internal ``$ref``s; a ref that points at nothing is kept as it is."""
+    try:
+        return resolve(document, node)
+    except InvalidPack:
+        return node
 
 
 def _with_key_query(shared: dict[str, Any], pairs: list[tuple[str, str]]) -> dict[str, Any]:

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
+from packc_runtime.openapi import unescape_token
+
 from .model import Api, Operation, resolve_pointer
 
 __all__ = ["cut_document"]
@@ -31,9 +33,7 @@ def _refs(node: Any) -> Iterator[str]:
 
 
 def _tokens(ref: str) -> list[str]:
-    from urllib.parse import unquote
-
-    return [unquote(t).replace("~1", "/").replace("~0", "~") for t in ref[2:].split("/")]
+    return [unescape_token(t) for t in ref[2:].split("/")]
 
 
 def _copy_target(source: Mapping[str, Any], out: dict[str, Any], ref: str) -> Any:

@@ -40,17 +40,18 @@ class _Budget:
 
 
 def _pattern_ok(pattern: object, budget: _Budget) -> bool:
+    """A pattern args may keep: one ``re`` compiles and that cannot backtrack for ever (noted in ``budget``)."""
     if not isinstance(pattern, str):
         return False
-    if risky(pattern):  # also every pattern re cannot compile
-        import warnings
+    import warnings
 
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")  # "possible nested set" and the like: still a pattern
-                re.compile(pattern)
-        except (re.error, RecursionError, OverflowError):
-            return False  # not a pattern at all: dropped as before, without a warning
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # "possible nested set" and the like: still a valid pattern
+            re.compile(pattern)
+    except (re.error, RecursionError, OverflowError):
+        return False  # not a pattern at all: dropped, without a warning
+    if risky(pattern):
         budget.risky.append(pattern)
         return False
     return True
