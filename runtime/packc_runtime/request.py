@@ -13,6 +13,7 @@ from urllib.parse import quote, urlsplit
 import httpx
 
 from .errors import InvalidArgument, InvalidServer, MissingArgument, UntrustedServer
+from .forms import multipart_parts, urlencoded_body
 from .openapi import IGNORED_HEADERS, Operation, Parameter, Server
 from .styles import scalar_text, serialize_cookie, serialize_header, serialize_path, serialize_query
 
@@ -178,31 +179,19 @@ def _body(op: Operation, body_args: Mapping[str | None, tuple[str, Any]]) -> tup
         else:
             return {"content": _read_file(arg, value)[1]}, ctype  # octet-stream and other binary types
     fields = {name: value for name, (_, value) in body_args.items() if name is not None}
+    arg_of = {name: arg for name, (arg, _) in body_args.items() if name is not None}
     if base == "application/x-www-form-urlencoded":
-        pairs: list[str] = []
-        for name, value in fields.items():
-            items = value if isinstance(value, list) else [value]
-            pairs.extend(f"{quote(name, safe='')}={quote(scalar_text(v), safe='')}" for v in items)
-        return {"content": "&".join(pairs).encode()}, ctype
+        return {"content": urlencoded_body(fields, op.body_encoding, arg_of)}, ctype
     if base == "multipart/form-data":
         # Every part, text ones included, goes in ``files`` (text parts with no filename), in the
         # binding's order: httpx encodes ``data`` without ``files`` as a urlencoded form instead.
-        parts: list[tuple[str, tuple[str | None, bytes] | tuple[str | None, bytes, str]]] = []
-        for name, value in fields.items():
+        def is_file(name: str) -> bool:
             prop = props.get(name, {})
-            item_schema = prop.get("items") if isinstance(prop, Mapping) and prop.get("type") == "array" else None
-            arg = body_args[name][0]
-            enc = op.body_encoding.get(name)
-            part_type = enc.get("contentType") if isinstance(enc, Mapping) else None
-            binary = _is_binary(prop) or _is_binary(item_schema)
-            for item in value if isinstance(value, list) else [value]:
-                if binary:
-                    filename, content = _read_file(arg, item)
-                    parts.append((name, (filename, content, str(part_type or "application/octet-stream"))))
-                elif isinstance(part_type, str) and part_type:
-                    parts.append((name, (None, scalar_text(item).encode(), part_type)))
-                else:
-                    parts.append((name, (None, scalar_text(item).encode())))
+            items = prop.get("items") if isinstance(prop, Mapping) and prop.get("type") == "array" else None
+            return _is_binary(prop) or _is_binary(items)
+
+        parts = multipart_parts(fields, op.body_encoding, {name: is_file(name) for name in fields},
+                                lambda name, item: _read_file(arg_of[name], item), arg_of)
         if not parts:
             return _empty_multipart()
         return {"files": parts}, None

