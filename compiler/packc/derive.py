@@ -11,6 +11,7 @@ from urllib.parse import urlparse
 from packc_runtime.diagnostics import Diagnostic
 from packc_runtime.manifest import Access, Binding, Preview, PreviewKind, Title, Verb
 
+from .access import Said, decide_care
 from .examples import example_for
 from .model import Api, MediaType, Operation, Parameter
 from .overrides import Overrides
@@ -30,9 +31,6 @@ DESC_LIMIT = 200
 
 _ACTIONS = {"list": ("Listing", "Listed"), "get": ("Getting", "Got"), "create": ("Creating", "Created"),
             "update": ("Updating", "Updated"), "delete": ("Deleting", "Deleted")}
-_READ_WORDS = {"search", "query", "find", "lookup", "count", "filter"}  # a POST named so may only read
-_RPC_READS = {"get", "list", "describe", "search", "query", "lookup"}
-_DESTRUCTIVE_WORDS = {"remove", "destroy", "purge", "erase", "wipe", "delete", "revoke", "drop"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -301,33 +299,16 @@ def _args_schema(args: Sequence[ArgSpec]) -> dict[str, Any]:
 
 # --- access, words, titles, preview --------------------------------------------------------------
 
-def _words(op: Operation, name: str) -> set[str]:
-    text = " ".join([name.replace(".", " "), snake(op.operation_id or "").replace("_", " "),
-                     snake(op.path).replace("_", " ")])
-    return set(text.split())
-
-
-def _access(op: Operation, name: str, forced: Access | None) -> Access:
-    if forced:
-        return forced
-    if op.method in ("get", "head", "options"):
-        return "read"
-    if op.method == "post":
-        said = re.search(r"\bread[- ]only\b|\bdoes not (modify|change)\b", f"{op.summary} {op.description}", re.I)
-        statuses = {r.status for r in op.responses}
-        answers = any(s in ("200", "2XX") and r.content for r in op.responses for s in [r.status])
-        creates = bool(statuses & {"201", "202", "204"})
-        reads_by_name = bool(_words(op, name) & _READ_WORDS)
-        # An RPC-style key (AWS "/#X-Amz-Target=Svc.GetTable", flickr "?method=...getInfo") names its
-        # operation, and every operation is a POST: a get/list/describe action there is a read.
-        rpc_read = ("#" in op.path or "?" in op.path) and name.rsplit(".", 1)[-1].split("_")[0] in _RPC_READS
-        if said or ((reads_by_name or rpc_read) and answers and not creates):
-            return "read"
-    return "write"
-
-
-def _destructive(op: Operation, name: str) -> bool:
-    return op.method == "delete" or bool(set(name.split(".")[-1].split("_")) & _DESTRUCTIVE_WORDS)
+def _said(pv: PlannedVerb, stub: Verb | None, overrides: Overrides) -> Said:
+    """What the operation's x-packc (or an overlay) says about care, else what a stub's verb says."""
+    o = pv.override
+    if o.access is not None or o.destructive is not None:
+        where = (pv.op.pointer or f"#/paths/{pv.op.path}") + "/x-packc"
+        return Said(o.access, o.destructive, by_user=o.by_user, where=where)
+    if stub is not None and stub.policy is not None:
+        return Said(stub.policy, None, by_user=overrides.stub_by_user,
+                    where="surface.json#/verbs/" + pv.name.replace("~", "~0").replace("/", "~1") + "/policy")
+    return Said()
 
 
 def _human(resource: Sequence[str], singular: bool) -> str:
@@ -441,9 +422,9 @@ def derive_verb(api: Api, pv: PlannedVerb, cli_bin: str, overrides: Overrides) -
     diags: list[Diagnostic] = []
     stub = overrides.stub_verbs.get(pv.name) if overrides.stub_verbs else None
     args, content_type = _args(api, pv.op, diags)
-    forced: Access | None = pv.override.access or (stub.policy if stub else None)
-    access = _access(pv.op, pv.name, forced)
-    destructive = access == "write" and _destructive(pv.op, pv.name)
+    care = decide_care(pv.op, pv.name, _said(pv, stub, overrides))
+    diags += care.diagnostics
+    access, destructive = care.access, care.destructive
     cli = [cli_bin, *pv.name.split(".")]
     cli += [f"{{{{{a.name}}}}}" for a in args if a.location == "path"]
     for a in args:

@@ -18,12 +18,13 @@ __all__ = [
     "OpOverride",
     "Overrides",
     "apply_overlay",
+    "care_by_overlay",
     "collect_overrides",
 ]
 
 VERB_RE = re.compile(r"^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*$")
 _PREVIEW_KINDS: tuple[str, ...] = get_args(PreviewKind)
-_OP_KEYS = {"exclude", "include", "verb", "access", "preview", "idempotent", "group", "description"}
+_OP_KEYS = {"exclude", "include", "verb", "access", "destructive", "preview", "idempotent", "group", "description"}
 _ROOT_KEYS = {"id", "name", "cliBin", "include", "exclude", "family"}
 
 
@@ -35,6 +36,8 @@ class OpOverride:
     include: bool = False
     verb: str | None = None
     access: Access | None = None
+    destructive: bool | None = None
+    by_user: bool = False  # access/destructive came from an --overlay, not from the document
     preview: PreviewKind | None = None
     idempotent: bool | None = None
     group: str | None = None
@@ -51,6 +54,7 @@ class Overrides:
     binding: Binding | None = None
     ops: Mapping[str, OpOverride] = field(default_factory=dict)  # by Operation.key
     stub_verbs: Mapping[str, Verb] | None = None  # a stub that names verbs keeps only those
+    stub_by_user: bool = True  # a local stub manifest is the user's file; a fetched one is not
 
 
 def _where(op: Operation) -> str:
@@ -84,6 +88,12 @@ def _op_override(op: Operation, diags: list[Diagnostic]) -> OpOverride:
         diags.append(Diagnostic("C104", "error", f"{where}/access", f"access must be read or write, not {access!r}.",
                                 "Write access: read or access: write."))
         access = None
+    destructive = raw.get("destructive")
+    if destructive is not None and not isinstance(destructive, bool):
+        diags.append(Diagnostic("C104", "error", f"{where}/destructive",
+                                f"destructive must be true or false, not {destructive!r}.",
+                                "Write destructive: true (or leave it out)."))
+        destructive = None
     preview = raw.get("preview")
     if preview is not None and preview not in _PREVIEW_KINDS:
         diags.append(Diagnostic("C105", "error", f"{where}/preview", f"Unknown preview kind {preview!r}.",
@@ -96,6 +106,7 @@ def _op_override(op: Operation, diags: list[Diagnostic]) -> OpOverride:
         include=raw.get("include") is True,
         verb=verb or out.verb,
         access=cast(Access | None, access),
+        destructive=destructive,
         preview=cast(PreviewKind | None, preview),
         idempotent=raw["idempotent"] if isinstance(raw.get("idempotent"), bool) else out.idempotent,
         group=group if isinstance(group, str) and group else None,
@@ -109,8 +120,30 @@ def _matches(op: Operation, names: object) -> bool:
     return any(n in (op.operation_id, op.key, f"{op.method} {op.path}") for n in names if isinstance(n, str))
 
 
-def collect_overrides(api: Api, stub: Manifest | None) -> tuple[Overrides, list[Diagnostic]]:
-    """Gather the user's overrides; stub fields win over root ``x-packc``, which wins over defaults."""
+def care_by_overlay(before: Api, after: Api) -> frozenset[str]:
+    """Keys of the operations whose ``x-packc`` access or destructive an overlay changed.
+
+    An overlay is the user's own file, so what it says about care is the user's decision, which may
+    lower a POST to read without a warning; the document's own ``x-packc`` may not (``access.py``).
+    """
+    def care(op: Operation) -> tuple[object, object]:
+        raw = op.extensions.get("x-packc")
+        return (raw.get("access"), raw.get("destructive")) if isinstance(raw, Mapping) else (None, None)
+
+    old = {op.key: care(op) for op in before.operations}
+    return frozenset(op.key for op in after.operations if care(op) != old.get(op.key, (None, None)))
+
+
+def collect_overrides(api: Api, stub: Manifest | None, *, care_by_user: frozenset[str] = frozenset(),
+                      stub_by_user: bool = True) -> tuple[Overrides, list[Diagnostic]]:
+    """Gather the user's overrides; stub fields win over root ``x-packc``, which wins over defaults.
+
+    Args:
+        api: the model (after any overlay).
+        stub: the stub manifest the input was, if any.
+        care_by_user: operation keys whose access/destructive an ``--overlay`` set (:func:`care_by_overlay`).
+        stub_by_user: the stub is a local file of the user's (a fetched stub is as untrusted as a document).
+    """
     diags: list[Diagnostic] = []
     root = api.extensions.get("x-packc")
     if root is not None and not isinstance(root, Mapping):
@@ -128,6 +161,8 @@ def collect_overrides(api: Api, stub: Manifest | None) -> tuple[Overrides, list[
             one = replace(one, exclude=True)
         if _matches(op, root.get("include")):
             one = replace(one, include=True)
+        if op.key in care_by_user:
+            one = replace(one, by_user=True)
         if one != OpOverride():
             ops[op.key] = one
 
@@ -145,7 +180,7 @@ def collect_overrides(api: Api, stub: Manifest | None) -> tuple[Overrides, list[
         binding = stub.binding or binding
         if stub.verbs:
             stub_verbs = dict(stub.verbs)
-    return Overrides(api_id, name, cli_bin, binding, ops, stub_verbs), diags
+    return Overrides(api_id, name, cli_bin, binding, ops, stub_verbs, stub_by_user), diags
 
 
 # --- OpenAPI Overlay 1.0: update/remove with simple JSONPath targets ------------------------------

@@ -18,7 +18,7 @@ from .emit import PackOutput, about, write_pack
 from .errors import UsageError
 from .implied import imply_security
 from .model import Api
-from .overrides import Overrides, apply_overlay, collect_overrides
+from .overrides import Overrides, apply_overlay, care_by_overlay, collect_overrides
 from .plan import MIN_VERBS, LeftOut, PackPlan, Plan, plan
 from .text import clean, shorten
 
@@ -77,15 +77,20 @@ def _read_overlay(path: str | Path) -> Mapping[str, Any]:
 
 def _front(source: str | Path, *, strict: bool, allow_remote_refs: bool, allow_outside: bool,
            overlay: str | Path | None) -> tuple[Api, Overrides, list[Diagnostic]]:
+    from .fetch import is_url
     from .frontend import read_api
 
     front = read_api(source, allow_remote_refs=allow_remote_refs, allow_outside=allow_outside, strict=strict)
     diags = list(front.diagnostics)
     api = front.api
+    by_user: frozenset[str] = frozenset()
     if overlay is not None:
+        before = api
         api, more = apply_overlay(api, _read_overlay(overlay))
+        by_user = care_by_overlay(before, api)
         diags += more
-    overrides, more = collect_overrides(api, front.stub)
+    # A stub fetched from a URL is as untrusted as a document: it may not lower a verb's care.
+    overrides, more = collect_overrides(api, front.stub, care_by_user=by_user, stub_by_user=not is_url(str(source)))
     return api, overrides, diags + more
 
 

@@ -19,6 +19,7 @@ from typing import Any
 from .diagnostics import Diagnostic, Level, escape_token
 from .manifest import Manifest, Policy, read_manifest, read_policy
 from .metaschema import meta_schema_problem
+from .openapi import DESTRUCTIVE_METHODS, NEVER_READ_METHODS, bound_methods
 from .templating import placeholders
 
 __all__ = ["CODES", "lint_pack"]
@@ -55,6 +56,8 @@ CODES: dict[str, tuple[Level, str]] = {
     "M028": ("warning", "a policy.json stimuli row names no trigger"),
     "M029": ("warning", "a verb has no description"),
     "M030": ("warning", "wrap.bin names a file the pack does not contain"),
+    "M031": ("error", "policy.json makes a PUT, PATCH or DELETE verb a read"),
+    "M032": ("warning", "policy.json does not mark a DELETE verb destructive"),
 }
 
 _ID = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
@@ -80,6 +83,7 @@ def lint_pack(pack_dir: Path) -> list[Diagnostic]:
         found += _check_count(manifest, policy)
         if policy is not None:
             found += _check_policy(manifest, policy)
+            found += _check_care(manifest, policy, pack_dir)
     return sorted(found, key=lambda d: (d.level != "error", d.code, d.pointer))
 
 
@@ -349,4 +353,28 @@ def _check_policy(m: Manifest, p: Policy) -> list[Diagnostic]:
         if ref not in refs:
             out.append(_d("M028", _ptr("policy.json", "stimuli", ref), f"stimuli row {ref!r} names no trigger.",
                           "Remove the row or declare the trigger in stimulusTriggers."))
+    return out
+
+
+def _check_care(m: Manifest, p: Policy, pack_dir: Path) -> list[Diagnostic]:
+    """M031/M032: policy.json may not lower what a verb's HTTP method implies (a hand-edited pack)."""
+    if m.kind != "openapi" or m.openapi is None or m.openapi.path is None \
+            or not _inside(pack_dir, m.openapi.path, must_exist=True):
+        return []
+    try:
+        document = json.loads((pack_dir / m.openapi.path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError):
+        return []
+    methods = bound_methods(document) if isinstance(document, Mapping) else {}
+    out: list[Diagnostic] = []
+    for verb, row in p.commands.items():
+        method = methods.get(verb)
+        if method in NEVER_READ_METHODS and row.access == "read":
+            out.append(_d("M031", _ptr("policy.json", "commands", verb, "access"),
+                          f"Verb {verb!r} sends a {method} but policy.json makes it a read (sent without confirmation).",
+                          'Set "access": "write" (the runtime treats it as a write anyway).'))
+        if method in DESTRUCTIVE_METHODS and not row.destructive:
+            out.append(_d("M032", _ptr("policy.json", "commands", verb, "destructive"),
+                          f"Verb {verb!r} sends a DELETE but policy.json does not mark it destructive.",
+                          'Add "destructive": true to its row.'))
     return out

@@ -12,10 +12,13 @@ from .errors import InvalidPack
 
 __all__ = [
     "BINDING_KEY",
+    "DESTRUCTIVE_METHODS",
+    "NEVER_READ_METHODS",
     "ArgBinding",
     "Operation",
     "Parameter",
     "Server",
+    "bound_methods",
     "load_document",
     "read_operations",
     "resolve",
@@ -24,6 +27,10 @@ __all__ = [
 
 BINDING_KEY = "x-packc-binding"
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
+# What HTTP itself says changes data, whatever a document or a policy.json says: never a read, so
+# never sent without a person's confirmation (the compiler, the runtime and lint share this rule).
+NEVER_READ_METHODS = frozenset({"PUT", "PATCH", "DELETE"})
+DESTRUCTIVE_METHODS = frozenset({"DELETE"})
 Location = Literal["path", "query", "header", "cookie", "body"]
 # OpenAPI: header parameters named Accept, Content-Type or Authorization are ignored. So are the
 # headers that frame or route the message (Content-Length, Transfer-Encoding, Host...): an argument
@@ -200,6 +207,25 @@ def _binding_args(verb: str, raw: Any) -> dict[str, ArgBinding]:
             raise InvalidPack(f"The binding of argument {arg!r} of verb {verb!r} has no valid 'in'.")
         name = spec.get("name")
         out[str(arg)] = ArgBinding(spec["in"], name if isinstance(name, str) else None)
+    return out
+
+
+def bound_methods(document: Mapping[str, Any]) -> dict[str, str]:
+    """Each bound verb's HTTP method (upper case); never raises (lint reads untrusted packs with it)."""
+    out: dict[str, str] = {}
+    paths = document.get("paths")
+    for raw_item in (paths.values() if isinstance(paths, Mapping) else ()):
+        try:
+            item = resolve(document, raw_item)
+        except InvalidPack:
+            continue
+        if not isinstance(item, Mapping):
+            continue
+        for method in METHODS:
+            op = item.get(method)
+            binding = op.get(BINDING_KEY) if isinstance(op, Mapping) else None
+            if isinstance(binding, Mapping) and isinstance(binding.get("verb"), str):
+                out.setdefault(binding["verb"], method.upper())
     return out
 
 

@@ -24,7 +24,7 @@ from .errors import (
     PackRuntimeError,
     UnknownVerb,
 )
-from .openapi import Operation, load_document, read_operations
+from .openapi import NEVER_READ_METHODS, Operation, load_document, read_operations
 from .redact import Redactor, install_log_filter, remove_log_filter
 from .request import build_request, check_trusted_server, server_url
 from .results import decode_body, done_title, error_for_status, failure, preview_card, success
@@ -149,7 +149,14 @@ class Pack:
             return Sender(None, self.limits, aclient=self._aclient)
 
     def is_write(self, verb: str) -> bool:
-        """policy.json's access (authoritative), else the verb's legacy ``policy`` hint; write when unsure."""
+        """policy.json's access (authoritative), else the verb's legacy ``policy`` hint; write when unsure.
+
+        A PUT, PATCH or DELETE is a write whatever policy.json says: a hand-edited (or hostile)
+        pack cannot make one run without a person's confirmation.
+        """
+        op = self.operations.get(verb)
+        if op is not None and op.method in NEVER_READ_METHODS:
+            return True
         commands = self.policy.get("commands")
         row = commands.get(verb) if isinstance(commands, Mapping) else None
         if isinstance(row, Mapping) and row.get("access") in ("read", "write"):

@@ -85,6 +85,15 @@ def _escaping_symlink(surface: dict[str, Any], policy: dict[str, Any], pack: Pat
     os.symlink("/bin/sh", pack / "bin" / "ledger.mjs")
 
 
+def _bound(verb: str, method: str) -> Mutation:
+    """Make the pack an openapi pack whose document binds ``verb`` to ``method``."""
+    def mutate(surface: dict[str, Any], policy: dict[str, Any], pack: Path) -> None:
+        surface.update(kind="openapi", openapi={"path": "openapi.json"})
+        (pack / "openapi.json").write_text(json.dumps({"openapi": "3.0.3", "paths": {"/x": {
+            method: {"x-packc-binding": {"verb": verb}, "responses": {}}}}}))
+    return mutate
+
+
 BROKEN: list[tuple[str, Mutation]] = [
     ("M001", _remove_file("policy.json")),
     ("M003", _set("verbs/list/policy", "maybe")),
@@ -125,6 +134,11 @@ BROKEN: list[tuple[str, Mutation]] = [
     ("M028", lambda s, p, d: p["stimuli"].update({"inbox.new": {}})),
     ("M029", _set("verbs/list/description", "")),
     ("M030", _set("wrap/bin", "./bin/missing.mjs")),
+    ("M031", _bound("list", "put")),  # policy.json says list reads: a PUT never does
+    ("M031", _bound("status", "patch")),
+    ("M032", _bound("transfer", "delete")),  # a write, but not marked destructive
+    ("M032", _many(_bound("transfer", "delete"),
+                   lambda s, p, d: p["commands"]["transfer"].update(destructive=False))),
 ]
 
 
