@@ -185,7 +185,18 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--to", choices=["keyring", "file"], help="where to store (default: a secure keyring, else the file)")
     p.set_defaults(func=_cmd_connect)
 
+    p = sub.add_parser("serve", help="serve packs as MCP tools over stdio or --http (see: packc serve --help)",
+                       add_help=False)
+    p.add_argument("rest", nargs=argparse.REMAINDER)
+    p.set_defaults(func=_cmd_serve)
+
     return parser
+
+
+def _cmd_serve(args: argparse.Namespace) -> int:
+    from packc_runtime.mcp_cli import serve_main
+
+    return serve_main(args.rest)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -193,6 +204,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     from packc_runtime.cli import quiet_pattern_warnings
 
     quiet_pattern_warnings()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["serve"]:  # its flags are serve_main's own; argparse's REMAINDER drops leading options
+        from packc_runtime.mcp_cli import serve_main
+
+        return serve_main(argv[1:])
     parser = _build_parser()
     try:
         args = parser.parse_args(argv)

@@ -71,7 +71,9 @@ def _load(pack_dir: Path, verb: str | None, out: IO[str]) -> Pack | int:
 
 def _usage(pack: Pack) -> str:
     lines = [f"usage: {pack.cli_bin} VERB [ARGS] [--json] [--confirm] [--server URL] [--server-var NAME=VALUE]",
-             f"       {pack.cli_bin} connect [--list] [--json]", "", "verbs:"]
+             f"       {pack.cli_bin} connect [--list] [--json]",
+             f"       {pack.cli_bin} mcp [--http [HOST:]PORT] [--host-confirms] [--print-config HOST]  (MCP server)",
+             "", "verbs:"]
     for name, verb in sorted(pack.verbs.items()):
         access = "write" if pack.is_write(name) else "read"
         lines.append(f"  {' '.join(name.split('.')):<28} [{access}] {verb.get('description', '')}")
@@ -192,6 +194,10 @@ def pack_main(pack_dir: Path, argv: Sequence[str], *, stdout: IO[str] | None = N
         verb, rest = _match_verb(pack, argv)
         if verb is None and argv[0] == "connect":
             return _connect(pack, list_only="--list" in argv, as_json="--json" in argv, out=out)
+        if verb is None and argv[0] == "mcp":  # lazily: a pack that is never served never imports mcp
+            from .mcp_cli import serve_main
+
+            return serve_main(argv[1:], pack_dir=pack_dir, prog=f"{pack.cli_bin} mcp", stdout=out, stderr=err)
         if verb is not None and ("--help" in rest or "-h" in rest):
             out.write(_verb_usage(pack, verb) + "\n")
             return EXIT_OK

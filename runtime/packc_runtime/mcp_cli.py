@@ -1,0 +1,163 @@
+"""``packc serve DIR...`` and a pack's ``<cliBin> mcp``: flags, loading the packs, stdio or HTTP.
+
+Imports nothing of ``mcp`` until a server really starts (``--print-config`` needs no SDK), and
+says how to install it when it is missing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ipaddress
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import IO
+
+from .errors import PackRuntimeError
+from .mcp_config import HOSTS, render_snippet
+from .mcp_tools import DEFAULT_MAX_RESULT_BYTES, find_pack_dirs
+from .pack import Pack, load_pack
+
+__all__ = ["parse_http", "serve_main"]
+
+EXIT_OK, EXIT_USAGE, EXIT_PACK = 0, 2, 3
+_INSTALL = "The MCP server needs the mcp extra: pip install 'packc-runtime[mcp]' (packc installs it)."
+
+
+def parse_http(value: str) -> tuple[str, int]:
+    """``PORT``, ``HOST:PORT`` or ``[V6]:PORT`` as (host, port); the host defaults to 127.0.0.1.
+
+    Raises:
+        ValueError: not one of those shapes, or a port outside 0-65535.
+    """
+    host, port = "127.0.0.1", value
+    if value.startswith("["):
+        inner, sep, rest = value[1:].partition("]:")
+        if not sep:
+            raise ValueError(value)
+        host, port = inner, rest
+    elif ":" in value:
+        host, _, port = value.rpartition(":")
+    number = int(port)
+    if not 0 <= number <= 65535 or not host:
+        raise ValueError(value)
+    return host, number
+
+
+def _is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def _parser(prog: str, *, with_dirs: bool) -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog=prog, description="Serve pack verbs as MCP tools (stdio unless --http).")
+    if with_dirs:
+        p.add_argument("dirs", metavar="PACK_OR_FAMILY_DIR", nargs="+",
+                       help="a pack directory, or a folder of packs (a --split family)")
+    p.add_argument("--http", metavar="[HOST:]PORT", help="streamable HTTP at http://HOST:PORT/mcp (host 127.0.0.1)")
+    p.add_argument("--host-confirms", action="store_true",
+                   help="the MCP host asks a person before every tool call: send write verbs even when the "
+                        "client cannot show an approval form (without it such clients get only the preview)")
+    p.add_argument("--max-result-bytes", type=int, default=DEFAULT_MAX_RESULT_BYTES, metavar="N",
+                   help=f"cut a result's body to fit N bytes of JSON, with a marker (default {DEFAULT_MAX_RESULT_BYTES})")
+    p.add_argument("--no-output-schema", action="store_true",
+                   help="declare no outputSchema (for documents whose response schemas the API does not keep)")
+    p.add_argument("--print-config", metavar="HOST", choices=sorted(HOSTS),
+                   help="print the snippet that registers this server in HOST's config: " + ", ".join(sorted(HOSTS)))
+    return p
+
+
+def _command(dirs: Sequence[Path], pack_bin: Path | None, opts: argparse.Namespace) -> list[str]:
+    extra = ["--host-confirms"] if opts.host_confirms else []
+    if opts.max_result_bytes != DEFAULT_MAX_RESULT_BYTES:
+        extra += ["--max-result-bytes", str(opts.max_result_bytes)]
+    if opts.no_output_schema:
+        extra.append("--no-output-schema")
+    if pack_bin is not None:
+        return [sys.executable, str(pack_bin), "mcp", *extra]
+    return [sys.executable, "-m", "packc.cli", "serve", *(str(d.resolve()) for d in dirs), *extra]
+
+
+def _name(packs: Sequence[Pack]) -> str:
+    if len(packs) == 1:
+        return packs[0].id
+    binding = packs[0].manifest.get("binding")
+    family = binding.get("family") if isinstance(binding, dict) else None
+    return str(family) if isinstance(family, str) and family else "packc"
+
+
+def serve_main(argv: Sequence[str], *, pack_dir: Path | None = None, prog: str = "packc serve",
+               stdout: IO[str] | None = None, stderr: IO[str] | None = None) -> int:
+    """Run the server (or print a host's config snippet); returns the exit code.
+
+    ``pack_dir`` set means the pack's own ``<cliBin> mcp``: that pack alone, no directory arguments.
+    """
+    out, err = stdout or sys.stdout, stderr or sys.stderr
+    parser = _parser(prog, with_dirs=pack_dir is None)
+    try:
+        opts = parser.parse_args(list(argv))
+        http = parse_http(opts.http) if opts.http else None
+    except SystemExit as exc:
+        return int(exc.code or 0)
+    except ValueError:
+        err.write(f"{prog}: --http takes PORT, HOST:PORT or [V6]:PORT, not {opts.http!r}\n")
+        return EXIT_USAGE
+    if opts.max_result_bytes < 4096:
+        err.write(f"{prog}: --max-result-bytes must be at least 4096\n")
+        return EXIT_USAGE
+    dirs = [pack_dir] if pack_dir is not None else [Path(d) for d in opts.dirs]
+    try:
+        packs = [load_pack(d) for d in find_pack_dirs(dirs)]
+    except PackRuntimeError as exc:
+        err.write(f"{prog}: error {exc.code}: {exc.message}\n")
+        return EXIT_PACK
+    if opts.print_config:
+        pack_bin = pack_dir / "bin" / packs[0].cli_bin if pack_dir is not None else None
+        slots = {s.env: s for p in packs for s in p.slots}
+        out.write(render_snippet(opts.print_config, _name(packs), _command(dirs, pack_bin, opts),
+                                 list(slots.values())) + "\n")
+        err.write(f"Add it to {HOSTS[opts.print_config]}.\n")
+        if slots and opts.print_config != "vscode":
+            err.write(f"Credentials ({', '.join(slots)}): have a person run `{packs[0].cli_bin} connect` once "
+                      "(OS keyring), or add them under \"env\" in that file.\n")
+        for pack in packs:
+            pack.close()
+        return EXIT_OK
+    return _run(packs, opts, http, prog, err)
+
+
+def _run(packs: list[Pack], opts: argparse.Namespace, http: tuple[str, int] | None, prog: str, err: IO[str]) -> int:
+    try:
+        import anyio
+
+        from .mcp_server import PackServer, serve_http, serve_stdio
+    except ImportError:
+        err.write(f"{prog}: {_INSTALL}\n")
+        return EXIT_USAGE
+    try:
+        server = PackServer(packs, host_confirms=opts.host_confirms, max_result_bytes=opts.max_result_bytes,
+                            output_schemas=not opts.no_output_schema)
+    except PackRuntimeError as exc:
+        err.write(f"{prog}: error {exc.code}: {exc.message}\n")
+        return EXIT_PACK
+    try:
+        if http is None:
+            anyio.run(serve_stdio, server)
+        else:
+            host, port = http
+            if not _is_loopback(host):
+                err.write(f"{prog}: warning: serving on {host}, not loopback: anyone who can reach it can call "
+                          "these verbs with your credentials.\n")
+
+            def ready(url: str) -> None:
+                err.write(f"{prog}: {len(server.tools)} tools at {url}\n")
+                err.flush()
+
+            anyio.run(serve_http, server, host, port, ready)
+    except KeyboardInterrupt:
+        return 130
+    return EXIT_OK

@@ -1,0 +1,67 @@
+"""``--print-config HOST``: the snippet that registers a served pack in an MCP host's configuration.
+
+Every host starts the server as a subprocess over stdio; they differ in the file and its shape:
+
+| host | file | shape |
+|---|---|---|
+| claude-desktop | ``claude_desktop_config.json`` | ``{"mcpServers": {NAME: {"command", "args"}}}`` |
+| claude-code | ``.mcp.json`` in the project | ``{"mcpServers": {NAME: {"type": "stdio", "command", "args"}}}`` |
+| cursor | ``~/.cursor/mcp.json`` or ``.cursor/mcp.json`` | ``{"mcpServers": {NAME: {"command", "args"}}}`` |
+| windsurf | ``~/.codeium/windsurf/mcp_config.json`` | ``{"mcpServers": {NAME: {"command", "args"}}}`` |
+| gemini-cli | ``~/.gemini/settings.json`` | ``{"mcpServers": {NAME: {"command", "args"}}}`` |
+| vscode | ``.vscode/mcp.json`` | ``{"inputs": [...], "servers": {NAME: {"type": "stdio", "command", "args", "env"}}}`` |
+
+The command is this Python interpreter with absolute paths, so the host's own PATH does not matter.
+Secrets never go into these files: VS Code prompts for them (``promptString`` inputs, stored by the
+editor); for the others a person runs ``connect`` once and the server reads the OS keyring.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from .credentials import CredentialSlot
+
+__all__ = ["HOSTS", "config_snippet"]
+
+HOSTS: dict[str, str] = {
+    "claude-desktop": "claude_desktop_config.json (Settings > Developer > Edit Config)",
+    "claude-code": ".mcp.json at the project root (or: claude mcp add NAME -- COMMAND ARGS...)",
+    "cursor": "~/.cursor/mcp.json, or .cursor/mcp.json in the project",
+    "windsurf": "~/.codeium/windsurf/mcp_config.json",
+    "gemini-cli": "~/.gemini/settings.json",
+    "vscode": ".vscode/mcp.json in the workspace (or the user mcp.json)",
+}
+
+
+def _input_id(env: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", env.lower()).strip("-")
+
+
+def config_snippet(host: str, name: str, command: Sequence[str], slots: Sequence[CredentialSlot]) -> dict[str, Any]:
+    """The JSON object to merge into ``host``'s configuration file.
+
+    Raises:
+        KeyError: ``host`` is not one of :data:`HOSTS`.
+    """
+    if host not in HOSTS:
+        raise KeyError(host)
+    entry: dict[str, Any] = {"command": command[0], "args": list(command[1:])}
+    if host == "vscode":
+        inputs = [{"type": "promptString", "id": _input_id(s.env), "description": f"{s.env}: {s.description}",
+                   "password": True} for s in slots]
+        server: dict[str, Any] = {"type": "stdio", **entry}
+        if slots:
+            server["env"] = {s.env: "${input:" + _input_id(s.env) + "}" for s in slots}
+        return {"inputs": inputs, "servers": {name: server}} if inputs else {"servers": {name: server}}
+    if host == "claude-code":
+        entry = {"type": "stdio", **entry}
+    return {"mcpServers": {name: entry}}
+
+
+def render_snippet(host: str, name: str, command: Sequence[str], slots: Sequence[CredentialSlot]) -> str:
+    """The snippet as indented JSON."""
+    return json.dumps(config_snippet(host, name, command, slots), indent=2, ensure_ascii=False)
