@@ -1,4 +1,4 @@
-"""The compiler front end: source (path, URL or stub manifest) → load → resolve → normalize → ``Api``."""
+"""The compiler front end: source (path, URL or stub manifest) → load → resolve → overlay → normalize → ``Api``."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from .fetch import is_url
 from .load import Loaded, load_source
 from .model import Api
 from .normalize import normalize
+from .overlay import apply_overlay, care_changed, read_overlay
 from .resolve import Layout, bundle_external_refs
 from .swagger2 import convert_swagger2
 
@@ -29,11 +30,13 @@ class FrontEndResult:
     api: Api
     diagnostics: tuple[Diagnostic, ...]
     stub: Manifest | None  # set when the input was a stub surface.json (kind openapi)
+    # operation keys whose x-packc access/destructive the --overlay changed: the user's decision
+    care_by_overlay: frozenset[str] = frozenset()
 
 
 def read_api(source: str | Path, *, allow_remote_refs: bool = False, allow_outside: bool = False,
              strict: bool = False, eager: bool = False, timeout: float = 30.0,
-             max_bytes: int = 100 * 2**20) -> FrontEndResult:
+             max_bytes: int = 100 * 2**20, overlay: str | Path | None = None) -> FrontEndResult:
     """Read an OpenAPI document (or a stub manifest naming one) into the model.
 
     Args:
@@ -47,12 +50,15 @@ def read_api(source: str | Path, *, allow_remote_refs: bool = False, allow_outsi
             use and what that reports is in ``api.deferred_diagnostics()``.
         timeout: seconds per fetch.
         max_bytes: size cap per document read.
+        overlay: an OpenAPI Overlay 1.0 file (or URL) applied to the document (bundled, before
+            validation and normalize), so its actions reach every part of the pack.
 
     Returns:
         The model, warnings about the document, and the stub manifest if one was given.
 
     Raises:
         InputError: (with diagnostics) when there is no usable Api.
+        UsageError: the overlay cannot be read.
     """
     # The cyclic garbage collector would walk the whole (acyclic) document again and again while
     # normalize allocates the model: on Microsoft Graph beta that is 40% of the time. The document
@@ -62,7 +68,8 @@ def read_api(source: str | Path, *, allow_remote_refs: bool = False, allow_outsi
     gc.disable()
     try:
         return _read(source, allow_remote_refs=allow_remote_refs, allow_outside=allow_outside,
-                     strict=strict, eager=eager or strict, timeout=timeout, max_bytes=max_bytes)
+                     strict=strict, eager=eager or strict, timeout=timeout, max_bytes=max_bytes,
+                     overlay=overlay)
     except RecursionError:
         # Loading bounds nesting, but a long chain of bundled files can still nest deeply.
         raise InputError(f"{source}: nested too deeply", [Diagnostic(
@@ -74,7 +81,7 @@ def read_api(source: str | Path, *, allow_remote_refs: bool = False, allow_outsi
 
 
 def _read(source: str | Path, *, allow_remote_refs: bool, allow_outside: bool, strict: bool, eager: bool,
-          timeout: float, max_bytes: int) -> FrontEndResult:
+          timeout: float, max_bytes: int, overlay: str | Path | None) -> FrontEndResult:
     loaded = load_source(source, timeout=timeout, max_bytes=max_bytes)
     diagnostics = list(loaded.diagnostics)
     stub: Manifest | None = None
@@ -87,6 +94,13 @@ def _read(source: str | Path, *, allow_remote_refs: bool, allow_outside: bool, s
     diagnostics += bundle_external_refs(loaded, layout=layout, allow_remote_refs=allow_remote_refs,
                                         allow_outside=allow_outside, timeout=timeout, max_bytes=max_bytes)
     document: dict[str, Any] = loaded.data
+    care: frozenset[str] = frozenset()
+    if overlay is not None:
+        actions, read = read_overlay(overlay, timeout=timeout, max_bytes=max_bytes)
+        before = document
+        document, applied = apply_overlay(document, actions)
+        care = care_changed(before, document)
+        diagnostics += [*read, *applied]
     if strict:
         from .validate import strict_diagnostics
 
@@ -100,7 +114,7 @@ def _read(source: str | Path, *, allow_remote_refs: bool, allow_outside: bool, s
     api, normalized = normalize(document, source=loaded.location, source_version=version,
                                 base_url=loaded.location if is_url(loaded.location) else None, eager=eager)
     diagnostics += normalized
-    return FrontEndResult(api=api, diagnostics=tuple(diagnostics), stub=stub)
+    return FrontEndResult(api=api, diagnostics=tuple(diagnostics), stub=stub, care_by_overlay=care)
 
 
 def _is_stub(data: Any) -> bool:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,10 +14,9 @@ from .checks import check_operations
 from .cut import cut_document
 from .derive import DerivedVerb, binding_for, derive_verb
 from .emit import PackOutput, about, write_pack
-from .errors import UsageError
 from .implied import imply_security
 from .model import Api
-from .overrides import Overrides, apply_overlay, care_by_overlay, collect_overrides
+from .overrides import Overrides, collect_overrides
 from .plan import MIN_VERBS, LeftOut, PackPlan, Plan, plan
 from .text import clean, shorten
 
@@ -62,35 +60,18 @@ class CompileResult:
         }
 
 
-def _read_overlay(path: str | Path) -> Mapping[str, Any]:
-    import yaml
-
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-        data = json.loads(text) if str(path).endswith(".json") else yaml.safe_load(text)
-    except (OSError, UnicodeDecodeError, ValueError, yaml.YAMLError) as exc:
-        raise UsageError(f"cannot read the overlay {path}: {exc}") from None
-    if not isinstance(data, Mapping):
-        raise UsageError(f"the overlay {path} is not a mapping")
-    return data
-
-
 def _front(source: str | Path, *, strict: bool, allow_remote_refs: bool, allow_outside: bool,
            overlay: str | Path | None) -> tuple[Api, Overrides, list[Diagnostic]]:
     from .fetch import is_url
     from .frontend import read_api
 
-    front = read_api(source, allow_remote_refs=allow_remote_refs, allow_outside=allow_outside, strict=strict)
+    front = read_api(source, allow_remote_refs=allow_remote_refs, allow_outside=allow_outside, strict=strict,
+                     overlay=overlay)
     diags = list(front.diagnostics)
     api = front.api
-    by_user: frozenset[str] = frozenset()
-    if overlay is not None:
-        before = api
-        api, more = apply_overlay(api, _read_overlay(overlay))
-        by_user = care_by_overlay(before, api)
-        diags += more
     # A stub fetched from a URL is as untrusted as a document: it may not lower a verb's care.
-    overrides, more = collect_overrides(api, front.stub, care_by_user=by_user, stub_by_user=not is_url(str(source)))
+    overrides, more = collect_overrides(api, front.stub, care_by_user=front.care_by_overlay,
+                                        stub_by_user=not is_url(str(source)))
     return api, overrides, diags + more
 
 
@@ -101,7 +82,7 @@ def plan_source(source: str | Path, *, split: bool = False, strict: bool = False
                                     allow_outside=allow_outside, overlay=overlay)
     result = plan(_api, overrides, split=split)
     # Planning reads no operation's parameters, body or responses: warnings about those parts
-    # come only from what was read before (an overlay reads them all).
+    # come only from what was read before.
     return Plan(result.api_id, result.packs, result.left_out,
                 (*diags, *_api.deferred_diagnostics(), *result.diagnostics))
 
