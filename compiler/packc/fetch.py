@@ -1,8 +1,14 @@
-"""Fetch: a local path or an http(s) URL into bytes, under a size cap and a deadline."""
+"""Fetch: a local path or an http(s) URL into bytes, under a size cap and one deadline.
+
+A URL fetch may only reach the origins it is allowed: its own (the input's), or any http(s) origin
+with ``any_origin`` (``--allow-remote-refs``). Redirects are followed by hand, each hop checked
+against that before it is requested: never to another origin (unless allowed), never from https to
+http, never to a scheme other than http(s). One deadline covers every hop, head and body.
+"""
 
 from __future__ import annotations
 
-import time
+import threading
 import zlib
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -10,11 +16,23 @@ from urllib.parse import urlsplit
 import httpx
 
 from packc_runtime.diagnostics import Diagnostic
+from packc_runtime.send import origin
 
 from .errors import InputError
 from .limits import too_large
 
-__all__ = ["fetch", "is_url"]
+__all__ = ["RedirectRefused", "fetch", "is_url", "origin_of", "same_origin"]
+
+_MAX_REDIRECTS = 5
+_REDIRECTS = frozenset({301, 302, 303, 307, 308})
+
+
+class RedirectRefused(InputError):
+    """A redirect (or a first URL) that the fetch may not follow; ``target`` is where it led."""
+
+    def __init__(self, message: str, diagnostics: list[Diagnostic], *, source: str, target: str, reason: str) -> None:
+        super().__init__(message, diagnostics)
+        self.source, self.target, self.reason = source, target, reason
 
 
 def is_url(source: str) -> bool:
@@ -25,15 +43,29 @@ def is_url(source: str) -> bool:
         return False
 
 
-def fetch(source: str | Path, *, timeout: float, max_bytes: int) -> tuple[bytes, str]:
+def fetch(source: str | Path, *, timeout: float, max_bytes: int, allowed_origin: str | None = None,
+          any_origin: bool = False) -> tuple[bytes, str]:
     """Read a local file or an http(s) URL, refusing more than ``max_bytes``.
+
+    Args:
+        source: a local path or an http(s) URL.
+        timeout: seconds of inactivity per read; the whole fetch (redirects included) has twice that.
+        max_bytes: size cap, before and after decompression.
+        allowed_origin: the origin a URL and its redirects must stay on (``scheme://host:port``);
+            default: the URL's own.
+        any_origin: any http(s) origin will do (``--allow-remote-refs``); still never https → http.
 
     Returns:
         The bytes and the canonical location (an absolute path or the final URL after redirects).
+
+    Raises:
+        RedirectRefused: (D026) the URL or a redirect leaves the allowed origins.
+        InputError: anything else that stops the read.
     """
     text_source = str(source)
     if isinstance(source, str) and is_url(source):
-        return _fetch_url(source, timeout=timeout, max_bytes=max_bytes)
+        allowed = None if any_origin else (allowed_origin or origin_of(source))
+        return _fetch_url(source, timeout=timeout, max_bytes=max_bytes, allowed=allowed)
     if isinstance(source, str) and "://" in source:
         raise InputError(f"{source}: only local paths and http(s) URLs can be read",
                          [_read_error(text_source, "Only local paths and http(s) URLs can be read.")])
@@ -57,36 +89,117 @@ def fetch(source: str | Path, *, timeout: float, max_bytes: int) -> tuple[bytes,
                          [_read_error(str(path), f"The file cannot be read ({exc.strerror or exc}).")]) from None
 
 
-def _fetch_url(url: str, *, timeout: float, max_bytes: int) -> tuple[bytes, str]:
-    chunks: list[bytes] = []
-    size = 0
-    # httpx's timeout measures inactivity (a byte every few seconds keeps a call alive), so the
-    # whole download also has a deadline; only encodings we can inflate with a cap are accepted.
-    deadline = time.monotonic() + 2 * timeout
-    headers = {"Accept": "application/json, application/yaml, */*", "Accept-Encoding": "gzip, deflate"}
+def origin_of(url: str) -> str | None:
+    """``scheme://host:port`` of an http(s) URL, parsed as httpx parses it to send; None if it is not one."""
     try:
-        with httpx.Client(timeout=timeout, follow_redirects=True, max_redirects=5) as client, \
-                client.stream("GET", url, headers=headers) as resp:
-            if resp.status_code >= 400:
-                raise InputError(f"{url}: HTTP {resp.status_code}",
-                                 [_read_error(url, f"The server answered HTTP {resp.status_code}.")])
-            final = str(resp.url)
-            for chunk in resp.iter_raw():
-                size += len(chunk)
-                if size > max_bytes:
-                    raise InputError(f"{url}: more than {max_bytes} bytes", [too_large(url, max_bytes)])
-                chunks.append(chunk)
-                if time.monotonic() > deadline:
-                    raise InputError(f"{url}: download took longer than {2 * timeout:g} s", [_read_error(
-                        url, f"The download took longer than {2 * timeout:g} s.")])
-            encoding = resp.headers.get("content-encoding", "identity").lower()
+        parsed = httpx.URL(url)
+    except (httpx.InvalidURL, ValueError, TypeError):
+        return None
+    if parsed.scheme not in ("http", "https") or not parsed.host:
+        return None
+    scheme, host, port = origin(parsed)
+    return f"{scheme}://{host}:{port}"
+
+
+def same_origin(allowed: str, url: str) -> bool:
+    """True when ``url`` is on the ``allowed`` origin, or is its https upgrade (http://h:80 → https://h:443)."""
+    target = origin_of(url)
+    if target is None:
+        return False
+    if target == allowed:
+        return True
+    scheme, _, rest = allowed.partition("://")
+    host = rest.rpartition(":")[0]
+    return scheme == "http" and allowed == f"http://{host}:80" and target == f"https://{host}:443"
+
+
+def _refusal(allowed: str | None, current: str, target: str) -> str | None:
+    """Why the hop from ``current`` to ``target`` may not be taken (None: it may)."""
+    if origin_of(target) is None:
+        return "not an http(s) URL"
+    if origin_of(current) is not None and httpx.URL(current).scheme == "https" and httpx.URL(target).scheme == "http":
+        return "from https to plain http"
+    if allowed is not None and not same_origin(allowed, target):
+        return f"another origin than {allowed}"
+    return None
+
+
+def _fetch_url(url: str, *, timeout: float, max_bytes: int, allowed: str | None) -> tuple[bytes, str]:
+    # httpx's timeout measures inactivity (a byte every few seconds keeps a call alive, in the head
+    # too), so the whole fetch, every hop with head and body, runs on a worker thread under one
+    # deadline; past it the client is closed, which ends the worker's next read.
+    limit = 2 * timeout
+    outcome: list[tuple[bytes, str] | BaseException] = []
+    client = httpx.Client(timeout=timeout, follow_redirects=False)
+
+    def work() -> None:
+        try:
+            outcome.append(_download(client, url, max_bytes=max_bytes, allowed=allowed))
+        except BaseException as exc:  # handed to the caller's thread, raised there
+            outcome.append(exc)
+
+    worker = threading.Thread(target=work, name="packc-fetch", daemon=True)
+    worker.start()
+    worker.join(limit)
+    if not outcome:
+        client.close()
+        raise InputError(f"{url}: download took longer than {limit:g} s", [_read_error(
+            url, f"The download took longer than {limit:g} s.")])
+    client.close()
+    result = outcome[0]
+    if isinstance(result, BaseException):
+        raise result
+    return result
+
+
+def _download(client: httpx.Client, url: str, *, max_bytes: int, allowed: str | None) -> tuple[bytes, str]:
+    headers = {"Accept": "application/json, application/yaml, */*", "Accept-Encoding": "gzip, deflate"}
+    current = url
+    why = _refusal(allowed, url, url)
+    if why is not None:
+        raise _refused(url, url, url, why)
+    try:
+        for _ in range(_MAX_REDIRECTS + 1):
+            with client.stream("GET", current, headers=headers) as resp:
+                if resp.status_code in _REDIRECTS and "location" in resp.headers:
+                    target = str(resp.url.join(resp.headers["location"]))
+                    why = _refusal(allowed, current, target)
+                    if why is not None:
+                        raise _refused(url, current, target, why)
+                    current = target
+                    continue
+                if resp.status_code >= 400:
+                    raise InputError(f"{url}: HTTP {resp.status_code}",
+                                     [_read_error(url, f"The server answered HTTP {resp.status_code}.")])
+                chunks: list[bytes] = []
+                size = 0
+                for chunk in resp.iter_raw():
+                    size += len(chunk)
+                    if size > max_bytes:
+                        raise InputError(f"{url}: more than {max_bytes} bytes", [too_large(url, max_bytes)])
+                    chunks.append(chunk)
+                encoding = resp.headers.get("content-encoding", "identity").lower()
+                final = str(resp.url)
+                break
+        else:
+            raise InputError(f"{url}: more than {_MAX_REDIRECTS} redirects", [_read_error(
+                url, f"The server redirected more than {_MAX_REDIRECTS} times.")])
     except (httpx.HTTPError, httpx.InvalidURL, httpx.StreamError) as exc:  # InvalidURL is no HTTPError
         raise InputError(f"{url}: {type(exc).__name__}: {exc}",
                          [_read_error(url, f"The URL cannot be fetched ({type(exc).__name__}).")]) from None
     raw = b"".join(chunks)
+    # Only encodings we can inflate with a cap are accepted.
     if encoding not in ("identity", ""):
         raw = _decompress(raw, encoding, url, max_bytes)
     return raw, final
+
+
+def _refused(url: str, current: str, target: str, why: str) -> RedirectRefused:
+    what = f"{current} redirects to {target}" if current != target else f"{target} may not be fetched"
+    return RedirectRefused(f"{url}: {what} ({why}); not followed", [Diagnostic(
+        "D026", "error", f"{url}#", f"{what}, which is {why}; it is not followed.",
+        "Pass --allow-remote-refs if that origin is trusted, or give the final URL itself.")],
+        source=current, target=target, reason=why)
 
 
 def _decompress(raw: bytes, encoding: str, url: str, max_bytes: int) -> bytes:

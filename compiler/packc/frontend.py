@@ -12,7 +12,7 @@ from packc_runtime.diagnostics import Diagnostic
 from packc_runtime.manifest import Manifest, parse_manifest
 
 from .errors import InputError
-from .fetch import is_url
+from .fetch import is_url, origin_of, same_origin
 from .load import Loaded, load_source
 from .model import Api
 from .normalize import normalize
@@ -82,12 +82,16 @@ def read_api(source: str | Path, *, allow_remote_refs: bool = False, allow_outsi
 
 def _read(source: str | Path, *, allow_remote_refs: bool, allow_outside: bool, strict: bool, eager: bool,
           timeout: float, max_bytes: int, overlay: str | Path | None) -> FrontEndResult:
-    loaded = load_source(source, timeout=timeout, max_bytes=max_bytes)
+    # A URL input's redirects stay on its origin unless remote refs are allowed (fetch.py).
+    loaded = load_source(source, timeout=timeout, max_bytes=max_bytes, any_origin=allow_remote_refs)
     diagnostics = list(loaded.diagnostics)
     stub: Manifest | None = None
     if _is_stub(loaded.data):
-        stub, target = _stub_target(loaded)
-        loaded = load_source(target, timeout=timeout, max_bytes=max_bytes)
+        stub, target = _stub_target(loaded, allow_remote_refs)
+        # A fetched stub's document comes from the stub's own origin; a local stub is the user's file.
+        home = origin_of(loaded.location) if is_url(loaded.location) else None
+        loaded = load_source(target, timeout=timeout, max_bytes=max_bytes, allowed_origin=home,
+                             any_origin=allow_remote_refs)
         diagnostics.extend(loaded.diagnostics)
     version = _version(loaded)
     layout: Layout = "2.0" if version.startswith("2") else "3"
@@ -122,7 +126,7 @@ def _is_stub(data: Any) -> bool:
             and (data.get("kind") == "openapi" or data.get("adapter_kind") == "openapi"))
 
 
-def _stub_target(loaded: Loaded) -> tuple[Manifest, str]:
+def _stub_target(loaded: Loaded, allow_remote_refs: bool) -> tuple[Manifest, str]:
     manifest, problems = parse_manifest(loaded.data)
     if manifest is None or manifest.openapi is None:
         raise InputError(f"{loaded.location}: the stub manifest is not valid", [
@@ -130,6 +134,12 @@ def _stub_target(loaded: Loaded) -> tuple[Manifest, str]:
                        "Fix the fields the following diagnostics name."), *problems])
     source = manifest.openapi
     if source.url:
+        home = origin_of(loaded.location) if is_url(loaded.location) else None
+        if home is not None and not allow_remote_refs and not same_origin(home, source.url):
+            raise InputError(f"{loaded.location}: openapi.url {source.url} is on another origin", [Diagnostic(
+                "D014", "error", f"{loaded.location}#/openapi/url",
+                f"The stub fetched from {home} names a document on another origin ({source.url}); it is not fetched.",
+                "Pass --allow-remote-refs if that origin is trusted, or compile the document's URL itself.")])
         return manifest, source.url
     assert source.path is not None  # the model requires exactly one of url or path
     if is_url(loaded.location):

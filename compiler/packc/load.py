@@ -29,9 +29,11 @@ class Loaded:
     diagnostics: tuple[Diagnostic, ...]
 
 
-def load_source(source: str | Path, *, timeout: float, max_bytes: int) -> Loaded:
-    """Fetch and parse one document (the load stage)."""
-    raw, location = fetch(source, timeout=timeout, max_bytes=max_bytes)
+def load_source(source: str | Path, *, timeout: float, max_bytes: int, allowed_origin: str | None = None,
+                any_origin: bool = False) -> Loaded:
+    """Fetch and parse one document (the load stage); a URL stays on its allowed origins (``fetch``)."""
+    raw, location = fetch(source, timeout=timeout, max_bytes=max_bytes, allowed_origin=allowed_origin,
+                          any_origin=any_origin)
     return parse_document(raw, location)
 
 

@@ -17,7 +17,7 @@ from urllib.parse import unquote, urljoin, urlsplit
 from packc_runtime.diagnostics import Diagnostic, escape_token
 
 from .errors import InputError
-from .fetch import is_url
+from .fetch import RedirectRefused, is_url, origin_of, same_origin
 from .load import Loaded, load_source
 from .model import resolve_pointer
 
@@ -84,8 +84,11 @@ def bundle_external_refs(
     """
     if not isinstance(root.data, dict) or not has_external_refs(root.text):
         return []
+    # Each fetch (and each redirect it meets) stays on the root's origin unless remote refs are allowed.
+    home = origin_of(root.location) if is_url(root.location) else None
     bundler = _Bundler(root, layout, allow_remote_refs, allow_outside,
-                       loader or (lambda loc: load_source(loc, timeout=timeout, max_bytes=max_bytes)))
+                       loader or (lambda loc: load_source(loc, timeout=timeout, max_bytes=max_bytes,
+                                                          allowed_origin=home, any_origin=allow_remote_refs)))
     bundler.walk(root.data, root.location, "", "", ())
     return bundler.diagnostics
 
@@ -106,7 +109,7 @@ class _Bundler:
         self._docs[self.root.location] = self.root.data
         location = self.root.location
         self._root_is_url = is_url(location)
-        self._root_origin = _origin(location) if self._root_is_url else ""
+        self._root_origin = (origin_of(location) or "") if self._root_is_url else ""
         self._root_dir = Path(location).parent if not self._root_is_url else None
 
     def walk(self, node: Any, base: str, parent_key: str, key: str, path: tuple[str, ...]) -> None:
@@ -215,8 +218,8 @@ class _Bundler:
             if not is_url(location):
                 self._warn("D021", path, f"The $ref {ref!r} is not an http(s) URL.", "Use an http(s) or relative ref.")
                 return None
-            same_origin = self._root_is_url and _origin(location) == self._root_origin
-            if not (same_origin or self.allow_remote_refs):
+            on_root = self._root_is_url and same_origin(self._root_origin, location)
+            if not (on_root or self.allow_remote_refs):
                 self._warn("D021", path, f"The $ref {ref!r} points at another origin; remote refs are off.",
                            "Pass --allow-remote-refs if the referenced document is trusted.")
                 return None
@@ -240,6 +243,10 @@ class _Bundler:
                 return None
             try:
                 loaded = self.loader(location)
+            except RedirectRefused as exc:
+                self._warn("D026", path, f"The $ref {ref!r} leads to {exc.target} ({exc.reason}); it is not followed.",
+                           "Pass --allow-remote-refs if that origin is trusted, or point the $ref at it directly.")
+                return None
             except InputError as exc:
                 self._warn("D024", path, f"The $ref {ref!r} cannot be read: {exc.message}.",
                            "Fix the path or URL of the referenced file.")
@@ -247,12 +254,6 @@ class _Bundler:
             self.diagnostics.extend(loaded.diagnostics)
             self._docs[location] = loaded.data
         return location, fragment
-
-
-def _origin(url: str) -> str:
-    parts = urlsplit(url)
-    port = parts.port or (443 if parts.scheme.lower() == "https" else 80)
-    return f"{parts.scheme.lower()}://{(parts.hostname or '').lower()}:{port}"
 
 
 def _kind_of(parent_key: str, key: str) -> str:
