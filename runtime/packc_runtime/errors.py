@@ -25,7 +25,8 @@
     ├── UnsafeRedirect            unsafe_redirect (exit 12): a redirect that may not be followed
     ├── UntrustedServer           untrusted_server (exit 12): credentials would go to a --server
     │                             origin that is not the document's, loopback, or trusted
-    └── CredentialStoreError      credential_store (exit 13): keyring or credentials file refused
+    ├── CredentialStoreError      credential_store (exit 13): keyring or credentials file refused
+    └── DownloadFailed            download_failed (exit 14): a binary body could not be saved safely
 
 Messages never contain secrets: every message is redacted before it leaves the runtime.
 """
@@ -39,6 +40,7 @@ __all__ = [
     "ConnectionFailed",
     "CredentialProblem",
     "CredentialStoreError",
+    "DownloadFailed",
     "Forbidden",
     "InvalidArgument",
     "InvalidPack",
@@ -191,6 +193,13 @@ class UntrustedServer(PackRuntimeError):
 class CredentialStoreError(PackRuntimeError):
     code = "credential_store"
     exit_code = 13
+
+
+class DownloadFailed(PackRuntimeError):
+    """The download folder is not private to the user (or not writable): nothing was saved."""
+
+    code = "download_failed"
+    exit_code = 14
 
 
 def _leaves() -> dict[str, type[PackRuntimeError]]:

@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
-import os
 import re
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 from .errors import (
@@ -110,19 +107,6 @@ def _decode_text(content: bytes, charset: str) -> str:
         return content.decode("utf-8", errors="replace")
 
 
-def _save(verb: str, received: Received, media: str) -> dict[str, Any]:
-    import tempfile  # lazily: only binary bodies need it
-
-    folder = os.environ.get("PACKC_DOWNLOAD_DIR") or os.path.join(tempfile.gettempdir(), "packc-downloads")
-    Path(folder).mkdir(parents=True, exist_ok=True, mode=0o700)
-    digest = hashlib.sha256(received.content).hexdigest()[:16]
-    match = re.search(r"filename=\"?([^\";]+)", received.headers.get("content-disposition", ""))
-    name = re.sub(r"[^A-Za-z0-9._-]", "_", os.path.basename(match.group(1)))[:80] if match else ""
-    path = Path(folder) / f"{verb}-{digest}-{name or 'body.bin'}"
-    path.write_bytes(received.content)
-    return {"file": str(path), "bytes": len(received.content), "contentType": media or None}
-
-
 def decode_body(verb: str, received: Received) -> Any:
     """JSON when the response says JSON, else text; binary bodies are saved and described.
 
@@ -147,7 +131,9 @@ def decode_body(verb: str, received: Received) -> Any:
             return received.content.decode("utf-8")
         except UnicodeDecodeError:
             pass
-    return _save(verb, received, media)
+    from .downloads import save_download  # lazily: only binary bodies need it
+
+    return save_download(verb, received.content, media, received.headers.get("content-disposition", ""))
 
 
 def error_for_status(received: Received, body: Any) -> PackRuntimeError | None:
