@@ -28,7 +28,8 @@ from .openapi import NEVER_READ_METHODS, Operation, load_document, read_operatio
 from .redact import Redactor, install_log_filter, remove_log_filter
 from .request import build_request, check_trusted_server, server_url
 from .results import decode_body, done_title, error_for_status, failure, preview_card, success
-from .send import IDEMPOTENT_METHODS, LazyTLSAsyncTransport, LazyTLSTransport, Limits, Sender, Steps
+from .send import IDEMPOTENT_METHODS, Limits, Sender, Steps
+from .transport import LazyTLSAsyncTransport, LazyTLSTransport
 
 __all__ = ["Pack", "load_pack"]
 

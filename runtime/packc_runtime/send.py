@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import email.utils
 import math
-import ssl
-import threading
 import time
 import zlib
 from collections.abc import Callable, Generator, Iterable
@@ -15,9 +13,9 @@ from typing import Any, NamedTuple
 import httpx
 
 from .errors import ConnectionFailed, InvalidResponse, Timeout, UnsafeRedirect
+from .transport import DEADLINE
 
-__all__ = ["LazyTLSAsyncTransport", "LazyTLSTransport", "Limits", "Received", "Sender", "Steps", "origin",
-           "parse_retry_after"]
+__all__ = ["Limits", "Received", "Sender", "Steps", "origin", "parse_retry_after"]
 
 RETRY_STATUSES = frozenset({429, 502, 503, 504})
 IDEMPOTENT_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "PUT", "DELETE", "TRACE"})
@@ -73,59 +71,6 @@ def parse_retry_after(value: str | None, now: float | None = None) -> float | No
         when = when.replace(tzinfo=UTC)
     current = datetime.now(UTC).timestamp() if now is None else now
     return max(0.0, when.timestamp() - current)
-
-
-class LazyTLSTransport(httpx.BaseTransport):
-    """The default transport, but the verifying TLS context is built on the first https request.
-
-    Building it (loading the CA bundle) costs more than importing httpx; a call to an http://
-    server (a local mock, a staging box) never needs it. Plain-http requests get a context that
-    holds no CA certificates, which httpx never uses for them.
-    """
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._plain: httpx.HTTPTransport | None = None
-        self._tls: httpx.HTTPTransport | None = None
-
-    def handle_request(self, request: httpx.Request) -> httpx.Response:
-        with self._lock:
-            if request.url.scheme == "https":
-                if self._tls is None:
-                    self._tls = httpx.HTTPTransport()
-                transport = self._tls
-            else:
-                if self._plain is None:
-                    self._plain = httpx.HTTPTransport(verify=ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT))
-                transport = self._plain
-        return transport.handle_request(request)
-
-    def close(self) -> None:
-        for transport in (self._plain, self._tls):
-            if transport is not None:
-                transport.close()
-
-
-class LazyTLSAsyncTransport(httpx.AsyncBaseTransport):
-    """:class:`LazyTLSTransport` for the async client."""
-
-    def __init__(self) -> None:
-        self._plain: httpx.AsyncHTTPTransport | None = None
-        self._tls: httpx.AsyncHTTPTransport | None = None
-
-    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        if request.url.scheme == "https":
-            if self._tls is None:
-                self._tls = httpx.AsyncHTTPTransport()
-            return await self._tls.handle_async_request(request)
-        if self._plain is None:
-            self._plain = httpx.AsyncHTTPTransport(verify=ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT))
-        return await self._plain.handle_async_request(request)
-
-    async def aclose(self) -> None:
-        for transport in (self._plain, self._tls):
-            if transport is not None:
-                await transport.aclose()
 
 
 class _Decoder:
@@ -302,33 +247,56 @@ class Sender:
         request.headers["Accept-Encoding"] = "gzip, deflate"  # the encodings _Decoder can cap
         return budget
 
+    def _late(self, request: httpx.Request, deadline: float, budget: float, head: bool) -> Timeout:
+        """The Timeout for a wait that ran out: the call's deadline, or inactivity in the head or the body."""
+        host = request.url.host
+        if time.monotonic() >= deadline - 0.01:
+            return Timeout(f"The response from {host} did not finish within the call's deadline of "
+                           f"{self.limits.deadline:g} s.")
+        if head:
+            return Timeout(f"No answer from {host} within {budget:.3g} s.")
+        return Timeout(f"The response from {host} stalled for {budget:.3g} s.")
+
     def _exchange(self, request: httpx.Request, deadline: float) -> Received:
         assert self.client is not None
         budget = self._prepare(request, deadline)
+        token = DEADLINE.set(deadline)  # every socket wait of the runtime's transport ends by then
         try:
-            response = self.client.send(request, stream=True, follow_redirects=False)
-        except httpx.TimeoutException:
-            raise Timeout(f"No answer from {request.url.host} within {budget:.3g} s.") from None
-        except httpx.InvalidURL:  # httpx prepares the next request of a redirect even when not following
-            raise UnsafeRedirect("The server redirected to an invalid URL; it is not followed.") from None
-        body = _Body(response, self.limits, deadline)
-        try:
-            for chunk in [response.content] if body.consumed else response.iter_raw():
-                if body.feed(chunk):
-                    break
-        except httpx.TimeoutException:
-            raise Timeout(f"The response from {request.url.host} stalled for {budget:.3g} s.") from None
+            try:
+                response = self.client.send(request, stream=True, follow_redirects=False)
+            except httpx.TimeoutException:
+                raise self._late(request, deadline, budget, True) from None
+            except httpx.InvalidURL:  # httpx prepares the next request of a redirect even when not following
+                raise UnsafeRedirect("The server redirected to an invalid URL; it is not followed.") from None
+            body = _Body(response, self.limits, deadline)
+            try:
+                for chunk in [response.content] if body.consumed else response.iter_raw():
+                    if body.feed(chunk):
+                        break
+            except httpx.TimeoutException:
+                raise self._late(request, deadline, budget, False) from None
+            finally:
+                response.close()
         finally:
-            response.close()
+            DEADLINE.reset(token)
         return body.received(response, request)
 
     async def _aexchange(self, request: httpx.Request, deadline: float) -> Received:
-        assert self.aclient is not None
+        import anyio  # httpx's own async layer; lazily, as the CLI path never needs it
+
         budget = self._prepare(request, deadline)
+        # A cancel scope bounds the whole exchange, head included (inactivity timeouts do not).
+        with anyio.move_on_after(max(0.0, deadline - time.monotonic())) as scope:
+            return await self._aexchange_unbounded(request, deadline, budget)
+        assert scope.cancelled_caught
+        raise self._late(request, deadline, budget, True)
+
+    async def _aexchange_unbounded(self, request: httpx.Request, deadline: float, budget: float) -> Received:
+        assert self.aclient is not None
         try:
             response = await self.aclient.send(request, stream=True, follow_redirects=False)
         except httpx.TimeoutException:
-            raise Timeout(f"No answer from {request.url.host} within {budget:.3g} s.") from None
+            raise self._late(request, deadline, budget, True) from None
         except httpx.InvalidURL:
             raise UnsafeRedirect("The server redirected to an invalid URL; it is not followed.") from None
         body = _Body(response, self.limits, deadline)
@@ -340,7 +308,7 @@ class Sender:
                     if body.feed(chunk):
                         break
         except httpx.TimeoutException:
-            raise Timeout(f"The response from {request.url.host} stalled for {budget:.3g} s.") from None
+            raise self._late(request, deadline, budget, False) from None
         finally:
             await response.aclose()
         return body.received(response, request)

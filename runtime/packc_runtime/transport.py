@@ -1,0 +1,158 @@
+"""The runtime's own transports: TLS built on first use, and every socket wait bounded by the call's deadline.
+
+httpx's timeouts measure inactivity: a server that sends one header line a second never trips a
+10 s read timeout, and holds the call for as long as it likes (h11 reads a head of up to 64 KiB).
+The sync transport therefore runs its connection pool over a network backend whose every
+connect, read and write waits at most until the deadline of the call in progress
+(:data:`DEADLINE`, set by ``send.Sender`` around each exchange); the wait that passes it fails
+as a read/write/connect timeout. The async path bounds the whole exchange with a cancel scope
+instead (``anyio.fail_after`` in ``send.Sender``), which covers the same ground.
+"""
+
+from __future__ import annotations
+
+import ssl
+import threading
+import time
+from collections.abc import Iterable
+from contextvars import ContextVar
+from typing import Any
+
+import httpx
+
+__all__ = ["DEADLINE", "LazyTLSAsyncTransport", "LazyTLSTransport"]
+
+# ``time.monotonic()`` by which the exchange running in this context must be done; None: no bound.
+DEADLINE: ContextVar[float | None] = ContextVar("packc_deadline", default=None)
+
+
+def _bounded(timeout: float | None, error: str) -> float | None:
+    """``timeout`` shortened to what is left before the deadline; httpcore's ``error`` once nothing is left."""
+    deadline = DEADLINE.get()
+    if deadline is None:
+        return timeout
+    left = deadline - time.monotonic()
+    if left <= 0:
+        import httpcore  # httpx imports it on first use too; the CLI's cold start never needs it
+
+        raise getattr(httpcore, error)("The call's deadline has passed.")
+    return left if timeout is None else min(timeout, left)
+
+
+# httpcore's stream and backend interfaces, by duck typing: subclassing them would import httpcore
+# with this module, on the CLI's cold-start path.
+class _DeadlineStream:
+    """A socket stream whose every wait ends at the deadline of the call using it."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+
+    def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
+        data: bytes = self._stream.read(max_bytes, _bounded(timeout, "ReadTimeout"))
+        return data
+
+    def write(self, buffer: bytes, timeout: float | None = None) -> None:
+        self._stream.write(buffer, _bounded(timeout, "WriteTimeout"))
+
+    def close(self) -> None:
+        self._stream.close()
+
+    def start_tls(self, ssl_context: ssl.SSLContext, server_hostname: str | None = None,
+                  timeout: float | None = None) -> _DeadlineStream:
+        inner = self._stream.start_tls(ssl_context, server_hostname, _bounded(timeout, "ConnectTimeout"))
+        return _DeadlineStream(inner)
+
+    def get_extra_info(self, info: str) -> Any:
+        return self._stream.get_extra_info(info)
+
+
+class _DeadlineBackend:
+    """httpcore's sync backend, handing out :class:`_DeadlineStream` sockets."""
+
+    def __init__(self, backend: Any) -> None:
+        self._backend = backend
+
+    def connect_tcp(self, host: str, port: int, timeout: float | None = None, local_address: str | None = None,
+                    socket_options: Iterable[Any] | None = None) -> _DeadlineStream:
+        return _DeadlineStream(self._backend.connect_tcp(host, port, _bounded(timeout, "ConnectTimeout"),
+                                                         local_address, socket_options))
+
+    def connect_unix_socket(self, path: str, timeout: float | None = None,
+                            socket_options: Iterable[Any] | None = None) -> _DeadlineStream:
+        return _DeadlineStream(self._backend.connect_unix_socket(path, _bounded(timeout, "ConnectTimeout"),
+                                                                 socket_options))
+
+    def sleep(self, seconds: float) -> None:
+        self._backend.sleep(seconds)
+
+
+def _deadline_transport(verify: ssl.SSLContext | bool) -> httpx.HTTPTransport:
+    """httpx's default transport, its pool rebuilt over :class:`_DeadlineBackend`.
+
+    httpx has no public way to pass a network backend; its transport keeps the pool in ``_pool``
+    (httpx 0.28). tests/security/test_deadline.py fails if that stops bounding the head.
+    """
+    import httpcore
+
+    context = httpx.create_ssl_context(verify=verify)  # built once, shared by both below
+    transport = httpx.HTTPTransport(verify=context)
+    limits = httpx.Limits(max_connections=100, max_keepalive_connections=20)  # httpx's defaults
+    transport._pool = httpcore.ConnectionPool(
+        ssl_context=context, max_connections=limits.max_connections,
+        max_keepalive_connections=limits.max_keepalive_connections, keepalive_expiry=limits.keepalive_expiry,
+        network_backend=_DeadlineBackend(httpcore.SyncBackend()))  # type: ignore[arg-type]
+    return transport
+
+
+class LazyTLSTransport(httpx.BaseTransport):
+    """The default transport, but the verifying TLS context is built on the first https request.
+
+    Building it (loading the CA bundle) costs more than importing httpx; a call to an http://
+    server (a local mock, a staging box) never needs it. Plain-http requests get a context that
+    holds no CA certificates, which httpx never uses for them. Both pools bound every socket wait
+    by the call's deadline (:data:`DEADLINE`).
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._plain: httpx.HTTPTransport | None = None
+        self._tls: httpx.HTTPTransport | None = None
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        with self._lock:
+            if request.url.scheme == "https":
+                if self._tls is None:
+                    self._tls = _deadline_transport(True)
+                transport = self._tls
+            else:
+                if self._plain is None:
+                    self._plain = _deadline_transport(ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT))
+                transport = self._plain
+        return transport.handle_request(request)
+
+    def close(self) -> None:
+        for transport in (self._plain, self._tls):
+            if transport is not None:
+                transport.close()
+
+
+class LazyTLSAsyncTransport(httpx.AsyncBaseTransport):
+    """:class:`LazyTLSTransport` for the async client (its deadline is a cancel scope in ``send``)."""
+
+    def __init__(self) -> None:
+        self._plain: httpx.AsyncHTTPTransport | None = None
+        self._tls: httpx.AsyncHTTPTransport | None = None
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        if request.url.scheme == "https":
+            if self._tls is None:
+                self._tls = httpx.AsyncHTTPTransport()
+            return await self._tls.handle_async_request(request)
+        if self._plain is None:
+            self._plain = httpx.AsyncHTTPTransport(verify=ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT))
+        return await self._plain.handle_async_request(request)
+
+    async def aclose(self) -> None:
+        for transport in (self._plain, self._tls):
+            if transport is not None:
+                await transport.aclose()
