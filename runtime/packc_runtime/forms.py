@@ -18,12 +18,10 @@ from typing import Any
 from urllib.parse import quote
 
 from .errors import InvalidArgument
-from .styles import scalar_text
+from .styles import query_value, scalar_text
 
 __all__ = ["deep_pairs", "form_pairs", "multipart_parts", "urlencoded_body"]
 
-# RFC 3986 reserved characters, kept literal in a value when allowReserved is true.
-_RESERVED = ":/?#[]@!$&'()*+,;="
 _STYLE_KEYS = ("style", "explode", "allowReserved")
 
 Part = tuple[str, tuple[str | None, bytes] | tuple[str | None, bytes, str]]
@@ -107,8 +105,7 @@ def urlencoded_body(fields: Mapping[str, Any], encoding: Mapping[str, Any],
     pieces: list[str] = []
     for name, value in fields.items():
         pairs, allow_reserved = form_pairs(name, value, encoding.get(name), (args or {}).get(name))
-        safe = _RESERVED if allow_reserved else ""
-        pieces.extend(f"{_key(k)}={quote(v, safe=safe)}" for k, v in pairs)
+        pieces.extend(f"{_key(k)}={query_value(v, allow_reserved)}" for k, v in pairs)
     return "&".join(pieces).encode()
 
 

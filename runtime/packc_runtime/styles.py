@@ -10,11 +10,16 @@ from urllib.parse import quote
 from .errors import InvalidArgument
 from .openapi import Parameter
 
-__all__ = ["encode_path_value", "scalar_text", "serialize_cookie", "serialize_header", "serialize_path",
-           "serialize_query"]
+__all__ = ["RESERVED_LITERAL", "encode_path_value", "query_value", "scalar_text", "serialize_cookie",
+           "serialize_header", "serialize_path", "serialize_query"]
 
-# RFC 3986 reserved characters, kept literal in a query value when allowReserved is true.
-_RESERVED = ":/?#[]@!$&'()*+,;="
+# What allowReserved keeps literal in a query or form value: RFC 3986's reserved characters
+# (":/?#[]@!$&'()*+,;=") except those that would change the query's structure for the server,
+# which stay percent-encoded whatever the document says: '&' (starts another pair), '=' (splits
+# key from value), '#' (ends the query: the rest would be a fragment, never sent), '+' (a space to
+# form decoders) and ';' (a pair separator to some servers). A value can so never add a
+# parameter, change a key or cut the query short (tests/security/test_sec_query.py).
+RESERVED_LITERAL = ":/?[]@!$'()*,"
 
 
 def scalar_text(value: Any) -> str:
@@ -39,8 +44,9 @@ def encode_path_value(text: str) -> str:
     return quote(text, safe="").replace(".", "%2E")
 
 
-def _query_value(text: str, allow_reserved: bool) -> str:
-    return quote(text, safe=_RESERVED if allow_reserved else "")
+def query_value(text: str, allow_reserved: bool) -> str:
+    """``text`` percent-encoded for a query or form value (``allow_reserved``: see :data:`RESERVED_LITERAL`)."""
+    return quote(text, safe=RESERVED_LITERAL if allow_reserved else "")
 
 
 def _pairs(value: Mapping[str, Any]) -> list[tuple[str, str]]:
@@ -98,10 +104,10 @@ def serialize_query(param: Parameter, value: Any) -> list[str]:
     name = quote(param.name, safe="")
     content = _content(param, value)
     if content is not None:
-        return [f"{name}={_query_value(content, False)}"]
+        return [f"{name}={query_value(content, False)}"]
 
     def enc(text: str) -> str:
-        return _query_value(text, param.allow_reserved)
+        return query_value(text, param.allow_reserved)
 
     style, explode = param.style, param.explode
     if isinstance(value, list):
