@@ -16,7 +16,7 @@ from packc_runtime.patterns import risky, safe_validator
 from .model import Api, resolve_pointer
 from .text import clean, shorten
 
-__all__ = ["inline_schema", "validates"]
+__all__ = ["inline_schema", "unique_values", "validates"]
 
 MAX_DEPTH = 8
 MAX_NODES = 400  # per argument: big shared schemas are cut, not copied thousands of times
@@ -131,11 +131,7 @@ def _inline(api: Api, node: Any, stack: tuple[str, ...], depth: int, budget: _Bu
             if text:
                 out[key] = text
         elif key == "enum" and isinstance(value, list) and value:
-            unique: list[Any] = []
-            for v in value:
-                if v not in unique:
-                    unique.append(copy.deepcopy(v))
-            out["enum"] = unique
+            out["enum"] = [copy.deepcopy(v) for v in unique_values(value)]
         elif key == "required" and isinstance(value, list):
             names = [v for v in value if isinstance(v, str)]
             if names:
@@ -205,14 +201,40 @@ def _repair_enum(out: dict[str, Any]) -> None:
             kept.append(v)
         elif isinstance(v, int | float) and not isinstance(v, bool) and validates(typed, str(v)):
             kept.append(str(v))
-    unique: list[Any] = []
-    for v in kept:
-        if v not in unique:
-            unique.append(v)
+    unique = unique_values(kept)
     if unique:
         out["enum"] = unique
     else:
         del out["enum"]
+
+
+def _enum_key(value: Any) -> str:
+    """Equal JSON values (JSON Schema's enum equality: 1 == 1.0, key order ignored, true != 1) share a key."""
+    def canon(v: Any) -> Any:
+        if isinstance(v, float) and v.is_integer():
+            return int(v)
+        if isinstance(v, dict):
+            return {str(k): canon(x) for k, x in v.items()}
+        if isinstance(v, list):
+            return [canon(x) for x in v]
+        return v
+
+    try:
+        return json.dumps(canon(value), sort_keys=True, ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError):  # not JSON (a document read from YAML may hold anything)
+        return f"\x00{type(value).__name__}:{value!r}"
+
+
+def unique_values(values: list[Any]) -> list[Any]:
+    """``values`` without repeats, first occurrence kept, in linear time (enums may hold 10,000s of members)."""
+    seen: set[str] = set()
+    out: list[Any] = []
+    for v in values:
+        key = _enum_key(v)
+        if key not in seen:
+            seen.add(key)
+            out.append(v)
+    return out
 
 
 def _nullable(schema: dict[str, Any]) -> dict[str, Any]:

@@ -11,7 +11,12 @@ from typing import Any
 from .errors import InvalidArgument, MissingArgument, PackRuntimeError, UnknownArgument
 from .patterns import safe_validator, search
 
-__all__ = ["coerce_cli_value", "schema_is_simple", "validate_args"]
+__all__ = ["check_json_args", "coerce_cli_value", "schema_is_simple", "validate_args"]
+
+MAX_DEPTH = 64  # nesting of one argument value; deeper input would exhaust the validators' recursion
+# Python refuses to turn an int of more than 4,300 digits into text (sys.get_int_max_str_digits);
+# 14,000 bits is about 4,214 digits, below that limit whatever it is set to by default.
+_MAX_INT_BITS = 14_000
 
 # Keywords the built-in checker handles exactly; a schema using anything else goes to jsonschema
 # (imported only then: it costs a fifth of the CLI's cold start).
@@ -130,6 +135,71 @@ def schema_is_simple(schema: Mapping[str, Any] | None) -> bool:
     return set(schema) <= _SIMPLE_ROOT and all(_is_simple(p) for p in (properties or {}).values())
 
 
+def _json_problem(value: Any) -> str | None:
+    """Why ``value`` is not a JSON value the runtime can send (None when it is), without recursion."""
+    stack: list[tuple[Any, str, int]] = [(value, "", 0)]
+    while stack:
+        item, where, depth = stack.pop()
+        at = f" at {where if len(where) <= 60 else where[:57] + '...'}" if where else ""
+        if item is None or isinstance(item, bool):
+            continue
+        if isinstance(item, str):
+            if not item.isascii():
+                try:
+                    item.encode("utf-8")
+                except UnicodeEncodeError:
+                    return f"the text{at} holds a lone surrogate, which no request can carry"
+        elif isinstance(item, int):
+            if item.bit_length() > _MAX_INT_BITS:
+                return f"the integer{at} has more than 4,000 digits"
+        elif isinstance(item, float):
+            if not math.isfinite(item):
+                return f"the number{at} is {item}: JSON cannot carry NaN or Infinity"
+        elif isinstance(item, (list, tuple, Mapping)):
+            if depth >= MAX_DEPTH:
+                return f"the value nests deeper than {MAX_DEPTH} levels{at}"
+            if isinstance(item, Mapping):
+                for key, sub in item.items():
+                    if not isinstance(key, str):
+                        return f"the object{at} has a key that is not a string ({type(key).__name__})"
+                    stack.append((sub, f"{where}/{key.replace('~', '~0').replace('/', '~1')}", depth + 1))
+            else:
+                stack.extend((sub, f"{where}/{i}", depth + 1) for i, sub in enumerate(item))
+        else:
+            return f"the value{at} is a {type(item).__name__}, not a JSON value"
+    return None
+
+
+def check_json_args(verb: str, args: Any) -> Mapping[str, Any]:
+    """Refuse arguments no JSON request can carry, before anything else looks at them.
+
+    Names must be strings; values must be JSON: no NaN/Infinity, no integer past Python's text
+    limit, no nesting deeper than :data:`MAX_DEPTH`, no lone surrogates, no other Python objects.
+
+    Raises:
+        InvalidArgument: naming the argument and where inside its value the problem is.
+    """
+    if not isinstance(args, Mapping):
+        raise InvalidArgument(f"The arguments of {verb} must be a JSON object.")
+    for name, value in args.items():
+        if not isinstance(name, str):
+            raise InvalidArgument(f"{verb}: argument names must be strings, not {type(name).__name__} "
+                                  f"({_show_key(name)}).")
+        problem = _json_problem(value)
+        if problem is not None:
+            raise InvalidArgument(f"{verb}: argument {_show_key(name)}: {problem}.", argument=name,
+                                  invalid=[{"argument": name, "message": problem}])
+    return args
+
+
+def _show_key(key: Any) -> str:
+    try:
+        text = repr(key)
+    except Exception:  # a key whose repr fails or is too long for Python to print
+        return "unprintable"
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
 def validate_args(verb: str, schema: Mapping[str, Any] | None, args: Any, *, simple: bool | None = None) -> dict[str, Any]:
     """Refuse unknown, missing and ill-typed arguments, naming each; returns the args unchanged.
 
@@ -139,8 +209,7 @@ def validate_args(verb: str, schema: Mapping[str, Any] | None, args: Any, *, sim
         UnknownArgument, MissingArgument, InvalidArgument: with ``unknown``, ``missing`` and
             ``invalid`` details listing every problem found (the class is the first kind found).
     """
-    if not isinstance(args, Mapping):
-        raise InvalidArgument(f"The arguments of {verb} must be a JSON object.")
+    args = check_json_args(verb, args)
     schema = schema or {"type": "object", "properties": {}}
     properties: Mapping[str, Any] = schema["properties"] if isinstance(schema.get("properties"), Mapping) else {}
     required = [r for r in schema.get("required", []) if isinstance(r, str)]

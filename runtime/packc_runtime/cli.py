@@ -241,7 +241,7 @@ def call_main(pack_dir: Path, verb: str, args_json: str | None, *, confirm: bool
         try:
             args = json.loads(args_json) if args_json else {}
             variables = server_variables(server_vars)
-        except ValueError as exc:
+        except (ValueError, RecursionError) as exc:  # RecursionError: nesting too deep for json
             envelope = failure(verb, InvalidRequest(f"--args is not valid JSON: {exc}."))
         except PackRuntimeError as exc:
             envelope = failure(verb, exc)

@@ -6,6 +6,7 @@ import json
 import os
 import threading
 import time
+import weakref
 from collections.abc import Mapping
 from pathlib import Path
 from types import TracebackType
@@ -18,6 +19,7 @@ from .auth import Authenticator
 from .credentials import CredentialSlot, CredentialSources, credential_slots
 from .errors import (
     ConnectionFailed,
+    InvalidArgument,
     InvalidPack,
     InvalidResponse,
     NotConfirmed,
@@ -32,6 +34,9 @@ from .send import IDEMPOTENT_METHODS, Limits, Sender, Steps
 from .transport import LazyTLSAsyncTransport, LazyTLSTransport
 
 __all__ = ["Pack", "load_pack"]
+
+# What a JSON-valid but extreme argument can still raise inside a validator or a serializer.
+_UNSENDABLE = (ValueError, TypeError, RecursionError, OverflowError, UnicodeError)
 
 
 class _ManifestView:
@@ -86,6 +91,9 @@ class Pack:
         self.limits = limits or Limits()
         self.redactor = Redactor()
         install_log_filter(self.redactor)
+        # httpx logs whole URLs: the filter stays while this pack can send, i.e. as long as it
+        # exists (close() only closes pools, which a later call opens again).
+        weakref.finalize(self, remove_log_filter, self.redactor)
         self.slots: list[CredentialSlot] = credential_slots(_ManifestView(self.manifest), self.document)
         self._environ: Mapping[str, str] = environ if environ is not None else os.environ
         self._auth = Authenticator(self.document, self.slots, CredentialSources(environ), self.redactor)
@@ -112,14 +120,15 @@ class Pack:
         await self.aclose()
 
     def close(self) -> None:
-        """Close the sync connection pool and stop redacting httpx's log for this pack.
+        """Close the sync connection pool (a later call opens a new one).
 
-        In async code use ``async with`` or :meth:`aclose`, which also close the async pool.
+        httpx's log stays redacted for this pack's secrets until the pack itself is gone: a closed
+        pack can still be called. In async code use ``async with`` or :meth:`aclose`, which also
+        close the async pool.
         """
         if self._client is not None:
             self._client.close()
             self._client = None
-        remove_log_filter(self.redactor)
 
     async def aclose(self) -> None:
         """Close both connection pools."""
@@ -220,7 +229,10 @@ class Pack:
         simple = self._simple.get(verb)
         if simple is None:
             simple = self._simple[verb] = schema_is_simple(declared.get("args"))
-        args = validate_args(verb, declared.get("args"), args, simple=simple)
+        try:
+            args = validate_args(verb, declared.get("args"), args, simple=simple)
+        except _UNSENDABLE as exc:  # a value check_json_args let through that still breaks a validator
+            raise InvalidArgument(f"{verb}: the arguments cannot be checked ({type(exc).__name__}).") from None
         op = self.operations.get(verb)
         if op is None:
             raise InvalidPack(f"Verb {verb!r} is bound to no operation in the pack's document (x-packc-binding).")
@@ -236,7 +248,11 @@ class Pack:
             return sender.steps(request, retry=False, deadline_at=deadline)
 
         parts = yield from self._auth.apply(op, base, token_send)
-        request = build_request(op, args, base, parts)
+        try:
+            request = build_request(op, args, base, parts)
+        except _UNSENDABLE as exc:
+            raise InvalidArgument(f"{verb}: the request cannot be built from these arguments "
+                                  f"({type(exc).__name__}).") from None
         retry = op.method in IDEMPOTENT_METHODS or op.idempotent
         received = yield from sender.steps(request, retry=retry, credential_headers=parts.headers.keys(),
                                            deadline_at=deadline)
