@@ -11,6 +11,8 @@ literally may reject it. Conformance runs against Prism found each of these in r
 - C153 a binary body typed ``object`` with ``format: file`` (Swagger 2.0 ``type: file`` mis-converted).
 - C154 an object parameter with object/array properties: OpenAPI leaves their serialization undefined.
 - C155 a body schema ``required`` names that are not among its ``properties`` (and may not be added).
+- C158 (:func:`silent_auth`) the document declares no security at all, yet operations that write
+  were packed: the pack would say no credentials are needed and could not be given one.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from packc_runtime.diagnostics import Diagnostic, pointer
 from .model import Api, Operation, SecurityRequirement
 from .schemas import validates
 
-__all__ = ["capped", "check_operations", "operation_findings"]
+__all__ = ["capped", "check_operations", "operation_findings", "silent_auth"]
 
 MAX_LISTED = 5  # findings of one code listed; the rest are counted in one more warning
 _JSONISH = ("json", "form", "text/", "xml")
@@ -66,6 +68,31 @@ def capped(found: Iterable[Diagnostic]) -> list[Diagnostic]:
             out.append(Diagnostic(code, "warning", "#/paths", f"{count - MAX_LISTED} more warning(s) like the ones "
                                   "above are not listed.", "Fix the ones listed, then compile again."))
     return out
+
+
+_WRITES = ("post", "put", "patch", "delete")
+
+
+def silent_auth(api: Api, ops: Sequence[Operation]) -> list[Diagnostic]:
+    """C158 once, when the document declares no security anywhere and some packed operation writes.
+
+    Public APIs that take writes exist, so it is a warning: it says how to declare the auth the
+    document is silent about (an Overlay, which packc applies before reading the document).
+    """
+    if api.security_schemes or any(op.security for op in api.operations):
+        return []
+    writes = [op for op in ops if str(op.method).lower() in _WRITES]
+    if not writes:
+        return []
+    named = ", ".join(f"{op.method.upper()} {op.path}" for op in writes[:3])
+    more = f" and {len(writes) - 3} more" if len(writes) > 3 else ""
+    return [Diagnostic(
+        "C158", "warning", "#/components/securitySchemes",
+        f"The document declares no security, yet {len(writes)} packed operation(s) write ({named}{more}): the "
+        "pack says no credentials are needed and cannot be given one.",
+        "If the API needs auth, declare it without editing the document: an Overlay that adds "
+        "components.securitySchemes and a top-level security requirement (packc compile --overlay auth.yaml; "
+        "see specs/overlays/github-auth.yaml). x-packc and a stub manifest cannot add a scheme.")]
 
 
 def operation_findings(api: Api, ops: Sequence[Operation]) -> dict[str, list[str]]:

@@ -10,7 +10,7 @@ from typing import Any
 from packc_runtime.diagnostics import Diagnostic, has_errors
 from packc_runtime.manifest import Manifest, OpenApiSource, Policy, PolicyCommand
 
-from .checks import check_operations
+from .checks import check_operations, silent_auth
 from .cut import cut_document
 from .derive import DerivedVerb, binding_for, derive_verb
 from .emit import PackOutput, about, write_pack
@@ -157,7 +157,9 @@ def compile(source: str | Path, out_dir: str | Path = "packs", *, split: bool = 
     diags += plan_.diagnostics
     api, plan_, implied = imply_security(api, plan_)
     diags += implied
-    diags += check_operations(api, [v.op for pack in plan_.packs for v in pack.verbs])
+    packed = [v.op for pack in plan_.packs for v in pack.verbs]
+    diags += check_operations(api, packed)
+    diags += silent_auth(api, packed)
     servers = _servers(api, server)
     if not servers:
         diags.append(Diagnostic("C130", "warning", "#/servers", "The document names no server.",

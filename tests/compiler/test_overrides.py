@@ -64,7 +64,7 @@ def test_overlay_adds_x_packc_and_removes_operations(tmp_path: Path) -> None:
     verbs = _verbs(tmp_path / "out", "shop")
     assert "items.buy" in verbs and verbs["items.buy"]["policy"] == "read"
     assert "items2.list" not in verbs and len(verbs) == 6
-    assert [d.code for d in result.diagnostics] == ["C142"]
+    assert [d.code for d in result.diagnostics] == ["C142", "C158"]  # a POST and no security
 
 
 def test_stub_manifest_selects_and_names(tmp_path: Path) -> None:

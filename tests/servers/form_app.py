@@ -72,6 +72,8 @@ def stripe_arrays(value: Any) -> Any:
 
 def body_pairs(content_type: str, body: bytes) -> list[tuple[str, str]]:
     """The ``(name, value)`` pairs of a urlencoded or multipart body (file parts: their filename)."""
+    if not body:
+        return []
     if content_type.startswith("application/x-www-form-urlencoded"):
         return parse_qsl(body.decode("ascii"), keep_blank_values=True, strict_parsing=bool(body))
     raw = f"Content-Type: {content_type}\r\n\r\n".encode() + body
@@ -85,9 +87,11 @@ def body_pairs(content_type: str, body: bytes) -> list[tuple[str, str]]:
 
 @dataclass
 class FormApp:
-    """Answers every POST with the params it decoded; ``seen`` keeps (path, content type, params)."""
+    """Answers every request with the params it decoded; ``seen`` keeps (path, content type, params),
+    ``headers`` each request's headers (lower-case names)."""
 
     seen: list[tuple[str, str, dict[str, Any]]] = field(default_factory=list)
+    headers: list[dict[str, str]] = field(default_factory=list)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         body = b""
@@ -98,6 +102,7 @@ class FormApp:
                 break
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
         content_type = headers.get("content-type", "")
+        self.headers.append(headers)
         try:
             params = rack_parse(body_pairs(content_type, body))
         except (ValueError, UnicodeDecodeError) as exc:
