@@ -83,9 +83,7 @@ def _idempotent(pack: Pack, verb: str) -> bool:
 
 
 def _destructive(pack: Pack, verb: str) -> bool:
-    commands = pack.policy.get("commands")
-    row = commands.get(verb) if isinstance(commands, Mapping) else None
-    return isinstance(row, Mapping) and row.get("destructive") is True
+    return pack.is_destructive(verb)  # policy.json's flag, and always a DELETE
 
 
 def _input_schema(declared: Mapping[str, Any]) -> dict[str, Any]:

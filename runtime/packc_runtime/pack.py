@@ -26,7 +26,7 @@ from .errors import (
     PackRuntimeError,
     UnknownVerb,
 )
-from .openapi import NEVER_READ_METHODS, Operation, load_document, read_operations
+from .openapi import DESTRUCTIVE_METHODS, NEVER_READ_METHODS, Operation, load_document, read_operations
 from .redact import Redactor, install_log_filter, remove_log_filter
 from .request import build_request, check_trusted_server, server_url
 from .results import decode_body, done_title, error_for_status, failure, preview_card, success
@@ -172,6 +172,15 @@ class Pack:
         if isinstance(row, Mapping) and row.get("access") in ("read", "write"):
             return bool(row["access"] == "write")
         return self.verbs.get(verb, {}).get("policy") != "read"
+
+    def is_destructive(self, verb: str) -> bool:
+        """policy.json's ``destructive``, and always for a DELETE (as :meth:`is_write` holds PUT/PATCH/DELETE)."""
+        op = self.operations.get(verb)
+        if op is not None and op.method in DESTRUCTIVE_METHODS:
+            return True
+        commands = self.policy.get("commands")
+        row = commands.get(verb) if isinstance(commands, Mapping) else None
+        return isinstance(row, Mapping) and row.get("destructive") is True
 
     def call(self, verb: str, args: Mapping[str, Any] | None = None, *, confirm: bool = False,
              server: str | None = None, server_variables: Mapping[str, str] | None = None) -> dict[str, Any]:

@@ -156,6 +156,7 @@ def test_hand_edited_policy_lowering_a_delete_is_a_lint_error_and_still_confirme
     sent: list[httpx.Request] = []
     with load_pack(pack_dir, transport=httpx.MockTransport(lambda r: sent.append(r) or httpx.Response(204))) as pack:
         assert pack.is_write("pets.delete") and pack.is_write("pets.update")
+        assert pack.is_destructive("pets.delete") and not pack.is_destructive("pets.update")
         assert pack.call("pets.delete", {"id": "1"})["error"]["code"] == "not_confirmed"
         assert pack.call("pets.update", {"id": "1"})["error"]["code"] == "not_confirmed"
     assert sent == []
