@@ -8,32 +8,39 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from typing import Any
 from urllib.parse import parse_qsl
 
 from packc_runtime.diagnostics import Diagnostic
 
-from .model import Operation
+from .english import VERBS, is_plural, past, singular
+from .model import Api, Operation
 from .overrides import OpOverride
 from .text import snake
 
-__all__ = ["CRUD", "MAX_NAME", "name_operation", "path_words", "resolve_names"]
+__all__ = ["CRUD", "MAX_NAME", "VERSION", "name_operation", "name_operations", "path_words", "resolve_names",
+           "response_shape"]
 
 MAX_NAME = 64
 
-_PREFIX = re.compile(r"^(api|apis|rest|public|latest|beta|alpha|v\d+([._]\d+)*[a-z]*|\d+([._]\d+)*)$", re.I)
+_PREFIX = re.compile(r"^(api|apis|rest|public|latest|beta|alpha)$", re.I)
+# A version segment (v1, v1.0, v2beta1, 2010-04-01, 3): never a word of a name, wherever it stands.
+VERSION = re.compile(r"^(v\d+([._-]?\d+)*([a-z]+\d*)?|\d+([._-]\d+)*)$", re.I)
 _COLLECTION = {"get": "list", "post": "create", "put": "update", "patch": "update", "delete": "delete"}
 _ITEM = {"get": "get", "post": "update", "put": "update", "patch": "update", "delete": "delete"}
 CRUD = {"list", "get", "create", "update", "delete"}
-_SINGULAR_S = ("ss", "us", "is", "news", "status", "series", "species", "settings", "access", "analytics")
+# DELETE of an action a PUT or POST takes (PUT /issues/{n}/lock) undoes it.
+_UNDONE = {"lock", "star", "follow", "pin", "mute", "block", "subscribe", "archive", "assign", "watch", "hide",
+           "suspend", "publish", "link"}
 
 
 def _plural(word: str) -> bool:
-    return (word.endswith("s") and not word.endswith(_SINGULAR_S)) or word in ("people", "data", "media", "children")
+    return is_plural(word)
 
 
 def _segments(path: str) -> tuple[list[tuple[str, bool]], str]:
-    """Path → [(word, is_param)] without version prefixes, and a trailing ``:custom`` verb."""
+    """Path → [(word, is_param)] without version segments and leading prefixes, and a trailing ``:custom`` verb."""
     # A path key may carry what is not a path (AWS "/#X-Amz-Target=Svc.Op", flickr "/rest?method=a.b.c"):
     # the fragment never names anything; a query's values are words of the path.
     base, _, query = path.partition("#")[0].partition("?")
@@ -47,11 +54,18 @@ def _segments(path: str) -> tuple[list[tuple[str, bool]], str]:
     segs: list[tuple[str, bool]] = []
     for s in raw:
         is_param = "{" in s
-        word = "" if is_param else snake(re.sub(r"\.(json|xml|yaml|csv)$", "", s))
+        bare = re.sub(r"\.(json|xml|yaml|csv)$", "", s)
+        if not is_param and VERSION.match(bare):
+            continue
+        word = "" if is_param else snake(bare)
         if not is_param and not word:
             continue
         segs.append((word, is_param))
-    # Drop leading prefixes (api, v1, ...) while something follows them.
+    if not segs:  # only versions: keep the last one rather than nothing
+        last = next((s for s in reversed(raw) if "{" not in s and snake(s)), None)
+        if last is not None:
+            segs.insert(0, (snake(last), False))
+    # Drop leading prefixes (api, rest, ...) while something follows them.
     while len(segs) > 1 and not segs[0][1] and _PREFIX.match(segs[0][0]):
         segs.pop(0)
     return segs, snake(custom)
@@ -60,46 +74,167 @@ def _segments(path: str) -> tuple[list[tuple[str, bool]], str]:
 _LEADING_VERBS = {"add", "associate", "attach", "batch", "cancel", "check", "copy", "create", "delete", "deregister",
                   "describe", "detach", "disable", "disassociate", "enable", "export", "get", "import", "invoke",
                   "list", "modify", "put", "register", "remove", "reset", "restore", "search", "send", "set", "start",
-                  "stop", "tag", "terminate", "untag", "update", "validate"}
+                  "stop", "tag", "terminate", "untag", "update", "validate", "patch", "post"}
+_METHOD_WORDS = {"get": "get", "post": "create", "put": "update", "patch": "update", "delete": "delete"}
+_METHOD_PATH = re.compile(r"^(get|post|put|patch|delete|head|options)[-_ ]*(/.*)$", re.I)
 
 
 def _fallback(op: Operation) -> tuple[tuple[str, ...], str]:
     """(resource, action) of an operation whose path has no word: from its operationId (or what a
     fragment key names, AWS ``#X-Amz-Target=Svc.CreateTable``), a leading verb becoming the action
-    (``CreateTable`` → ``table.create``); else the first words of the summary; else ``<method>_root``."""
+    (``CreateTable`` → ``table.create``); an operationId that spells a method and a path
+    (``patch-/crm/v3/extensions/cards/{appId}/{cardId}``) is named as that path; else the first
+    words of the summary; else ``<method>_root``."""
     fragment = op.path.partition("#")[2]
     named = op.operation_id or (fragment.rpartition("=")[2].rpartition(".")[2] if fragment else "")
-    words = snake(named).split("_") if named and snake(named) else []
+    spelled = _METHOD_PATH.match(named.strip())
+    if spelled:
+        segs, custom = _segments(spelled.group(2))
+        if any(not p for _w, p in segs):
+            return _from_segments(_scoped(segs, spelled.group(2)), custom, op.method, "")
+    words = [w for w in snake(named).split("_") if w and not VERSION.match(w.removeprefix("n"))] if named else []
     if len(words) > 1 and words[0] in _LEADING_VERBS:
-        return ("_".join(words[1:]),), words[0]
+        act = _METHOD_WORDS.get(words[0], words[0]) if words[0] in ("patch", "post", "put") else words[0]
+        return ("_".join(words[1:]),), act
     if words:
         return (), "_".join(words)
     summary = snake(" ".join(op.summary.split()[:5]))
     return (), summary or f"{op.method}_root"
 
 
-def name_operation(op: Operation) -> tuple[tuple[str, ...], str]:
-    """The (resource words, action) a path and method give, before any clash resolution.
-
-    Depends on the operation alone, so unrelated edits of the document never rename a verb.
-    """
-    segs, custom = _segments(op.path)
+def _scoped(segs: list[tuple[str, bool]], path: str) -> list[tuple[str, bool]]:
+    """Trailing parameters that are not the last word's item (``/cards/{appId}``: an app's cards)
+    scope a collection: dropped, so the path reads as that collection."""
+    params = [p.strip("{}") for p in path.split("/") if p.startswith("{")]
     statics = [w for w, p in segs if not p]
-    method = op.method
+    if not params or not segs[-1][1] or not statics:
+        return segs
+    stem = snake(params[-1]).removesuffix("_id").removesuffix("_sid").removesuffix("_key")
+    if stem == singular(statics[-1]) or stem == statics[-1]:
+        return segs
+    while segs and segs[-1][1]:
+        segs = segs[:-1]
+    return segs
+
+
+def _verb_word(word: str) -> bool:
+    return word.split("_")[0] in VERBS
+
+
+def _from_segments(segs: list[tuple[str, bool]], custom: str, method: str,
+                   shape: str) -> tuple[tuple[str, ...], str]:
+    """(resource, action) from path segments; ``shape`` is what a GET answers: array, object or ''."""
+    statics = [w for w, p in segs if not p]
     if custom:
         return tuple(statics[-2:]), custom
-    if not statics:
-        return _fallback(op)
     if segs[-1][1]:
         return tuple(statics[-2:]), _ITEM.get(method, method)
     last = statics[-1]
+    after_item = len(segs) > 1 and segs[-2][1]
+    if method == "get" and shape in ("array", "list"):
+        return tuple(statics[-2:]), "list"
+    if method == "get" and shape == "object" and not _verb_word(last):
+        # A single object read (GET /user, GET /orgs/{org}/actions/permissions): get, not list.
+        return tuple(statics[-2:]), "get"
     if len(statics) == 1 or _plural(last):
         return tuple(statics[-2:]), _COLLECTION.get(method, method)
-    # A singular trailing word after something else: an action (POST /pets/{id}/adopt,
-    # GET /user/login) or a singular sub-resource written to with PUT/PATCH/DELETE.
-    if method in ("get", "post"):
-        return tuple(statics[-3:-1]), last
+    # A singular trailing word after something else: an action (POST /pets/{id}/adopt, PUT
+    # /pulls/{n}/merge, GET /user/login) or a singular sub-resource (GET/PUT .../subscription).
+    context = tuple(statics[-2:-1]) if after_item else tuple(statics[-3:-1])
+    if method == "post" or (method in ("put", "patch") and _verb_word(last)):
+        return context, last
+    if method == "get":
+        return context, last
+    if method == "delete" and last in _UNDONE:
+        return context, f"un{last}"
     return tuple(statics[-2:]), _ITEM.get(method, method)
+
+
+def response_shape(api: Api | None, op: Operation) -> str:
+    """What a GET answers with in its first 2xx JSON response: ``array``, ``list`` (an object that
+    wraps a list), ``object`` (one object) or ``''`` (nothing said). Read from the document itself, so
+    planning reads no operation's parameters."""
+    if api is None or op.method != "get" or op.path.rstrip("/").endswith("}"):
+        return ""
+    item = api.deref(api.document.get("paths", {}).get(op.path))
+    node = api.deref(item.get(op.method)) if isinstance(item, Mapping) else None
+    responses = api.deref(node.get("responses")) if isinstance(node, Mapping) else None
+    if not isinstance(responses, Mapping):
+        return ""
+    for status in sorted(str(s) for s in responses):
+        if not status.startswith("2"):
+            continue
+        response = api.deref(responses.get(status) if status in responses else responses.get(int(status)))
+        content = api.deref(response.get("content")) if isinstance(response, Mapping) else None
+        if not isinstance(content, Mapping):
+            continue
+        media = next((api.deref(v) for k, v in content.items() if "json" in str(k)), None)
+        schema = api.deref(media.get("schema")) if isinstance(media, Mapping) else None
+        return _shape(api, schema)
+    return ""
+
+
+_LISTY = {"data", "items", "results", "records", "entries", "values", "list", "elements", "objects", "nodes",
+          "edges", "content", "rows", "hits", "resources", "collection"}
+_PAGING = {"has_more", "next", "next_page", "next_cursor", "cursor", "total_count", "total", "count", "page",
+           "per_page", "offset", "limit", "links", "next_page_token", "page_token", "pagination", "paging", "meta"}
+
+
+def _shape(api: Api, schema: Any, depth: int = 0) -> str:
+    if not isinstance(schema, Mapping) or depth > 3:
+        return ""
+    if schema.get("type") == "array" or "items" in schema:
+        return "array"
+    alternatives = [api.deref(s) for key in ("oneOf", "anyOf") for s in schema.get(key) or []
+                    if isinstance(schema.get(key), list)]
+    if alternatives and not schema.get("properties"):
+        shapes = {_shape(api, alt, depth + 1) for alt in alternatives}
+        return shapes.pop() if len(shapes) == 1 else ""
+    props: dict[str, Any] = {}
+    for part in [schema, *[api.deref(p) for p in schema.get("allOf", []) if isinstance(schema.get("allOf"), list)]]:
+        if isinstance(part, Mapping) and isinstance(part.get("properties"), Mapping):
+            props.update(part["properties"])
+    if not props or schema.get("type") not in (None, "object"):
+        return ""
+    arrays = [str(k) for k, v in props.items()
+              if isinstance(api.deref(v), Mapping) and (api.deref(v).get("type") == "array" or "items" in api.deref(v))]
+    # A list inside (Stripe's {"data": [...]}, GitHub's {"total_count", "secrets": [...]}).
+    if arrays and (len(props) <= 2 or {snake(a) for a in arrays} & _LISTY or {snake(str(k)) for k in props} & _PAGING):
+        return "list"
+    return "object"
+
+
+def name_operation(op: Operation, api: Api | None = None) -> tuple[tuple[str, ...], str]:
+    """The (resource words, action) a path and method give, before any clash resolution.
+
+    Depends on the operation alone (and, for a GET, on what its response says it returns), so
+    unrelated edits of the document never rename a verb.
+    """
+    segs, custom = _segments(op.path)
+    if not custom and not any(not p for _w, p in segs):
+        return _fallback(op)
+    return _from_segments(segs, custom, op.method, response_shape(api, op))
+
+
+def name_operations(api: Api, ops: Iterable[Operation]) -> list[tuple[Operation, tuple[str, ...], str]]:
+    """Every operation's (resource, action); a GET of an action that a write takes on the same path
+    (GET and PUT ``/pulls/{n}/merge``) reads its state: ``pulls.merged.get``."""
+    ops = list(ops)
+    named = [(op, *name_operation(op, api)) for op in ops]
+    acted = {(op.path, act) for op, _res, act in named if op.method != "get" and act not in CRUD}
+    read = {op.path for op, _res, act in named if op.method == "get" and act == "get"}
+    out: list[tuple[Operation, tuple[str, ...], str]] = []
+    for op, res, act in named:
+        if act in CRUD or not act:
+            pass
+        elif op.method == "get" and (op.path, act) in acted and _verb_word(act):
+            first, _, rest = act.partition("_")
+            res, act = (*res, "_".join(w for w in (past(first).replace(" ", "_"), rest) if w)), "get"
+        elif op.method in _ITEM and op.method != "get" and op.path in read and not _verb_word(act):
+            # A singular sub-resource that GET reads (POST /charges/{id}/dispute): writing it updates it.
+            res, act = (*res, act)[-2:], _ITEM[op.method]
+        out.append((op, res, act))
+    return out
 
 
 def _join(words: Iterable[str]) -> str:

@@ -14,6 +14,7 @@ from .checks import check_operations, silent_auth
 from .cut import cut_document
 from .derive import DerivedVerb, binding_for, derive_verb
 from .emit import PackOutput, about, write_pack
+from .ids import display_name
 from .implied import imply_security
 from .model import Api
 from .overrides import Overrides, collect_overrides
@@ -109,7 +110,7 @@ def _pack(api: Api, overrides: Overrides, pack: PackPlan, plan_: Plan, split: bo
     diags = [d for v in derived for d in v.diagnostics]
     family = overrides.binding.family if overrides.binding and overrides.binding.family else plan_.api_id
     binding = binding_for(api, [v.op for v in derived], overrides, family)
-    name = overrides.name or clean(api.info.title) or plan_.api_id
+    name = overrides.name or display_name(clean(api.info.title), plan_.api_id)
     if split and len(plan_.packs) > 1 and pack.group:
         name = f"{name}: {pack.group.replace('-', ' ')}"
     manifest = Manifest(

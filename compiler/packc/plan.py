@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -11,8 +10,10 @@ from typing import Any
 
 from packc_runtime.diagnostics import Diagnostic
 
+from .ids import api_id as _api_id
+from .ids import api_slug, cut_id, group_words
 from .model import Api, Operation
-from .naming import CRUD, MAX_NAME, name_operation, path_words, resolve_names
+from .naming import CRUD, MAX_NAME, name_operation, name_operations, path_words, resolve_names
 from .overrides import OpOverride, Overrides
 from .text import slug
 
@@ -129,22 +130,6 @@ def _main_resources(pairs: Iterable[tuple[str, ...]]) -> set[str]:
     return {r for r, _ in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:3]}
 
 
-_NOISE = re.compile(r"^(api|apis|rest|openapi|swagger|http|the|service|v\d+([._]\d+)*)$")
-
-
-def api_slug(title: str) -> str:
-    """A pack id from an API title: ``GitHub v3 REST API`` → ``github``; ``api`` when nothing is left."""
-    import unicodedata
-
-    ascii_title = unicodedata.normalize("NFKD", title).encode("ascii", "ignore").decode().lower()
-    words = [w for w in re.split(r"[^a-z0-9]+", ascii_title) if w]
-    kept = [w for w in words if not _NOISE.match(w)] or words
-    out = "-".join(kept)[:30].strip("-")
-    if out and out[0].isdigit():
-        out = "n" + out
-    return out or "api"
-
-
 def _unique_key(key: str, taken: Iterable[str]) -> str:
     used = set(taken)
     out, n = key, 2
@@ -156,13 +141,18 @@ def _unique_key(key: str, taken: Iterable[str]) -> str:
 
 # --- packs ------------------------------------------------------------------------------------------
 
+def _key(text: str) -> str:
+    """A group key from a tag or word: hyphen words, versions dropped, cut by whole words."""
+    return cut_id("-".join(group_words(slug(text, 200).split("-"))), 40) if slug(text) else ""
+
+
 def _group_key(v: PlannedVerb) -> str:
     if v.override.group:
-        return slug(v.override.group) or "misc"
-    if v.op.tags and slug(v.op.tags[0]):
-        return slug(v.op.tags[0])
+        return _key(v.override.group) or "misc"
+    if v.op.tags and _key(v.op.tags[0]):
+        return _key(v.op.tags[0])
     words = path_words(v.op)
-    return slug(words[0]) if words else slug(v.name.split(".")[0]) or "misc"
+    return _key(words[0]) if words else _key(v.name.split(".")[0]) or "misc"
 
 
 def _related(a: list[PlannedVerb], b: list[PlannedVerb]) -> int:
@@ -292,13 +282,12 @@ def plan(api: Api, overrides: Overrides, *, split: bool = False, max_verbs: int 
     """Name every operation, rank them, and cut the verbs into one pack or (``split``) a family."""
     diags: list[Diagnostic] = []
     named = []
-    for op in api.operations:
-        res, act = name_operation(op)
+    for op, res, act in name_operations(api, api.operations):
         named.append((op, res, act, overrides.ops.get(op.key, OpOverride())))
     names = resolve_names(named, diags)
     main = _main_resources(res for _, res, _, _ in named)
     central = _central_tags(api)
-    api_id = overrides.api_id or api_slug(api.info.title)
+    api_id = overrides.api_id or _api_id(api)
 
     left_out: list[LeftOut] = []
     candidates: list[PlannedVerb] = []
@@ -328,10 +317,10 @@ def plan(api: Api, overrides: Overrides, *, split: bool = False, max_verbs: int 
         groups = _groups(ranked)
         used: set[str] = set()
         for key, verbs in groups:
-            pack_id = api_id if len(groups) == 1 else f"{api_id}-{key}"[:MAX_NAME].rstrip("-")
+            pack_id = api_id if len(groups) == 1 else cut_id(f"{api_id}-{key}", MAX_NAME)
             base, n = pack_id, 2
             while pack_id in used:  # ids cut to 64 characters may meet
-                pack_id = f"{base[:MAX_NAME - 4]}-{n}"
+                pack_id = f"{cut_id(base, MAX_NAME - 4)}-{n}"
                 n += 1
             used.add(pack_id)
             packs.append(PackPlan(pack_id, key, tuple(sorted(verbs, key=lambda v: v.name))))
