@@ -55,12 +55,14 @@ def _segments(path: str) -> tuple[list[tuple[str, bool]], str]:
     for s in raw:
         is_param = "{" in s
         bare = re.sub(r"\.(json|xml|yaml|csv)$", "", s)
-        if not is_param and VERSION.match(bare):
+        if is_param:
+            segs.append(("", True))
             continue
-        word = "" if is_param else snake(bare)
-        if not is_param and not word:
-            continue
-        segs.append((word, is_param))
+        # An RPC method path (Slack's /chat.postMessage) names its words with dots.
+        for part in bare.split(".") if not VERSION.match(bare) else [bare]:
+            word = snake(part)
+            if word and not VERSION.match(part):
+                segs.append((word, False))
     if not segs:  # only versions: keep the last one rather than nothing
         last = next((s for s in reversed(raw) if "{" not in s and snake(s)), None)
         if last is not None:
@@ -117,8 +119,11 @@ def _scoped(segs: list[tuple[str, bool]], path: str) -> list[tuple[str, bool]]:
     return segs
 
 
+_READ_VERBS = {"get", "list", "describe", "find", "fetch", "lookup", "count"}
+
+
 def _verb_word(word: str) -> bool:
-    return word.split("_")[0] in VERBS
+    return word.split("_")[0] in VERBS or ("_" in word and word.split("_")[0] in _READ_VERBS)
 
 
 def _from_segments(segs: list[tuple[str, bool]], custom: str, method: str,
@@ -127,6 +132,8 @@ def _from_segments(segs: list[tuple[str, bool]], custom: str, method: str,
     statics = [w for w, p in segs if not p]
     if custom:
         return tuple(statics[-2:]), custom
+    if not segs[-1][1] and statics[-1] in CRUD and len(statics) > 1:  # /conversations.list, /pets/list
+        return tuple(statics[-3:-1]), statics[-1]
     if segs[-1][1]:
         return tuple(statics[-2:]), _ITEM.get(method, method)
     last = statics[-1]
@@ -136,7 +143,7 @@ def _from_segments(segs: list[tuple[str, bool]], custom: str, method: str,
     if method == "get" and shape == "object" and not _verb_word(last):
         # A single object read (GET /user, GET /orgs/{org}/actions/permissions): get, not list.
         return tuple(statics[-2:]), "get"
-    if len(statics) == 1 or _plural(last):
+    if len(statics) == 1 or (_plural(last) and not ("_" in last and _verb_word(last))):
         return tuple(statics[-2:]), _COLLECTION.get(method, method)
     # A singular trailing word after something else: an action (POST /pets/{id}/adopt, PUT
     # /pulls/{n}/merge, GET /user/login) or a singular sub-resource (GET/PUT .../subscription).
