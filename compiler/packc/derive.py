@@ -9,9 +9,11 @@ from typing import Any
 from urllib.parse import urlparse
 
 from packc_runtime.diagnostics import Diagnostic
-from packc_runtime.manifest import Access, Binding, Preview, PreviewKind, Title, Verb
+from packc_runtime.manifest import Access, Binding, Verb
 
 from .access import Said, decide_care
+from .cards import preview as preview_card
+from .cards import resource_phrase, titles
 from .examples import example_for
 from .model import Api, MediaType, Operation, Parameter
 from .overrides import Overrides
@@ -311,109 +313,13 @@ def _said(pv: PlannedVerb, stub: Verb | None, overrides: Overrides) -> Said:
     return Said()
 
 
-def _human(resource: Sequence[str], singular: bool) -> str:
-    if not resource:
-        return "item" if singular else "items"
-    words = resource[-1].replace("_", " ")
-    if singular and words.endswith("ies"):
-        return words[:-3] + "y"
-    if singular and words.endswith("s") and not words.endswith("ss"):
-        return words[:-1]
-    return words
-
-
-def _titles(pv: PlannedVerb, first: str | None) -> Title:
-    if pv.action in _ACTIONS:
-        live_w, done_w = _ACTIONS[pv.action]
-        thing = _human(pv.resource, singular=pv.action != "list")
-    else:
-        live_w, done_w = "Running", "Ran"
-        thing = pv.name
-    if first:
-        return Title(live=[f"{live_w} {thing} {{{{{first}}}}}", f"{live_w} {thing}"],
-                     done=[f"{done_w} {thing} {{{{{first}}}}}", f"{done_w} {thing}"])
-    return Title(live=[f"{live_w} {thing}"], done=[f"{done_w} {thing}"])
-
-
-def _find(args: Sequence[ArgSpec], *patterns: str) -> ArgSpec | None:
-    for pattern in patterns:
-        for a in args:
-            if re.fullmatch(pattern, a.name):
-                return a
-    return None
-
-
-def _preview(pv: PlannedVerb, args: Sequence[ArgSpec], destructive: bool, forced: PreviewKind | None) -> Preview:
-    def ph(a: ArgSpec | None) -> str:
-        return f"{{{{{a.name}}}}}" if a else ""
-
-    amount = _find(args, r"(body_)?(amount|price|total|sum|value)(_\w+)?", r"\w*_amount")
-    currency = _find(args, r"(body_)?currency(_code)?", r"\w*_currency")
-    to = _find(args, r"(body_)?(to|recipients?|email|phone|phone_number|channel|chat_id|to_\w+|\w+_to|user|user_id|payee\w*|destination\w*)")
-    text = _find(args, r"(body_)?text", r"(body_)?body", r"(body_)?message", r"(body_)?content", r"(body_)?msg",
-                 r"(body_)?subject")
-    start = _find(args, r"(body_)?(start|starts_at|start_\w+|begin\w*)")
-    end = _find(args, r"(body_)?(end|ends_at|end_\w+|finish\w*)")
-    words = set(pv.name.replace(".", "_").split("_")) | set(snake(pv.op.operation_id or "").split("_"))
-    kind: PreviewKind
-    if forced:
-        kind = forced
-    elif destructive:
-        kind = "removal"
-    elif amount and currency:
-        kind = "payment"
-    elif to and text:
-        kind = "message"
-    elif start and end:
-        kind = "event"
-    elif words & {"publish", "release", "deploy"}:
-        kind = "publish"
-    elif pv.action in ("create", "update"):
-        kind = "record"
-    else:
-        kind = "fields"
-    fields: dict[str, str] = {}
-    if kind == "payment":
-        fields = {"amount": ph(amount), "currency": ph(currency)}
-        if to:
-            fields["to"] = ph(to)
-    elif kind == "message":
-        fields = {"to": ph(to), "text": ph(text)}
-        subject = _find(args, r"(body_)?(subject|title)")
-        if subject and subject is not text:
-            fields["subject"] = ph(subject)
-    elif kind == "event":
-        fields = {"start": ph(start), "end": ph(end)}
-        what = _find(args, r"(body_)?(title|summary|name)")
-        if what:
-            fields["title"] = ph(what)
-    if not fields:
-        chosen = [a for a in args if a.required][:8] or list(args[:8])
-        fields = {a.name: ph(a) for a in chosen}
-    fields = {k: v for k, v in fields.items() if v}
-    key = next((a for a in args if a.location == "path"), None)
-    action = {"removal": "Delete", "payment": "Pay", "message": "Send", "event": "Schedule", "publish": "Publish"}.get(
-        kind, {"create": "Create", "update": "Update"}.get(pv.action, "Confirm"))
-    thing = _human(pv.resource, singular=True)
-    on = f" {ph(key)}" if key else ""
-    if key and not pv.op.path.rstrip("/").endswith("}") and len(pv.resource) > 1:
-        on = f" for {_human(pv.resource[:-1], singular=True)} {ph(key)}"  # a sub-collection of that item
-    if kind == "fields":
-        title = f"Confirm {pv.name}{on}"
-    elif kind == "payment":
-        title = f"Pay{on}" if on else "Pay"
-    else:
-        title = f"{action} {thing}{on}"
-    return Preview(kind=kind, title=title, fields=fields or None)
-
-
 def _description(pv: PlannedVerb, stub: Verb | None) -> str:
     for text in (pv.override.description, stub.description if stub else None, pv.op.summary, pv.op.description):
         out = sentence(text or "", DESC_LIMIT)
         if out:
             return out
     if pv.action in _ACTIONS:
-        return f"{pv.action.capitalize()} {_human(pv.resource, pv.action != 'list')}."
+        return f"{pv.action.capitalize()} {resource_phrase(pv.resource, plural=pv.action == 'list')}."
     return f"Call {pv.op.method.upper()} {clean(pv.op.path)}."
 
 
@@ -430,16 +336,15 @@ def derive_verb(api: Api, pv: PlannedVerb, cli_bin: str, overrides: Overrides) -
     for a in args:
         if a.location != "path":
             cli += [f"--{a.name}", f"{{{{{a.name}}}}}"]
-    first = next((a.name for a in args if a.location == "path"), None)
     preview = None
     if access == "write":
         forced_kind = pv.override.preview or (stub.preview.kind if stub and stub.preview else None)
-        preview = _preview(pv, args, destructive, forced_kind)
+        preview = preview_card(pv, args, destructive, forced_kind)
     fields: dict[str, Any] = {
         "description": _description(pv, stub),
         "cli": cli,
         "args": _args_schema(args),
-        "title": stub.title if stub and stub.title else _titles(pv, first),
+        "title": stub.title if stub and stub.title else titles(pv, args),
         "policy": access,
     }
     if preview is not None:

@@ -80,16 +80,19 @@ def done_title(verb: Mapping[str, Any], args: Mapping[str, Any], result: Any) ->
 
 
 def preview_card(verb_name: str, verb: Mapping[str, Any], args: Mapping[str, Any]) -> dict[str, Any]:
-    """The verb's ``preview`` with ``{{arg}}`` filled (missing optional values render empty)."""
+    """The verb's ``preview`` with ``{{arg}}`` filled; a field whose arguments are unset is left out."""
     preview = verb.get("preview")
     if not isinstance(preview, Mapping):
         return {"kind": "fields", "title": verb_name, "fields": {k: _text(v) for k, v in sorted(args.items())}}
     card: dict[str, Any] = {"kind": preview.get("kind", "fields")}
     if isinstance(preview.get("title"), str):
-        card["title"] = render(preview["title"], args)
+        # An unset optional value leaves no gap: "Refund {{amount}} on {{charge}}" → "Refund on ch_1".
+        card["title"] = " ".join((render(preview["title"], args) or "").split())
     fields = preview.get("fields")
     if isinstance(fields, Mapping):
-        card["fields"] = {str(k): render(str(v), args) for k, v in fields.items()}
+        # A field whose arguments are unset is left out, never shown as "".
+        filled = {str(k): render(str(v), args, strict=True) for k, v in fields.items()}
+        card["fields"] = {k: v for k, v in filled.items() if v is not None}
     return card
 
 

@@ -89,14 +89,14 @@ def test_cli_coercion_by_schema_type() -> None:
     assert coerce_cli_value("s", {}, ["a", "b"]) == "b"
 
 
-def test_unconfirmed_write_returns_the_filled_preview_with_missing_optionals_empty() -> None:
+def test_unconfirmed_write_returns_the_filled_preview_leaving_unset_optionals_out() -> None:
     seen: list[httpx.Request] = []
     transport = httpx.MockTransport(lambda r: seen.append(r) or httpx.Response(200))  # type: ignore[func-returns-value]
     with load_pack(PACKS / "echo", transport=transport) as pack:
         envelope = pack.call("items.create", {"name": "lamp", "tags": ["a", "b"]}, server="http://x.test")
     assert envelope["error"]["code"] == "not_confirmed" and envelope["status"] is None
     assert envelope["error"]["preview"] == {"kind": "record", "title": "Create lamp",
-                                            "fields": {"name": "lamp", "price": "", "tags": '["a", "b"]'}}
+                                            "fields": {"name": "lamp", "tags": '["a", "b"]'}}
     assert seen == []
 
 
@@ -105,3 +105,15 @@ def test_non_object_args_are_an_envelope_not_a_traceback() -> None:
         for bad in ([1, 2], "id=1", 5):
             envelope = pack.call("items.get", bad)  # type: ignore[arg-type]
             assert envelope["error"]["code"] == "invalid_argument"
+
+
+def test_a_preview_title_with_an_unset_optional_leaves_no_gap() -> None:
+    from packc_runtime.results import preview_card
+
+    verb = {"preview": {"kind": "payment", "title": "Refund {{amount}} {{currency}} on charge {{charge}}",
+                        "fields": {"amount": "{{amount}}", "currency": "{{currency}}", "charge": "{{charge}}",
+                                   "memo": "EUR {{amount}}", "fixed": "EUR"}}}
+    card = preview_card("charges.refunds.create", verb, {"charge": "ch_1"})
+    assert card == {"kind": "payment", "title": "Refund on charge ch_1", "fields": {"charge": "ch_1", "fixed": "EUR"}}
+    full = preview_card("charges.refunds.create", verb, {"charge": "ch_1", "amount": 500, "currency": "usd"})
+    assert full["title"] == "Refund 500 usd on charge ch_1" and full["fields"]["memo"] == "EUR 500"

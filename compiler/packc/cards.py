@@ -1,0 +1,301 @@
+"""Titles and preview cards: what a host shows for a step, and what a person approves.
+
+Titles are English built from the resource's singular and its identifying arguments ("Merged pull
+request {{pull_number}}"). A preview's kind follows what the operation does: money out is
+``payment`` with the amount and currency and the right verb ("Refund {{amount}} {{currency}} on
+{{charge}}"); an update of a payment object that moves no money is a ``record``; messages name the
+recipient and the text; removal names the object. Fields are the arguments that identify and
+describe the change; the runtime leaves out a field whose arguments are unset.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Protocol
+
+from packc_runtime.manifest import Preview, PreviewKind, Title
+
+from .english import VERBS, gerund, is_plural, past, phrase, singular
+from .plan import PlannedVerb
+from .text import snake
+
+__all__ = ["preview", "resource_phrase", "titles"]
+
+_CRUD_WORDS = {"list": ("Listing", "Listed"), "get": ("Getting", "Got"), "create": ("Creating", "Created"),
+               "update": ("Updating", "Updated"), "delete": ("Deleting", "Deleted"), "replace": ("Replacing", "Replaced")}
+_METHOD_WORDS = {"get": ("Getting", "Got"), "post": ("Submitting", "Submitted"), "put": ("Updating", "Updated"),
+                 "patch": ("Updating", "Updated"), "delete": ("Deleting", "Deleted")}
+# What moves money when created, or when this action is taken on it.
+_MONEY_THINGS = {"charge", "payment", "payout", "transfer", "refund", "disbursement", "remittance", "withdrawal",
+                 "outbound_transfer", "outbound_payment", "payment_intent", "send_money", "wire"}
+_MONEY_ACTIONS = {"capture", "pay", "refund", "payout", "transfer", "charge", "withdraw", "send_money", "disburse"}
+_MESSAGE_THINGS = {"message", "sms", "email", "mail", "chat", "notification", "text", "comment", "reply", "post",
+                   "tweet", "status", "note"}
+_SELF = {"me", "self", "current", "myself", "whoami"}  # GET /users/me: the caller's own
+_MANY = {"search", "list", "find", "query", "filter"}  # actions over many: "Searched pets"
+_PUBLISH_WORDS = {"publish", "release", "deploy", "share", "publication", "unpublish"}
+_DESCRIBING = r"(body_)?(title|name|display_name|subject|summary|description|body|text|message|content|email|" \
+              r"state|status|label|tag_name|version|note|memo|reason|commit_title|merge_method|event)"
+
+
+class _Arg(Protocol):
+    @property
+    def name(self) -> str: ...
+    @property
+    def location(self) -> str: ...
+    @property
+    def required(self) -> bool: ...
+
+
+def ph(a: _Arg | None) -> str:
+    return f"{{{{{a.name}}}}}" if a else ""
+
+
+def resource_phrase(resource: Sequence[str], *, plural: bool = False) -> str:
+    """``("repos", "pulls")`` → ``pull request`` (``pull requests`` with ``plural``)."""
+    if not resource:
+        return "items" if plural else "item"
+    word = resource[-1]
+    one = phrase(singular(word))
+    if not plural or not is_plural(word):
+        return one
+    if one == singular(word).replace("_", " "):
+        return phrase(word)  # "payment intents": the path word is the plural
+    head, _, last = one.rpartition(" ")  # "pull request" → "pull requests", "repository" → "repositories"
+    last = last[:-1] + "ies" if last.endswith("y") and last[-2:-1] not in "aeiou" else \
+        last + "es" if last.endswith(("s", "x", "ch", "sh")) else last + "s"
+    return f"{head} {last}".strip()
+
+
+def _path_params(args: Sequence[_Arg]) -> list[_Arg]:
+    return [a for a in args if a.location == "path"]
+
+
+def _ids(pv: PlannedVerb, args: Sequence[_Arg]) -> tuple[str, str]:
+    """(the item's own id placeholder, the parent's ``of <parent> {{a}}/{{b}}``) from the path."""
+    params = _path_params(args)
+    segments = [s for s in pv.op.path.partition("#")[0].partition("?")[0].split("/") if s]
+    # An action's own word (/pulls/{n}/merge) is not the object: the item before it is.
+    if len(segments) > 1 and "{" not in segments[-1] and "{" in segments[-2] and \
+            snake(re.sub(r"\.(json|xml)$", "", segments[-1])) not in pv.resource:
+        segments = segments[:-1]
+    trailing = 0
+    for s in reversed(segments):
+        if "{" not in s:
+            break
+        trailing += 1
+    own = ph(params[-1]) if params and trailing else ""
+    parents = params[: len(params) - (1 if trailing else 0)]
+    if not parents:
+        return own, ""
+    # The parameters right before the last static word name the parent (/repos/{owner}/{repo}/pulls).
+    body = segments[: len(segments) - trailing]
+    last_static = max((i for i, s in enumerate(body) if "{" not in s), default=-1)
+    run: list[str] = []
+    i = last_static - 1
+    while i >= 0 and "{" in body[i]:
+        run.insert(0, body[i])
+        i -= 1
+    chosen = parents[-len(run):] if run else parents[-1:]
+    parent_word = snake(body[i]) if i >= 0 else ""
+    label = phrase(singular(parent_word)) if parent_word and not parent_word[0].isdigit() else ""
+    joined = "/".join(ph(a) for a in chosen)
+    return own, (f"for {label} {joined}" if label else f"for {joined}")
+
+
+def _label_arg(args: Sequence[_Arg]) -> _Arg | None:
+    for pattern in (r"(body_)?(title|name|subject|summary|tag_name)",):
+        for a in args:
+            if a.location in ("body", "query") and re.fullmatch(pattern, a.name) and a.required:
+                return a
+    return None
+
+
+def _action_words(pv: PlannedVerb) -> tuple[str, str, str]:
+    """(live verb, done verb, object words) of a non-CRUD action: ``update_branch`` → Updating/Updated/branch."""
+    words = pv.action.split("_")
+    if words[0] in VERBS or words[0] in ("get", "list", "find", "describe", "search"):
+        verb = words[0]
+        return gerund(verb).capitalize(), past(verb).capitalize(), phrase("_".join(words[1:]))
+    live, done = _METHOD_WORDS.get(pv.op.method, ("Running", "Ran"))
+    return live, done, phrase(pv.action)
+
+
+def titles(pv: PlannedVerb, args: Sequence[_Arg]) -> Title:
+    """live/done titles, most specific first; the last one has no placeholder."""
+    own, parent = _ids(pv, args)
+    thing = resource_phrase(pv.resource)
+    state = pv.resource[-1] if pv.action == "get" and pv.resource else ""
+    if state.endswith("ed") and len(pv.resource) > 1 and not is_plural(state):
+        # A state read (pulls.merged.get): "Checked whether pull request 5 is merged".
+        base = resource_phrase(pv.resource[:-1])
+        subject = f"{base} {own}".strip()
+        text = phrase(state)
+        return _both(("Checking", "Checked"), [f"whether {subject} is {text}", f"whether the {base} is {text}"])
+    if pv.action == "list":
+        things = resource_phrase(pv.resource, plural=True)
+        return _both(_CRUD_WORDS["list"], [f"{things} {parent}", things] if parent else [things])
+    if pv.action in _CRUD_WORDS:
+        words = _CRUD_WORDS[pv.action]
+        label = _label_arg(args) if pv.action == "create" else None
+        first = f"{thing} {own}" if own else f"{thing} {ph(label)}" if label else f"{thing} {parent}" if parent else ""
+        return _both(words, [first, thing] if first else [thing])
+    live, done, obj = _action_words(pv)
+    if pv.action in _SELF:
+        return _both((live, done), [f"the current {thing}"])
+    if pv.action.split("_")[0] in _MANY and not obj:
+        thing = resource_phrase(pv.resource, plural=True) if is_plural(pv.resource[-1] if pv.resource else "") \
+            else f"{thing}s" if pv.resource else thing
+    target = f"{obj} of {thing}" if obj and pv.resource else obj or thing
+    first = f"{target} {own}" if own else f"{target} {parent}" if parent else ""
+    return _both((live, done), [first, target] if first else [target])
+
+
+def _both(words: tuple[str, str], objects: Sequence[str]) -> Title:
+    live_w, done_w = words
+    objects = [" ".join(o.split()) for o in objects if o.strip()]
+    return Title(live=[f"{live_w} {o}" for o in objects], done=[f"{done_w} {o}" for o in objects])
+
+
+def _find(args: Sequence[_Arg], *patterns: str) -> _Arg | None:
+    for pattern in patterns:
+        for a in args:
+            if re.fullmatch(pattern, a.name):
+                return a
+    return None
+
+
+def _money(pv: PlannedVerb, words: set[str]) -> str:
+    """``''`` when the operation moves no money; else the money verb: create, refund, capture, ..."""
+    if pv.action in ("update", "get", "list", "delete", "replace"):
+        return ""  # an update of a payment object (its description, metadata) moves no money
+    if pv.action in _MONEY_ACTIONS or pv.action.split("_")[0] in _MONEY_ACTIONS:
+        return pv.action.split("_")[0]
+    thing = singular(pv.resource[-1]) if pv.resource else ""
+    if pv.action == "create" and (thing in _MONEY_THINGS or thing.rpartition("_")[2] in _MONEY_THINGS):
+        return "refund" if "refund" in thing else "transfer" if "transfer" in thing else \
+            "payout" if "payout" in thing else "create"
+    if pv.action == "confirm" and words & {"payment", "payment_intent", "payment_intents", "charge", "charges"}:
+        return "confirm"
+    return ""
+
+
+def preview(pv: PlannedVerb, args: Sequence[_Arg], destructive: bool, forced: PreviewKind | None) -> Preview:
+    """The card a person approves before a write is sent."""
+    amount = _find(args, r"(body_)?(amount|price|total|sum|value)", r"(body_)?amount_\w+", r"\w*_amount")
+    currency = _find(args, r"(body_)?currency(_code)?", r"\w*_currency")
+    to = _find(args, r"(body_)?(to|recipients?|email|phone|phone_number|channel|chat_id|to_\w+|\w+_to|payee\w*|"
+                     r"destination\w*|customer|user|user_id)")
+    text = _find(args, r"(body_)?text", r"(body_)?body", r"(body_)?message", r"(body_)?content", r"(body_)?msg")
+    start = _find(args, r"(body_)?(start|starts_at|start_\w+|begin\w*)")
+    end = _find(args, r"(body_)?(end|ends_at|end_\w+|finish\w*)")
+    words = set(pv.name.replace(".", "_").split("_")) | set(snake(pv.op.operation_id or "").split("_"))
+    words |= {singular(w) for w in words}
+    thing_word = singular(pv.resource[-1]) if pv.resource else ""
+    money = _money(pv, {*pv.resource, thing_word})
+    own, parent = _ids(pv, args)
+    thing = resource_phrase(pv.resource)
+    # What the change is on: the item itself, else its parent ("charge {{charge}}", "issue {{issue_number}}").
+    on = f"{thing} {own}" if own else parent.removeprefix("for ").strip()
+    subject = f"{thing} {own}" if own else f"{thing} {parent}".strip()
+    kind: PreviewKind
+    if forced:
+        kind = forced
+    elif destructive:
+        kind = "removal"
+    elif money and (amount or money in ("capture", "confirm", "refund")):
+        kind = "payment"
+    elif text and (to or thing_word.rpartition("_")[2] in _MESSAGE_THINGS) and pv.action not in ("update", "delete"):
+        kind = "message"
+    elif start and end:
+        kind = "event"
+    elif words & _PUBLISH_WORDS and pv.action not in ("update", "delete", "get"):
+        kind = "publish"
+    elif pv.action in ("create", "update", "replace"):
+        kind = "record"
+    else:
+        kind = "fields"
+    fields: dict[str, str] = {}
+    if kind == "payment":
+        fields = {"amount": ph(amount), "currency": ph(currency)}
+        if to and money != "refund":
+            fields["to"] = ph(to)
+    elif kind == "message":
+        fields = {"to": ph(to) if to else on, "text": ph(text)}
+        headline = _find(args, r"(body_)?(subject|title)")
+        if headline and headline is not text:
+            fields["subject"] = ph(headline)
+    elif kind == "event":
+        fields = {"start": ph(start), "end": ph(end)}
+        what = _find(args, r"(body_)?(title|summary|name)")
+        if what:
+            fields["title"] = ph(what)
+    # Then what identifies the change (path arguments), what is required, and what describes it.
+    chosen = [a for a in args if a.location == "path"] + [a for a in args if a.required and a.location != "path"]
+    if kind not in ("removal",):
+        chosen += [a for a in args if not a.required and re.fullmatch(_DESCRIBING, a.name)]
+    shown = set(fields.values())
+    for a in chosen:
+        if len(fields) >= 8:
+            break
+        if ph(a) not in shown and a.name not in fields:
+            fields[a.name] = ph(a)
+            shown.add(ph(a))
+    fields = {k: v for k, v in fields.items() if v}
+    return Preview(kind=kind, title=" ".join(_preview_title(pv, kind, money, thing, subject, on, amount, currency, to,
+                                                        args).split()), fields=fields or None)
+
+
+def _preview_title(pv: PlannedVerb, kind: str, money: str, thing: str, subject: str, on: str, amount: _Arg | None,
+                   currency: _Arg | None, to: _Arg | None, args: Sequence[_Arg]) -> str:
+    sum_ = f"{ph(amount)} {ph(currency)}"
+    to_part = f" to {ph(to)}" if to else ""
+    if money == "refund":
+        to_part = ""
+    if kind == "payment":
+        if money == "refund":
+            paid = on or ph(_find(args, r"(body_)?(charge|payment_intent|payment)"))
+            return f"Refund {sum_}" + (f" on {paid}" if paid else "")
+        if money == "capture":
+            return f"Capture {sum_} on {subject}"
+        if money == "confirm":
+            return f"Confirm {subject}"
+        if money == "payout":
+            return f"Pay out {sum_}{to_part}"
+        if money == "transfer":
+            return f"Transfer {sum_}{to_part}"
+        if money == "create" and thing == "charge":
+            return f"Charge {sum_}{to_part}"
+        where = to_part or (f" for {on}" if on else "")
+        return f"Pay {sum_}{where}" if amount or to else f"Pay {subject}"
+    if kind == "removal":
+        return f"Delete {subject}" if pv.action.startswith("delete") else f"{_imperative(pv.action, pv.op.method)} {subject}"
+    if kind == "message":
+        if to:
+            return f"Send {thing} to {ph(to)}"
+        if thing in ("comment", "reply", "note", "review") and on:
+            return f"Comment on {on}" if thing == "comment" else f"Add {thing} on {on}"
+        return f"Send {thing}" + (f" on {on}" if on else "")
+    if kind == "event":
+        return f"Schedule {subject}"
+    if kind == "publish":
+        label = _label_arg(args)
+        return f"Publish {thing} {ph(label)}" + (f" in {on}" if on and not label else "")
+    if pv.action == "create":
+        label = _label_arg(args)
+        return f"Create {thing} {ph(label)}" + (f" in {on}" if on else "")
+    if pv.action in ("update", "replace"):
+        return f"{pv.action.capitalize()} {subject}"
+    return f"{_imperative(pv.action, pv.op.method)} {subject}" if pv.action else f"Confirm {pv.name}"
+
+
+def _imperative(action: str, method: str) -> str:
+    """An action as an imperative phrase: ``merge`` → ``Merge``, ``update_branch`` → ``Update branch of``;
+    a noun (POST .../cover) takes its method's verb: ``Submit cover of``."""
+    words = action.split("_")
+    if words[0] in VERBS:
+        rest = phrase("_".join(words[1:]))
+        return f"{words[0].capitalize()} {rest} of" if rest else words[0].capitalize()
+    verb = {"post": "Submit", "put": "Update", "patch": "Update", "delete": "Delete"}.get(method, "Confirm")
+    return f"{verb} {phrase(action)} of"
