@@ -125,6 +125,21 @@ def _pack(api: Api, overrides: Overrides, pack: PackPlan, plan_: Plan, split: bo
     return PackOutput(manifest, policy, document, tuple(derived), about(api.info.description)), diags
 
 
+def _small(pack_id: str, n: int, plan_: Plan) -> Diagnostic:
+    """C111: why a pack that needs credentials or writes has fewer than 5 verbs (it is still written)."""
+    total = sum(len(p.verbs) for p in plan_.packs) + sum(1 for lo in plan_.left_out if lo.reason.startswith("ranked"))
+    excluded = sum(1 for lo in plan_.left_out if not lo.reason.startswith("ranked"))
+    if total < MIN_VERBS:
+        why = f"the document has only {total} operation(s) to make verbs of" + (
+            f" ({excluded} more excluded by x-packc or the stub)" if excluded else "")
+        fix = "Nothing to do for a small API; include excluded operations if the pack needs them."
+    else:
+        why = "its group is small after splitting"
+        fix = "Compile without --split, or move operations into this group (x-packc group)."
+    return Diagnostic("C111", "warning", f"{pack_id}/surface.json#/verbs",
+                      f"Pack {pack_id!r} has {n} verb(s), fewer than {MIN_VERBS}: {why}.", fix)
+
+
 def compile(source: str | Path, out_dir: str | Path = "packs", *, split: bool = False, strict: bool = False,
             allow_remote_refs: bool = False, allow_outside: bool = False, overlay: str | Path | None = None,
             server: str | None = None, write: bool = True, lint: bool = True, repo: bool = False) -> CompileResult:
@@ -172,11 +187,7 @@ def compile(source: str | Path, out_dir: str | Path = "packs", *, split: bool = 
         public_read = output.manifest.binding is not None and output.manifest.binding.mode == "public" and all(
             v.access == "read" for v in output.verbs)
         if len(output.verbs) < MIN_VERBS and not public_read:
-            diags.append(Diagnostic("C111", "error", f"{pack.id}/surface.json#/verbs",
-                                    f"Pack {pack.id!r} would have {len(output.verbs)} verb(s); a pack that needs "
-                                    f"credentials or writes needs at least {MIN_VERBS}.",
-                                    "Include more operations (x-packc include), or keep fewer packs (compile without --split)."))
-            continue
+            diags.append(_small(pack.id, len(output.verbs), plan_))
         directory = write_pack(Path(out_dir), output, repo=repo) if write else None
         if directory is not None and lint:
             from .lint import lint_pack

@@ -41,7 +41,7 @@ CODES: dict[str, tuple[Level, str]] = {
     "M013": ("error", "hcp.pack_id differs from id"),
     "M014": ("error", "id is not lower-case"),
     "M015": ("error", "more than 12 verbs"),
-    "M016": ("error", "fewer than 5 verbs in a pack that is not a public read pack"),
+    "M016": ("warning", "fewer than 5 verbs in a pack that is not a public read pack"),
     "M017": ("error", "a cli[] does not start with cliBin"),
     "M018": ("error", "a placeholder maps to no argument"),
     "M019": ("error", "a {{result.…}} placeholder outside a done title"),
@@ -213,8 +213,9 @@ def _check_count(m: Manifest, policy: Policy | None) -> list[Diagnostic]:
         return [_d("M015", where, f"The pack names {n} verbs; at most {_MAX_VERBS} are allowed.",
                    "Split it into two packs (packc compile --split does this).")]
     if n < _MIN_VERBS and not _is_public_read(m, policy):
-        return [_d("M016", where, f"The pack names {n} verb(s); at least {_MIN_VERBS} are needed unless it is a public read pack.",
-                   "Add verbs, or make it a public pack of read verbs.")]
+        return [_d("M016", where, f"The pack names {n} verb(s); a pack that needs credentials or writes should name "
+                   f"at least {_MIN_VERBS} (fine for a small API).",
+                   "Add verbs if the API has more; a small API's pack may stay small.")]
     return []
 
 

