@@ -114,7 +114,7 @@ def _pack(api: Api, overrides: Overrides, pack: PackPlan, plan_: Plan, split: bo
     if split and len(plan_.packs) > 1 and pack.group:
         name = f"{name}: {pack.group.replace('-', ' ')}"
     manifest = Manifest(
-        id=pack.id, name=shorten(name, 80), kind="openapi", cliBin=cli_bin, transports=["cli", "json_exec"],
+        id=pack.id, name=shorten(name, 80), kind="openapi", cliBin=cli_bin, transports=["cli", "json_exec", "mcp"],
         binding=binding, openapi=OpenApiSource(path="openapi.json"),
         verbs={v.name: v.verb for v in derived},
     )

@@ -58,6 +58,8 @@ CODES: dict[str, tuple[Level, str]] = {
     "M030": ("warning", "wrap.bin names a file the pack does not contain"),
     "M031": ("error", "policy.json makes a PUT, PATCH or DELETE verb a read"),
     "M032": ("warning", "policy.json does not mark a DELETE verb destructive"),
+    "M040": ("error", "transports lists mcp but the pack's kind cannot be served"),
+    "M041": ("warning", "HARNESS.md front matter is not an Agent Skills file"),
 }
 
 _ID = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
@@ -81,6 +83,9 @@ def lint_pack(pack_dir: Path) -> list[Diagnostic]:
     if manifest is not None:
         found += _check_manifest(manifest, pack_dir)
         found += _check_count(manifest, policy)
+        from .lint_mcp import check_mcp  # here: lint_mcp uses this module's helpers
+
+        found += check_mcp(manifest, pack_dir)
         if policy is not None:
             found += _check_policy(manifest, policy)
             found += _check_care(manifest, policy, pack_dir)

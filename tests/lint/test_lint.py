@@ -139,7 +139,19 @@ BROKEN: list[tuple[str, Mutation]] = [
     ("M032", _bound("transfer", "delete")),  # a write, but not marked destructive
     ("M032", _many(_bound("transfer", "delete"),
                    lambda s, p, d: p["commands"]["transfer"].update(destructive=False))),
+    ("M040", _set("transports", ["cli", "mcp"])),  # a wrap pack cannot be served
+    ("M041", lambda s, p, d: (d / "HARNESS.md").write_text("---\nname: ledger\ndescription: x\n---\n")),
+    ("M041", lambda s, p, d: (d / "HARNESS.md").write_text("---\nname: pack\ndescription: \"\"\n---\n")),
+    ("M041", lambda s, p, d: (d / "HARNESS.md").write_text("# no front matter\n")),
+    ("M041", lambda s, p, d: (d / "HARNESS.md").write_text("---\nname: pack\ndescription: " + "x" * 1025
+                                                             + "\n---\n")),
 ]
+
+
+def test_an_agent_skills_harness_is_clean(tmp_path: Path) -> None:
+    pack = make_pack(tmp_path)
+    (pack / "HARNESS.md").write_text("---\nname: pack\ndescription: \"Call the Ledger API.\"\n---\n# Ledger\n")
+    assert lint_pack(pack) == []
 
 
 @pytest.mark.parametrize(("code", "mutate"), BROKEN, ids=[f"{c}-{i}" for i, (c, _) in enumerate(BROKEN)])
