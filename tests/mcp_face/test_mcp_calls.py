@@ -97,6 +97,7 @@ def test_a_client_without_elicitation_gets_the_preview_and_nothing_is_sent(pack_
                                 "fields": {"name": "Rex", "species": "dog", "tag": ""}} or error["preview"]["kind"]
     text = result.content[0].text  # type: ignore[union-attr]
     assert "Preview of what would be sent:" in text and "--host-confirms" in text
+    assert f"packc call {pack_dir} pets.create --args" in text and "--confirm" in text
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -174,12 +175,12 @@ def test_a_huge_response_is_cut_with_a_marker_saying_how_to_get_the_rest(pack_di
     assert envelope is not None and len(json.dumps(envelope).encode()) <= 50_000
     cut = envelope["truncated"]
     assert cut["limit"] == 50_000 and cut["bodyBytes"] > 600_000 and cut["keptBytes"] < 50_000
-    assert "petstore pets list" in cut["how"]
+    assert "packc call" in cut["how"] and "pets.list" in cut["how"]
     kept = envelope["body"]
     assert isinstance(kept, list) and 0 < len(kept) < 3000 and kept == pets[: len(kept)]  # still JSON, a prefix
     assert cut["cut"] == [f"body: kept {len(kept)} of 3000 items"]
     text = result.content[0].text  # type: ignore[union-attr]
-    assert len(text.encode()) <= 50_100 and "[packc: result cut to" in text and "petstore pets list" in text
+    assert len(text.encode()) <= 50_100 and "[packc: result cut to" in text and "pets.list --args" in text
 
 
 @pytest.mark.parametrize("mode", MODES)

@@ -1,0 +1,80 @@
+"""``make conformance-mcp``: the official MCP conformance suite against ``packc serve --http``.
+
+Starts the demo API server (specs/demo/server.py) and the demo pack served over streamable HTTP on
+127.0.0.1, then runs ``@modelcontextprotocol/conformance server`` (installed by the Makefile under
+.mcp-conformance/) against it: every active server scenario with the baseline of the ones a pack
+server cannot pass by design (tools/mcp_conformance_node/baseline.yml says why), or only the
+scenarios named with ``--scenario`` (the CI slice). Exits with the suite's code: 0 when nothing
+failed that the baseline does not expect. Node < 22 lacks ``fs.globSync``, which the suite imports:
+a resolve hook (tools/mcp_conformance_node/) supplies it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SUITE = ROOT / ".mcp-conformance" / "node_modules" / "@modelcontextprotocol" / "conformance" / "dist" / "index.js"
+NODE_DIR = ROOT / "tools" / "mcp_conformance_node"
+#: The scenarios that apply to any pack server; CI runs these.
+SLICE = ("server-initialize", "ping", "tools-list", "dns-rebinding-protection", "server-sse-multiple-streams")
+
+
+def run_suite(url: str, scenarios: Sequence[str], out_dir: Path) -> int:
+    base = ["node", "--import", str(NODE_DIR / "register.mjs"), str(SUITE), "server", "--url", url,
+            "-o", str(out_dir)]
+    if not scenarios:
+        return subprocess.run([*base, "--expected-failures", str(NODE_DIR / "baseline.yml")], cwd=ROOT,
+                              timeout=900).returncode
+    worst = 0
+    for scenario in scenarios:  # the suite takes one --scenario at a time
+        worst = max(worst, subprocess.run([*base, "--scenario", scenario], cwd=ROOT, timeout=300).returncode)
+    return worst
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--scenario", action="append", default=[], help="run only this scenario (repeatable)")
+    parser.add_argument("--slice", action="store_true", help="run the scenarios every pack server must pass")
+    parser.add_argument("-o", "--out-dir", default="out/mcp-conformance", help="where the suite saves results")
+    opts = parser.parse_args(argv)
+    if not SUITE.is_file():
+        print(f"The suite is not installed at {SUITE}: run make conformance-mcp.", file=sys.stderr)
+        return 2
+    scenarios = list(SLICE) if opts.slice else opts.scenario
+    api = subprocess.Popen([sys.executable, "specs/demo/server.py", "--port", "0", "--api-key", "demo-key"],
+                           cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    serve: subprocess.Popen[str] | None = None
+    try:
+        assert api.stdout is not None
+        api_url = api.stdout.readline().strip()
+        with tempfile.TemporaryDirectory() as tmp:
+            subprocess.run([sys.executable, "-m", "packc.cli", "compile", "specs/demo/petstore.yaml", "-o", tmp,
+                            "--server", api_url], cwd=ROOT, check=True, capture_output=True, timeout=120)
+            serve = subprocess.Popen([sys.executable, "-m", "packc.cli", "serve", str(Path(tmp) / "petstore"),
+                                      "--http", "127.0.0.1:0"], cwd=ROOT, stderr=subprocess.PIPE, text=True,
+                                     env={**os.environ, "PETSTORE_API_KEY": "demo-key", "PACKC_KEYRING": "off"})
+            assert serve.stderr is not None
+            line = serve.stderr.readline()
+            match = re.search(r"at (http://127\.0\.0\.1:\d+/mcp)", line)
+            if not match:
+                print(f"packc serve did not start: {line}", file=sys.stderr)
+                return 1
+            print(f"packc serve: {match.group(1)} (demo API at {api_url})", flush=True)
+            return run_suite(match.group(1), scenarios, ROOT / opts.out_dir)
+    finally:
+        for proc in (serve, api):
+            if proc is not None:
+                proc.terminate()
+                proc.wait(10)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
