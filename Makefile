@@ -93,8 +93,12 @@ BENCH_COMPILE_ARGS ?=
 bench-compile: $(STAMP)
 	$(BIN)/python tools/bench_compile.py $(BENCH_COMPILE_ARGS)
 
+# tools/list bytes of the GitHub and Stripe families vs one tool per operation; MCP tool call ÷ Pack.call.
+bench-mcp: $(STAMP)
+	$(BIN)/python tools/bench_mcp.py
+
 bench-demo: $(STAMP)
 	$(BIN)/python tools/bench_demo.py
 
 # Front end ÷ json.load, compile ÷ json.load, CLI cold start ÷ import httpx, Pack.call ÷ bare httpx.
-bench: bench-frontend bench-compile bench-runtime bench-demo
+bench: bench-frontend bench-compile bench-runtime bench-demo bench-mcp
