@@ -62,10 +62,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                                       "--http", "127.0.0.1:0"], cwd=ROOT, stderr=subprocess.PIPE, text=True,
                                      env={**os.environ, "PETSTORE_API_KEY": "demo-key", "PACKC_KEYRING": "off"})
             assert serve.stderr is not None
-            line = serve.stderr.readline()
-            match = re.search(r"at (http://127\.0\.0\.1:\d+/mcp)", line)
+            match = None
+            for line in serve.stderr:  # the URL line, after any warning printed first
+                match = re.search(r"at (http://127\.0\.0\.1:\d+/mcp)", line)
+                if match:
+                    break
             if not match:
-                print(f"packc serve did not start: {line}", file=sys.stderr)
+                print("packc serve did not start", file=sys.stderr)
                 return 1
             print(f"packc serve: {match.group(1)} (demo API at {api_url})", flush=True)
             return run_suite(match.group(1), scenarios, ROOT / opts.out_dir)

@@ -180,3 +180,16 @@ def test_usage_errors_are_one_line_with_an_exit_code(tmp_path: Path) -> None:
     assert serve_main([str(tmp_path)], stderr=err) == 3 and "holds no pack" in err.getvalue()
     err = io.StringIO()
     assert serve_main([str(FAMILY), "--max-result-bytes", "10"], stderr=err) == 2
+
+
+def test_every_golden_harness_is_an_agent_skills_file_and_lists_mcp() -> None:
+    from packc_runtime.lint import lint_pack
+    from packc_runtime.lint_mcp import front_matter
+
+    for surface in sorted(GOLDEN.glob("*/*/surface.json")):
+        pack_dir = surface.parent
+        assert not [d for d in lint_pack(pack_dir) if d.code in ("M040", "M041")], pack_dir
+        fields = front_matter((pack_dir / "HARNESS.md").read_text(encoding="utf-8"))
+        assert fields is not None and fields["name"] == pack_dir.name and len(fields["name"]) <= 64
+        assert 0 < len(fields["description"]) <= 1024
+        assert "mcp" in json.loads(surface.read_text())["transports"]

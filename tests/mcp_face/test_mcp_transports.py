@@ -34,9 +34,14 @@ def _http_server(pack_dir: Path, env: dict[str, str], *flags: str) -> Iterator[s
                              *flags], env={**os.environ, **env}, stderr=subprocess.PIPE, text=True)
     try:
         assert proc.stderr is not None
-        line = proc.stderr.readline()
-        match = re.search(r"(\d+) tools at (http://127\.0\.0\.1:\d+/mcp)", line)
-        assert match, line
+        seen: list[str] = []
+        match = None
+        for line in proc.stderr:  # the URL line, after any warning the interpreter prints first
+            seen.append(line)
+            match = re.search(r"(\d+) tools at (http://127\.0\.0\.1:\d+/mcp)", line)
+            if match:
+                break
+        assert match, "".join(seen)
         yield match.group(2)
     finally:
         proc.terminate()
