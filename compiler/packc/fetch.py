@@ -93,11 +93,11 @@ def origin_of(url: str) -> str | None:
     """``scheme://host:port`` of an http(s) URL, parsed as httpx parses it to send; None if it is not one."""
     try:
         parsed = httpx.URL(url)
-    except (httpx.InvalidURL, ValueError, TypeError):
+        if parsed.scheme not in ("http", "https") or not parsed.host:
+            return None
+        scheme, host, port = origin(parsed)  # .host decodes IDNA, which may refuse the name
+    except (httpx.InvalidURL, ValueError, TypeError):  # idna's errors are UnicodeErrors, so ValueErrors
         return None
-    if parsed.scheme not in ("http", "https") or not parsed.host:
-        return None
-    scheme, host, port = origin(parsed)
     return f"{scheme}://{host}:{port}"
 
 
