@@ -49,9 +49,11 @@ def main(argv: list[str] | None = None) -> int:
         try:
             assert server.stdout is not None
             url = server.stdout.readline().strip()
-            env = {**os.environ, "PETSTORE_API_KEY": API_KEY,
+            origin = url.rsplit("/", 1)[0]  # the key goes there because this names the origin
+            env = {**os.environ, "PETSTORE_API_KEY": API_KEY, "PACKC_TRUSTED_ORIGINS": origin,
                    "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"}
             os.environ["PETSTORE_API_KEY"] = API_KEY
+            os.environ["PACKC_TRUSTED_ORIGINS"] = origin
             with httpx.Client(headers={"X-API-Key": API_KEY}) as client:
                 raw = median_seconds(lambda: client.get(f"{url}/pets/1").raise_for_status(), args.runs)
             with load_pack(pack_dir) as pack:

@@ -266,7 +266,9 @@ def run_pack(pack: Path, prism: Path, env_base: dict[str, str], via_packc: bool,
     if proxy is not None:
         proxy.token_paths = token_paths(document)
     try:
-        env = {**env_base, **credentials_env(pack, manifest, document)}
+        # The dummy values go to the local proxy only because its origin is named here (the CI opt-in).
+        env = {**env_base, **credentials_env(pack, manifest, document),
+               "PACKC_TRUSTED_ORIGINS": proxy.url if proxy is not None else ""}
         upload = pack.parent / "upload.bin"
         upload.write_bytes(b"GIF89a packc conformance upload\n")
         bound = bindings(document)

@@ -159,7 +159,11 @@ def demo() -> None:
         manifest = json.loads((ROOT / pack / "surface.json").read_text(encoding="utf-8"))
         verbs = manifest["verbs"]
         by_op = verbs_by_operation(ROOT / pack)
-        creds = credential_env(ROOT / pack)
+        # The key goes to the demo server's origin only because the environment names that origin:
+        # a variable is sent only where the user approved it (`connect --approve-env`) or trusts it.
+        origin = url.rsplit("/", 1)[0]
+        keys = credential_env(ROOT / pack)
+        creds = {**keys, "PACKC_TRUSTED_ORIGINS": origin}
         shown_env = " ".join(f"{k}={v}" for k, v in creds.items()) + " "
         env = child_env(creds)
         launcher = str(pack / "bin" / manifest["cliBin"])
@@ -170,7 +174,7 @@ def demo() -> None:
             filled = fill(verb["cli"], example_args(verb) if args is None else args)
             return [launcher, *filled[1:], "--server", url, *flags]
 
-        step(5, f"Read: call {by_op['getPet']} through the pack's own CLI, key in {', '.join(creds)}")
+        step(5, f"Read: call {by_op['getPet']} through the pack's own CLI, key in {', '.join(keys)}")
         run(line("getPet", None), env=env, shown_env=shown_env)
 
         step(6, f"Write, unconfirmed: {by_op['createPet']} only shows what it would do; nothing is sent")

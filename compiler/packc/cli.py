@@ -7,6 +7,7 @@ Library code never prints; this module is the only place the compiler writes to 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 from collections.abc import Sequence
@@ -14,6 +15,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from packc_runtime.diagnostics import Diagnostic
+from packc_runtime.terminal import for_terminal
 
 from .errors import PackcError
 
@@ -129,7 +131,8 @@ def _cmd_exec(args: argparse.Namespace) -> int:
 def _cmd_connect(args: argparse.Namespace) -> int:
     from packc_runtime.cli import connect_main
 
-    return connect_main(Path(args.pack), list_only=args.list, as_json=args.json, target=args.to)
+    return connect_main(Path(args.pack), list_only=args.list, as_json=args.json, approve_env=args.approve_env,
+                        server=args.server, target=args.to)
 
 
 def _build_parser() -> argparse.ArgumentParser:
@@ -178,9 +181,12 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("pack", metavar="PACK", help="the pack directory")
     p.set_defaults(func=_cmd_exec)
 
-    p = sub.add_parser("connect", help="store a pack's credentials (keyring or owner-only file), or list them")
+    p = sub.add_parser("connect", help="store a pack's credentials for its server origins, or approve or list them")
     p.add_argument("pack", metavar="PACK", help="the pack directory")
-    p.add_argument("--list", action="store_true", help="list the credentials the pack needs")
+    p.add_argument("--list", action="store_true", help="list the credentials the pack needs and their origins")
+    p.add_argument("--approve-env", action="store_true",
+                   help="approve the environment variables for the pack's origins instead of storing values")
+    p.add_argument("--server", metavar="URL", help="bind to this server's origin instead (a mock, staging)")
     p.add_argument("--json", action="store_true", help="with --list: print JSON")
     p.add_argument("--to", choices=["keyring", "file"], help="where to store (default: a secure keyring, else the file)")
     p.set_defaults(func=_cmd_connect)
@@ -209,6 +215,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         from packc_runtime.mcp_cli import serve_main
 
         return serve_main(argv[1:])
+    # Everything printed, document and server text included, goes through the terminal layer (not
+    # `serve` above: its stdout is a protocol, JSON whose escapes json already wrote).
+    with contextlib.redirect_stdout(for_terminal(sys.stdout)), contextlib.redirect_stderr(for_terminal(sys.stderr)):
+        return _main(argv)
+
+
+def _main(argv: Sequence[str] | None) -> int:
     parser = _build_parser()
     try:
         args = parser.parse_args(argv)

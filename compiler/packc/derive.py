@@ -250,6 +250,35 @@ def _body_args(api: Api, op: Operation, taken: set[str], diags: list[Diagnostic]
     return [ArgSpec(_unique("body", "body", taken), "body", None, schema, body.required)], content_type
 
 
+def _without_credential_params(api: Api, op: Operation, requirements: Sequence[Any], params: list[Parameter],
+                               diags: list[Diagnostic]) -> list[Parameter]:
+    """``params`` without those an apiKey scheme of the operation sends (same place, same name).
+
+    An argument there would be sent beside the credential or instead of it
+    (``?api_key=ATTACKER&api_key=REAL``: many servers read the first); the credential must win, so
+    such a parameter is never an argument (C158). The runtime refuses one too (defence in depth).
+    """
+    sent: dict[tuple[str, str], str] = {}
+    for req in requirements:
+        for key, _scopes in req:
+            scheme = api.security_schemes.get(key)
+            if scheme is not None and scheme.type == "apiKey" and scheme.location:
+                name = scheme.param_name.lower() if scheme.location == "header" else scheme.param_name
+                sent.setdefault((scheme.location, name), key)
+    kept = []
+    for p in params:
+        key = sent.get((p.location, p.name.lower() if p.location == "header" else p.name))
+        if key is None:
+            kept.append(p)
+            continue
+        diags.append(Diagnostic("C158", "warning", p.pointer or op.pointer,
+                                f"The {p.location} parameter {p.name!r} is where scheme {key!r} sends its credential; "
+                                "it is not an argument, so no argument can stand beside or in place of the credential.",
+                                "Nothing to do: the credential fills it. Remove the parameter from the document to "
+                                "silence this."))
+    return kept
+
+
 def _args(api: Api, op: Operation, diags: list[Diagnostic]) -> tuple[list[ArgSpec], str | None]:
     taken: set[str] = set()
     params = [p for p in op.parameters if not (p.location == "header" and p.name.lower() in RESERVED_HEADERS)]
@@ -262,6 +291,7 @@ def _args(api: Api, op: Operation, diags: list[Diagnostic]) -> tuple[list[ArgSpe
             diags.append(Diagnostic("C121", "warning", p.pointer or op.pointer,
                                     f"Header parameter {p.name!r} is set by HTTP or the credentials; it is not an argument.",
                                     "Remove it from the document, or leave it: it is ignored."))
+    params = _without_credential_params(api, op, requirements, params, diags)
     order = _path_order(op.path)
     path_params = sorted((p for p in params if p.location == "path"),
                          key=lambda p: order.index(p.name) if p.name in order else len(order))

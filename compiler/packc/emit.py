@@ -36,6 +36,7 @@ _ERRORS: tuple[tuple[str, str], ...] = (
     ("unknown_argument, missing_argument, invalid_argument", "Fix the arguments as the message says; the verb list above shows each one."),
     ("not_confirmed", "A write verb was called without --confirm. Show the preview to a person; run again with --confirm only after they agree."),
     ("missing_credentials", "Ask a person to set the environment variables under Setup, or to run the connect command there."),
+    ("unapproved_credentials", "A variable is set but not approved for this API's server. Ask a person to check the origin in the message and run the command it names; do not run it yourself."),
     ("unauthorized, forbidden", "The credentials are wrong, expired or lack a permission. Ask the person to check them; do not retry blindly."),
     ("not_found", "The item does not exist. Check the identifier, e.g. with a list verb."),
     ("rate_limited", "Wait (the error may say how long) and try again once."),
@@ -128,8 +129,9 @@ def render_harness(pack: PackOutput) -> str:
     lines += ["## Setup", ""]
     slots = _slots(pack)
     if slots:
-        lines += [f"Set these environment variables, or have a person store them once with `{m.cliBin} connect` "
-                  "(it prompts without echo and keeps them in the OS keyring):", ""]
+        lines += [f"Have a person store them once with `{m.cliBin} connect` (it prompts without echo and keeps them "
+                  "in the OS keyring for this API's server), or set these environment variables and have a person "
+                  f"approve them once for the server with `{m.cliBin} connect --approve-env`:", ""]
         lines += [f"- `{s.env}`: {inline_md(s.description)}" for s in slots]
         lines.append("")
     else:
@@ -154,8 +156,10 @@ def render_readme(pack: PackOutput) -> str:
     slots = _slots(pack)
     if slots:
         lines += [f"- `{s.env}`: {inline_md(s.description)}" for s in slots]
-        lines += ["", f"Set them in the environment, or store them once with `{m.cliBin} connect` "
-                  "(prompts without echo; OS keyring, else an owner-only file).", ""]
+        lines += ["", f"Store them once with `{m.cliBin} connect` (prompts without echo; OS keyring, else an "
+                  "owner-only file; bound to this API's server origin), or set them in the environment and approve "
+                  f"them once for that origin with `{m.cliBin} connect --approve-env` (`{m.cliBin} connect --list` "
+                  "shows the origin).", ""]
     else:
         lines += ["None: the API is public.", ""]
     lines += ["## Verbs", "", "| verb | access | what it does |", "|---|---|---|"]

@@ -7,14 +7,22 @@ import json
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import quote, urljoin
 
 import httpx
 
 from .credentials import CredentialSlot, CredentialSources
-from .errors import InvalidPack, MissingCredentials, Unauthorized
+from .errors import (
+    InvalidPack,
+    MissingCredentials,
+    PackRuntimeError,
+    UnapprovedCredentials,
+    Unauthorized,
+    UntrustedServer,
+)
 from .openapi import Operation, resolve
+from .origins import origin_of
 from .redact import Redactor
 from .request import AuthParts
 from .send import Steps
@@ -34,11 +42,23 @@ def _header_safe(env: str, value: str) -> str:
     return value
 
 
+class _Reach(NamedTuple):
+    """Where one call's credentials go: the request's origin and the pack's own server origins."""
+
+    base_url: str
+    target: str
+    home: tuple[str, ...]  # the origins of the operation's document servers
+
+
 class Authenticator:
-    """Turns the first satisfiable security requirement of an operation into request parts."""
+    """Turns the first satisfiable security requirement of an operation into request parts.
+
+    A value is used only for an origin it is bound to (see :class:`CredentialSources`): a slot's
+    name comes from the document, so the name alone never decides where a secret goes.
+    """
 
     def __init__(self, document: Mapping[str, Any], slots: Sequence[CredentialSlot], sources: CredentialSources,
-                 redactor: Redactor) -> None:
+                 redactor: Redactor, *, connect_command: str = "packc connect PACK") -> None:
         components = document.get("components")
         schemes = components.get("securitySchemes", {}) if isinstance(components, Mapping) else {}
         self._document = document
@@ -48,6 +68,7 @@ class Authenticator:
             self._slots.setdefault(slot.scheme, {})[slot.kind] = slot.env
         self._sources = sources
         self._redactor = redactor
+        self._connect = connect_command
         self._tokens: dict[tuple[str, str, str], tuple[str, float]] = {}
         self._fetching: set[tuple[str, str, str]] = set()
         self._lock = threading.Lock()
@@ -55,18 +76,43 @@ class Authenticator:
     def __repr__(self) -> str:
         return f"Authenticator(schemes={sorted(self._schemes)})"
 
-    def _value(self, env: str, *, env_only: bool) -> str | None:
-        value = self._sources.from_env(env) if env_only else self._sources.get(env)
-        if value:
-            self._redactor.add_secret(value)
+    def _targets(self, key: str, reach: _Reach) -> tuple[str, ...]:
+        """The origins scheme ``key``'s values are sent to: the request's, and an OAuth2 token URL's."""
+        out = [reach.target]
+        flows = self._scheme(key).get("flows")
+        flow = flows.get("clientCredentials") if isinstance(flows, Mapping) else None
+        if isinstance(flow, Mapping) and "client_id" in self._slots.get(key, {}):
+            token = origin_of(urljoin(reach.base_url + "/", str(flow.get("tokenUrl", ""))))
+            if token and token not in out:
+                out.append(token)
+        return tuple(out)
+
+    def _value(self, env: str, targets: Sequence[str], reach: _Reach, *, env_only: bool,
+               unapproved: set[tuple[str, str]]) -> str | None:
+        """The value of ``env`` bound to every origin in ``targets`` (one value for all), else None."""
+        found: set[str] = set()
+        for origin in targets:
+            also = reach.home if self._sources.trusts(origin) else ()
+            value = self._sources.get(env, origin, also=also, env_only=env_only)
+            if value is None:
+                if self._sources.unapproved_env(env, origin):
+                    unapproved.add((env, origin))
+                return None
+            found.add(value)
+        if len(found) != 1:
+            return None
+        value = found.pop()
+        self._redactor.add_secret(value)
         return value
 
-    def _values(self, scheme_key: str, *, env_only: bool = False) -> dict[str, str] | None:
+    def _values(self, scheme_key: str, reach: _Reach, *, env_only: bool,
+                unapproved: set[tuple[str, str]]) -> dict[str, str] | None:
         """The scheme's credential values by slot kind, or None when any is missing."""
         wanted = self._slots.get(scheme_key, {})
+        targets = self._targets(scheme_key, reach)
         out = {}
         for kind, env in wanted.items():
-            value = self._value(env, env_only=env_only)
+            value = self._value(env, targets, reach, env_only=env_only, unapproved=unapproved)
             if value is None:
                 return None
             out[kind] = value
@@ -104,12 +150,13 @@ class Authenticator:
                 out.append(by_header[header])
         return [sorted(group, key=lambda k: self._scheme(k).get("type") != "http") for group in out]
 
-    def _met(self, requirement: Mapping[str, Sequence[str]], *, env_only: bool) -> dict[str, dict[str, str]] | None:
+    def _met(self, requirement: Mapping[str, Sequence[str]], reach: _Reach, *, env_only: bool,
+             unapproved: set[tuple[str, str]]) -> dict[str, dict[str, str]] | None:
         """The values of the schemes to apply for ``requirement``, or None when it cannot be met."""
         found: dict[str, dict[str, str]] = {}
         for group in self._alternatives(requirement):
             for key in group:
-                values = self._values(key, env_only=env_only)
+                values = self._values(key, reach, env_only=env_only, unapproved=unapproved)
                 if values is not None:
                     found[key] = values
                     break
@@ -117,40 +164,73 @@ class Authenticator:
                 return None
         return found
 
-    def _choose(self, security: Sequence[Mapping[str, Sequence[str]]]
+    def _choose(self, security: Sequence[Mapping[str, Sequence[str]]], reach: _Reach,
+                unapproved: set[tuple[str, str]]
                 ) -> tuple[Mapping[str, Sequence[str]], dict[str, dict[str, str]]] | None:
         """The requirement to apply and the values of the schemes applied: the first requirement the
         environment alone meets (no keyring or file is touched), else the first all sources meet.
         Of schemes that write the same header, the first with a bound credential is applied."""
         for env_only in (True, False):
             for requirement in security:
-                found = self._met(requirement, env_only=env_only)
+                found = self._met(requirement, reach, env_only=env_only, unapproved=unapproved)
                 if found is not None:
                     return requirement, found
         return None
 
-    def apply(self, op: Operation, base_url: str, send: TokenSender) -> Steps:
-        """The parts for the first requirement whose credentials are all present.
+    def apply(self, op: Operation, base_url: str, send: TokenSender, home: Sequence[str] = ()) -> Steps:
+        """The parts for the first requirement whose credentials are all bound to where they go.
 
         A generator of send effects (see :class:`~packc_runtime.send.Sender`): an OAuth2 token
         may have to be fetched first, with ``send(request)`` (itself a generator of effects).
 
+        Args:
+            op: the operation.
+            base_url: the server URL the request goes to (a ``--server`` override included).
+            send: sends the OAuth2 token request.
+            home: the origins of the operation's document servers.
+
         Raises:
+            UntrustedServer: an override origin that no credential is bound to and that is not the pack's.
+            UnapprovedCredentials: a variable is set but not approved for the origin; names the command.
             MissingCredentials: no requirement can be met; names the variables to set.
         """
         if not op.security:
             return AuthParts()
-        chosen = self._choose(op.security)
+        reach = _Reach(base_url, origin_of(base_url) or base_url, tuple(home))
+        unapproved: set[tuple[str, str]] = set()
+        chosen = self._choose(op.security, reach, unapproved)
         if chosen is not None:
             requirement, found = chosen
             parts = AuthParts()
             for key, values in found.items():
                 yield from self._apply_one(key, values, requirement[key], parts, base_url, send)
             return parts
-        names = sorted({env for req in op.security for key in req for env in self._slots.get(key, {}).values()})
-        raise MissingCredentials(
-            f"{op.verb} needs credentials: set " + (" or ".join(names) if names else "a supported scheme") +
-            " (environment, keyring via 'connect', or the credentials file).", env=names)
+        raise self._refusal(op, reach, unapproved)
+
+    def _refusal(self, op: Operation, reach: _Reach, unapproved: set[tuple[str, str]]) -> PackRuntimeError:
+        target = reach.target
+        if target not in reach.home and not self._sources.trusts(target):
+            server = f" --server {target}"
+            return UntrustedServer(
+                f"{op.verb} sends credentials, and {target} is not the pack's server; none is bound to it, so nothing "
+                f"is sent. To send them there: `{self._connect}{server}` (store them for it), "
+                f"`{self._connect} --approve-env{server}` (approve your environment variables for it), or list it in "
+                "PACKC_TRUSTED_ORIGINS.", origin=target)
+        if unapproved:
+            names = sorted({name for name, _ in unapproved})
+            origins = sorted({origin for _, origin in unapproved})
+            command = f"{self._connect} --approve-env"
+            return UnapprovedCredentials(
+                f"{', '.join(names)} {'is' if len(names) == 1 else 'are'} set in your environment but not approved "
+                f"for {', '.join(origins)}: an environment variable is only sent to an origin you approved, since "
+                f"the pack's document chose its name. Check that {', '.join(origins)} is the API you meant, then "
+                f"run `{command}` once (or answer the question a terminal asks), or list the origin in "
+                "PACKC_TRUSTED_ORIGINS.", env=names, origins=origins, command=command)
+        names = sorted({env for req in op.security or () for key in req for env in self._slots.get(key, {}).values()})
+        return MissingCredentials(
+            f"{op.verb} needs credentials for {target}: store them with `{self._connect}`, or set "
+            + (" or ".join(names) if names else "a supported scheme") + " in the environment and approve it for "
+            f"{target} with `{self._connect} --approve-env`.", env=names)
 
     def _apply_one(self, key: str, values: Mapping[str, str], scopes: Sequence[str], parts: AuthParts,
                    base_url: str, send: TokenSender) -> Steps:

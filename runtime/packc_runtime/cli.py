@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import sys
 import warnings
@@ -14,12 +15,15 @@ from .errors import (
     ERROR_CLASSES,
     InvalidArgument,
     InvalidRequest,
+    InvalidServer,
     PackRuntimeError,
     UnknownArgument,
     UnknownVerb,
 )
+from .origins import origin_of
 from .pack import Pack, load_pack
 from .results import failure
+from .terminal import for_terminal, terminal_text
 
 __all__ = ["call_main", "connect_main", "exec_main", "exit_code_for", "pack_main", "server_variables"]
 
@@ -179,11 +183,52 @@ def _print_human(envelope: Mapping[str, Any], out: IO[str], err: IO[str]) -> Non
         err.write(_dump(error["preview"]) + "\n")
 
 
+def _terminal_ask() -> Callable[[str], str] | None:
+    """Asks a yes/no question on the terminal, or None when no person is there to answer."""
+    if not (sys.stdin.isatty() and sys.stderr.isatty()):
+        return None
+
+    def ask(question: str) -> str:
+        sys.stderr.write(terminal_text(question))
+        sys.stderr.flush()
+        return sys.stdin.readline()
+
+    return ask
+
+
+def _approving(call: Callable[[], dict[str, Any]], ask: Callable[[str], str] | None, err: IO[str]) -> dict[str, Any]:
+    """Run ``call``; when it needs an environment variable approved and a person can answer, ask them
+    once (like SSH's unknown host question), record the answer and run it again."""
+    from .credstore import approve_env
+
+    envelope = call()
+    error = envelope.get("error") or {}
+    if ask is None or error.get("code") != "unapproved_credentials":
+        return envelope
+    names, origins = error.get("env") or [], error.get("origins") or []
+    answer = ask(f"{', '.join(names)} from your environment would be sent to {', '.join(origins)}. "
+                 "Is that the API you meant it for? Approve and remember [y/N]: ")
+    if answer.strip().lower() not in ("y", "yes"):
+        return envelope
+    try:
+        where = approve_env(names, origins)
+    except PackRuntimeError as exc:
+        err.write(f"error {exc.code}: {exc.message}\n")
+        return envelope
+    err.write(f"Approved {', '.join(names)} for {', '.join(origins)} (recorded in {where}).\n")
+    return call()
+
+
 def pack_main(pack_dir: Path, argv: Sequence[str], *, stdout: IO[str] | None = None,
-              stderr: IO[str] | None = None) -> int:
-    """The pack's own CLI (``bin/<cliBin>``): ``petstore pets get 42 --json``; returns the exit code."""
+              stderr: IO[str] | None = None, ask: Callable[[str], str] | None = None) -> int:
+    """The pack's own CLI (``bin/<cliBin>``): ``petstore pets get 42 --json``; returns the exit code.
+
+    ``ask`` answers the approval question for an environment variable (default: the terminal, when
+    stdin and stderr are one; else nobody, and the call fails with ``unapproved_credentials``).
+    """
+    ask = ask or _terminal_ask()
     quiet_pattern_warnings()
-    out, err = stdout or sys.stdout, stderr or sys.stderr
+    out, err = for_terminal(stdout or sys.stdout), for_terminal(stderr or sys.stderr)
     loaded = _load(pack_dir, None, out)
     if isinstance(loaded, int):
         return loaded
@@ -193,11 +238,18 @@ def pack_main(pack_dir: Path, argv: Sequence[str], *, stdout: IO[str] | None = N
             return EXIT_OK if argv else 2
         verb, rest = _match_verb(pack, argv)
         if verb is None and argv[0] == "connect":
-            return _connect(pack, list_only="--list" in argv, as_json="--json" in argv, out=out)
+            try:
+                options = _connect_options(argv[1:])
+            except PackRuntimeError as exc:
+                out.write(f"error {exc.code}: {exc.message}\n")
+                return exc.exit_code
+            return _connect(pack, out=out, **options)
         if verb is None and argv[0] == "mcp":  # lazily: a pack that is never served never imports mcp
             from .mcp_cli import serve_main
 
-            return serve_main(argv[1:], pack_dir=pack_dir, prog=f"{pack.cli_bin} mcp", stdout=out, stderr=err)
+            # stdout may carry the protocol (stdio): JSON, whose escapes json writes; stderr is for a person
+            return serve_main(argv[1:], pack_dir=pack_dir, prog=f"{pack.cli_bin} mcp", stdout=stdout or sys.stdout,
+                              stderr=err)
         if verb is not None and ("--help" in rest or "-h" in rest):
             out.write(_verb_usage(pack, verb) + "\n")
             return EXIT_OK
@@ -209,8 +261,9 @@ def pack_main(pack_dir: Path, argv: Sequence[str], *, stdout: IO[str] | None = N
         except PackRuntimeError as exc:
             envelope = failure(verb, exc)
         else:
-            envelope = _safe_call(pack, verb, args, confirm=options["confirm"], server=options["server"],
-                                  server_variables=options["server_variables"])
+            call = functools.partial(_safe_call, pack, verb, args, confirm=options["confirm"],
+                                     server=options["server"], server_variables=options["server_variables"])
+            envelope = _approving(call, ask, err)
         if as_json:
             out.write(_dump(envelope) + "\n")
         else:
@@ -230,10 +283,12 @@ def server_variables(pairs: Sequence[str]) -> dict[str, str]:
 
 
 def call_main(pack_dir: Path, verb: str, args_json: str | None, *, confirm: bool = False,
-              server: str | None = None, server_vars: Sequence[str] = (), stdout: IO[str] | None = None) -> int:
+              server: str | None = None, server_vars: Sequence[str] = (), stdout: IO[str] | None = None,
+              ask: Callable[[str], str] | None = None) -> int:
     """``packc call PACK VERB --args '{...}'``: prints the envelope as JSON; returns the exit code."""
     quiet_pattern_warnings()
-    out = stdout or sys.stdout
+    out = for_terminal(stdout or sys.stdout)
+    ask = ask or _terminal_ask()
     loaded = _load(pack_dir, verb, out)
     if isinstance(loaded, int):
         return loaded
@@ -246,8 +301,10 @@ def call_main(pack_dir: Path, verb: str, args_json: str | None, *, confirm: bool
         except PackRuntimeError as exc:
             envelope = failure(verb, exc)
         else:
-            envelope = _safe_call(pack, verb, args, confirm=confirm, server=server, server_variables=variables) \
-                if isinstance(args, dict) else failure(verb, InvalidRequest("--args must be a JSON object."))
+            call = functools.partial(_safe_call, pack, verb, args, confirm=confirm, server=server,
+                                     server_variables=variables)
+            envelope = _approving(call, ask, for_terminal(sys.stderr)) if isinstance(args, dict) \
+                else failure(verb, InvalidRequest("--args must be a JSON object."))
         out.write(_dump(envelope) + "\n")
         return exit_code_for(envelope)
 
@@ -276,7 +333,7 @@ def _parse_exec_request(text: str) -> dict[str, Any]:
 def exec_main(pack_dir: Path, *, stdin: IO[str] | None = None, stdout: IO[str] | None = None) -> int:
     """``packc exec PACK`` (json_exec): one JSON request on stdin, one JSON envelope on stdout."""
     quiet_pattern_warnings()
-    out = stdout or sys.stdout
+    out = for_terminal(stdout or sys.stdout)
     text = (stdin or sys.stdin).read()
     verb = None
     try:
@@ -295,29 +352,69 @@ def exec_main(pack_dir: Path, *, stdin: IO[str] | None = None, stdout: IO[str] |
     return exit_code_for(envelope)
 
 
-def _connect(pack: Pack, *, list_only: bool, as_json: bool, out: IO[str],
-             target: Literal["keyring", "file"] | None = None,
+def _connect_options(argv: Sequence[str]) -> dict[str, Any]:
+    """The pack CLI's ``connect [--list] [--json] [--approve-env] [--server URL] [--to keyring|file]``."""
+    options: dict[str, Any] = {"list_only": "--list" in argv, "as_json": "--json" in argv,
+                               "approve_env": "--approve-env" in argv, "server": None, "target": None}
+    for flag, key in (("--server", "server"), ("--to", "target")):
+        for i, token in enumerate(argv):
+            if token == flag and i + 1 < len(argv):
+                options[key] = argv[i + 1]
+            elif token.startswith(flag + "="):
+                options[key] = token.partition("=")[2]
+    if options["target"] not in (None, "keyring", "file"):
+        raise InvalidArgument("--to takes keyring or file.", argument="to")
+    return options
+
+
+def _bound_origins(pack: Pack, server: str | None) -> dict[str, tuple[str, ...]]:
+    """Per slot, the origins to bind to: the document's servers, or the one ``--server`` names."""
+    if server is None:
+        return pack.slot_origins()
+    origin = origin_of(server)
+    if origin is None:
+        raise InvalidServer(f"--server {server!r} is not an absolute http(s) URL.")
+    return {slot.env: (origin,) for slot in pack.slots}
+
+
+def _connect(pack: Pack, *, list_only: bool, as_json: bool, out: IO[str], approve_env: bool = False,
+             server: str | None = None, target: Literal["keyring", "file"] | None = None,
              prompt: Callable[[str], str] | None = None) -> int:
     from .credentials import prompt_and_store
+    from .credstore import approve_env as record_approval
 
-    if list_only:
-        if as_json:
-            out.write(_dump({"pack": pack.id, "credentials": [s.to_json() for s in pack.slots]}) + "\n")
-        else:
-            for slot in pack.slots:
-                out.write(f"{slot.env:<36} {slot.scheme:<20} {slot.description}\n")
-            if not pack.slots:
-                out.write(f"{pack.id} needs no credentials.\n")
-        return EXIT_OK
-    if not pack.slots:
-        out.write(f"{pack.id} needs no credentials.\n")
-        return EXIT_OK
-    if prompt is None:
-        import getpass
-
-        prompt = getpass.getpass
     try:
-        stored, where = prompt_and_store(pack.slots, prompt, target=target)
+        origins = _bound_origins(pack, server)
+        if list_only:
+            if as_json:
+                out.write(_dump({"pack": pack.id, "credentials": [
+                    {**s.to_json(), "origins": list(origins.get(s.env, ()))} for s in pack.slots]}) + "\n")
+            else:
+                for slot in pack.slots:
+                    out.write(f"{slot.env:<36} {slot.scheme:<20} for {', '.join(origins.get(slot.env, ())) or '-'}\n"
+                              f"{'':<36} {slot.description}\n")
+                if not pack.slots:
+                    out.write(f"{pack.id} needs no credentials.\n")
+            return EXIT_OK
+        if not pack.slots:
+            out.write(f"{pack.id} needs no credentials.\n")
+            return EXIT_OK
+        if approve_env:
+            by_origins: dict[tuple[str, ...], list[str]] = {}
+            for slot in pack.slots:
+                by_origins.setdefault(origins.get(slot.env, ()), []).append(slot.env)
+            for bound, names in by_origins.items():
+                if bound:
+                    recorded = record_approval(names, bound)
+                    out.write(f"Approved {', '.join(names)} from your environment for {', '.join(bound)} "
+                              f"(recorded in {recorded}).\n")
+            return EXIT_OK
+        if prompt is None:
+            import getpass
+
+            prompt = getpass.getpass
+        ask = prompt
+        stored, where = prompt_and_store(pack.slots, lambda text: ask(terminal_text(text)), origins, target=target)
     except PackRuntimeError as exc:
         out.write(f"error {exc.code}: {exc.message}\n")
         return exc.exit_code
@@ -325,20 +422,22 @@ def _connect(pack: Pack, *, list_only: bool, as_json: bool, out: IO[str],
         out.write("connect: cancelled, nothing stored.\n")
         return 130
     if stored:
-        out.write(f"Stored {', '.join(stored)} in {where}.\n")
+        out.write(f"Stored {', '.join(stored)} in {where}, each for the origins shown.\n")
     else:
         out.write("Nothing entered, nothing stored.\n")
     return EXIT_OK
 
 
-def connect_main(pack_dir: Path, *, list_only: bool = False, as_json: bool = False,
-                 target: Literal["keyring", "file"] | None = None, stdout: IO[str] | None = None,
-                 prompt: Callable[[str], str] | None = None) -> int:
-    """``packc connect PACK``: prompt for each credential without echo and store it; ``--list`` lists."""
+def connect_main(pack_dir: Path, *, list_only: bool = False, as_json: bool = False, approve_env: bool = False,
+                 server: str | None = None, target: Literal["keyring", "file"] | None = None,
+                 stdout: IO[str] | None = None, prompt: Callable[[str], str] | None = None) -> int:
+    """``packc connect PACK``: prompt for each credential without echo and store it bound to the pack's
+    origins; ``--approve-env`` approves the environment variables for them instead; ``--list`` lists."""
     quiet_pattern_warnings()
-    out = stdout or sys.stdout
+    out = for_terminal(stdout or sys.stdout)
     loaded = _load(pack_dir, None, out)
     if isinstance(loaded, int):
         return loaded
     with loaded as pack:
-        return _connect(pack, list_only=list_only, as_json=as_json, out=out, target=target, prompt=prompt)
+        return _connect(pack, list_only=list_only, as_json=as_json, out=out, approve_env=approve_env,
+                        server=server, target=target, prompt=prompt)

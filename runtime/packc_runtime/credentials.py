@@ -1,31 +1,38 @@
-"""Credentials: the slots a pack needs, where values come from (env, keyring, file), and storing them."""
+"""Credentials: the slots a pack needs, the origins each is bound to, and finding a value for an origin.
+
+Storage (keyring, owner-only files, approvals of environment variables) is ``credstore.py``.
+"""
 
 from __future__ import annotations
 
-import json
 import os
 import re
-import stat
-from collections.abc import Callable, Iterable, Mapping
-from pathlib import Path
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
+from urllib.parse import urljoin
 
-from .errors import CredentialStoreError
+from .credstore import (
+    KEYRING_SERVICE,
+    approvals_file,
+    keyring_user,
+    lookup_backend,
+    read_approvals,
+    read_stored,
+    store_credentials,
+)
 from .openapi import BINDING_KEY, METHODS, resolve
+from .origins import origin_of, parse_origins
 
 __all__ = [
     "CredentialSlot",
     "CredentialSources",
     "credential_slots",
-    "credentials_file",
-    "keyring_status",
     "prompt_and_store",
-    "store_credentials",
+    "slot_origins",
     "upper_snake",
 ]
 
 SlotKind = Literal["api_key", "token", "username", "password", "client_id", "client_secret"]
-KEYRING_SERVICE = "packc"
 _SUFFIX: dict[SlotKind, str] = {
     "api_key": "API_KEY",
     "token": "TOKEN",
@@ -34,8 +41,6 @@ _SUFFIX: dict[SlotKind, str] = {
     "client_id": "CLIENT_ID",
     "client_secret": "CLIENT_SECRET",
 }
-# Backends that keep secrets in plain files or nowhere; refused unless PACKC_KEYRING=allow-insecure.
-_INSECURE_MODULES = ("keyring.backends.fail", "keyring.backends.null", "keyrings.alt")
 
 
 if TYPE_CHECKING:  # a Protocol class costs import time on the CLI path; type checkers only need it
@@ -145,165 +150,143 @@ def credential_slots(manifest: ManifestLike, document: Mapping[str, Any]) -> lis
     return slots
 
 
-def credentials_file() -> Path:
-    """``$PACKC_CREDENTIALS_FILE``, else ``$XDG_CONFIG_HOME/packc/credentials.json`` (``~/.config``)."""
-    override = os.environ.get("PACKC_CREDENTIALS_FILE")
-    if override:
-        return Path(override).expanduser()
-    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
-    return Path(base) / "packc" / "credentials.json"
-
-
-def _read_file(path: Path) -> dict[str, str]:
-    try:
-        info = path.stat()
-    except FileNotFoundError:
-        return {}
-    except OSError as exc:
-        raise CredentialStoreError(f"The credentials file {path} cannot be read ({exc.strerror}).") from None
-    if info.st_mode & (stat.S_IRWXG | stat.S_IRWXO) or info.st_uid != os.getuid():
-        raise CredentialStoreError(
-            f"The credentials file {path} is readable by others or not owned by you; it is refused.",
-            fix=f"Run: chmod 600 {path}",
-        )
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise CredentialStoreError(f"The credentials file {path} is not a JSON object.") from exc
-    if not isinstance(data, dict):
-        raise CredentialStoreError(f"The credentials file {path} is not a JSON object.")
-    return {str(k): v for k, v in data.items() if isinstance(v, str)}
-
-
-def keyring_status() -> tuple[Any | None, str]:
-    """The keyring backend to use (or None) and a sentence saying why.
-
-    ``PACKC_KEYRING=off`` disables it; plaintext and fail backends are refused unless
-    ``PACKC_KEYRING=allow-insecure``.
-    """
-    setting = os.environ.get("PACKC_KEYRING", "").lower()
-    if setting in ("off", "0", "no", "false"):
-        return None, "the keyring is switched off (PACKC_KEYRING=off)"
-    try:
-        import keyring  # imported lazily: it is slow to import and rarely needed
-        backend = keyring.get_keyring()
-    except Exception as exc:  # any backend failure means: no keyring
-        return None, f"no keyring is available ({type(exc).__name__})"
-    module = type(backend).__module__
-    # A chainer reads from every backend it holds: one plaintext backend makes the whole insecure.
-    parts = list(getattr(backend, "backends", None) or [backend])
-    insecure = not parts or any(type(b).__module__.startswith(_INSECURE_MODULES) for b in parts)
-    if insecure and setting != "allow-insecure":
-        return None, f"the keyring backend {module} is not a secure store (set PACKC_KEYRING=allow-insecure to use it)"
-    return backend, f"keyring backend {module}"
-
-
-# The keyring backend for lookups, per PACKC_KEYRING setting: importing keyring and finding its
-# backend costs far more than a call, so it is done at most once per process (never when "off").
-_LOOKUP_BACKENDS: dict[str, Any | None] = {}
-
-
-def _lookup_backend() -> Any | None:
-    setting = os.environ.get("PACKC_KEYRING", "").lower()
-    if setting in ("off", "0", "no", "false"):
-        return None
-    if setting not in _LOOKUP_BACKENDS:
-        _LOOKUP_BACKENDS[setting] = keyring_status()[0]
-    return _LOOKUP_BACKENDS[setting]
-
-
 class CredentialSources:
-    """Looks a variable up in the environment, then the OS keyring, then the credentials file.
+    """Finds a credential's value for the origin it will be sent to.
 
-    The keyring and the file are read at most once per variable (per instance, i.e. per pack); the
-    environment is read on every lookup.
+    In order: the environment, only when the variable is approved for that origin (the approvals
+    file, or the origin listed in ``PACKC_TRUSTED_ORIGINS``); then the OS keyring and the
+    credentials file, only entries stored for that origin. The keyring, the file and the approvals
+    are read at most once per instance (i.e. per pack); the environment on every lookup.
     """
 
     def __init__(self, environ: Mapping[str, str] | None = None) -> None:
         self._environ = environ if environ is not None else os.environ
-        self._keyring_values: dict[str, str | None] = {}
-        self._file: dict[str, str] | None = None
+        self._trusted = parse_origins(self._environ.get("PACKC_TRUSTED_ORIGINS", ""))
+        self._keyring_values: dict[tuple[str, str], str | None] = {}
+        self._file: dict[str, dict[str, str]] | None = None
+        self._approvals: dict[str, frozenset[str]] | None = None
+        self._approvals_stamp: int | None = None
 
     def __repr__(self) -> str:
         return "CredentialSources(env, keyring, file)"
 
-    def from_env(self, name: str) -> str | None:
-        """The value of ``name`` in the environment only (no keyring, no file), else None."""
-        return self._environ.get(name) or None
+    def trusts(self, origin: str) -> bool:
+        """Whether ``PACKC_TRUSTED_ORIGINS`` lists ``origin`` (trusted with every credential)."""
+        return origin in self._trusted
 
-    def get(self, name: str) -> str | None:
-        """The value of ``name`` from the first source that has it, else None."""
+    def env_approved(self, name: str, origin: str) -> bool:
+        """Whether the environment variable ``name`` may be sent to ``origin``."""
+        if origin in self._trusted:
+            return True
+        if self._approvals is not None and origin in self._approvals.get(name, frozenset()):
+            return True
+        try:  # on a miss, read the file again if it changed: an approval given since (the CLI's question)
+            stamp: int | None = approvals_file().stat().st_mtime_ns
+        except OSError:
+            stamp = None
+        if self._approvals is None or stamp != self._approvals_stamp:
+            self._approvals, self._approvals_stamp = read_approvals(), stamp
+        return origin in self._approvals.get(name, frozenset())
+
+    def unapproved_env(self, name: str, origin: str) -> bool:
+        """Whether ``name`` is set in the environment but not approved for ``origin``."""
+        return bool(self._environ.get(name)) and not self.env_approved(name, origin)
+
+    def from_env(self, name: str, origin: str) -> str | None:
+        """The environment's value of ``name`` when it is approved for ``origin``, else None."""
         value = self._environ.get(name)
-        if value:
-            return value
-        if name not in self._keyring_values:
-            backend = _lookup_backend()
-            found = None
-            if backend is not None:
-                try:
-                    found = backend.get_password(KEYRING_SERVICE, name)
-                except Exception:  # a locked or broken keyring is treated as empty
-                    found = None
-            self._keyring_values[name] = str(found) if found else None
-        if self._keyring_values[name]:
-            return self._keyring_values[name]
+        return value if value and self.env_approved(name, origin) else None
+
+    def stored(self, name: str, origins: Sequence[str]) -> str | None:
+        """The value stored for ``name`` under the first of ``origins`` that has one (keyring, then file)."""
+        backend = None
+        for origin in origins:
+            key = (name, origin)
+            if key not in self._keyring_values:
+                backend = backend or lookup_backend()
+                found = None
+                if backend is not None:
+                    try:
+                        found = backend.get_password(KEYRING_SERVICE, keyring_user(name, origin))
+                    except Exception:  # a locked or broken keyring is treated as empty
+                        found = None
+                self._keyring_values[key] = str(found) if found else None
+            if self._keyring_values[key]:
+                return self._keyring_values[key]
         if self._file is None:
-            self._file = _read_file(credentials_file())
-        return self._file.get(name) or None
+            self._file = read_stored()
+        for origin in origins:
+            value = self._file.get(origin, {}).get(name)
+            if value:
+                return value
+        return None
+
+    def get(self, name: str, origin: str, *, also: Sequence[str] = (), env_only: bool = False) -> str | None:
+        """The value of ``name`` to send to ``origin``: the approved environment, else a stored one.
+
+        ``also``: more origins whose stored values may serve ``origin`` (the pack's own servers,
+        when ``origin`` is a trusted override).
+        """
+        value = self.from_env(name, origin)
+        if value or env_only:
+            return value
+        return self.stored(name, (origin, *also))
 
 
-def _write_file(path: Path, values: Mapping[str, str]) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    current = _read_file(path)
-    current.update(values)
-    import tempfile  # lazily: only storing needs it
+def slot_origins(slots: Sequence[CredentialSlot], operations: Iterable[Any],
+                 document: Mapping[str, Any]) -> dict[str, tuple[str, ...]]:
+    """For each slot (by variable), the origins its value is sent to: what ``connect`` binds it to.
 
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".credentials-")
-    try:
-        os.fchmod(fd, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            json.dump(dict(sorted(current.items())), handle, indent=2)
-            handle.write("\n")
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
-def store_credentials(values: Mapping[str, str], *, target: Literal["keyring", "file"] | None = None) -> str:
-    """Store credential values; returns where (``keyring`` or the file path).
-
-    Without a target: the keyring when it is a secure backend, else the owner-only credentials file.
+    The origins of the servers of every bound operation that may use the slot's scheme (server
+    variables at their defaults and every value of their enums); for OAuth2 client credentials,
+    also the origin of the token URL.
     """
-    backend = None
-    if target in (None, "keyring"):
-        backend, why = keyring_status()
-        if backend is None and target == "keyring":
-            raise CredentialStoreError(f"Cannot store in the keyring: {why}.")
-    if backend is not None:
-        try:
-            for name, value in values.items():
-                backend.set_password(KEYRING_SERVICE, name, value)
-        except Exception as exc:
-            raise CredentialStoreError(f"The keyring refused to store the credentials ({type(exc).__name__}).") from None
-        return "keyring"
-    path = credentials_file()
-    _write_file(path, values)
-    return str(path)
+    from .request import server_origins  # request imports httpx: only connect and calls need it
+
+    components = document.get("components")
+    schemes = components.get("securitySchemes", {}) if isinstance(components, Mapping) else {}
+    by_scheme: dict[str, list[str]] = {}
+    for op in operations:
+        keys = {str(k) for requirement in op.security or () for k in requirement}
+        if not keys:
+            continue
+        bases = server_origins(op, every_enum=True)
+        for key in keys:
+            found = by_scheme.setdefault(key, [])
+            found.extend(o for o in bases if o not in found)
+            scheme = resolve(document, schemes.get(key)) if isinstance(schemes, Mapping) else None
+            flows = scheme.get("flows") if isinstance(scheme, Mapping) else None
+            flow = flows.get("clientCredentials") if isinstance(flows, Mapping) else None
+            token_url = flow.get("tokenUrl") if isinstance(flow, Mapping) else None
+            for base in bases if isinstance(token_url, str) else ():
+                token_origin = origin_of(urljoin(base + "/", token_url))
+                if token_origin and token_origin not in found:
+                    found.append(token_origin)
+    return {slot.env: tuple(by_scheme.get(slot.scheme, ())) for slot in slots}
 
 
 def prompt_and_store(
     slots: Iterable[CredentialSlot],
     prompt: Callable[[str], str],
+    origins: Mapping[str, Sequence[str]],
     *,
     target: Literal["keyring", "file"] | None = None,
 ) -> tuple[list[str], str | None]:
-    """Ask for each slot's value (no echo; empty skips) and store the given ones."""
-    values = {}
+    """Ask for each slot's value (no echo; empty skips) and store the given ones bound to their origins.
+
+    Args:
+        slots: the pack's credential slots.
+        prompt: asks for one value without echo (``getpass.getpass``).
+        origins: per slot variable, the origins the value is bound to (:func:`slot_origins`).
+        target: ``keyring`` or ``file``; default the keyring when secure, else the file.
+    """
+    values: dict[tuple[str, ...], dict[str, str]] = {}
     for slot in slots:
-        value = prompt(f"{slot.env} ({slot.description}): ").strip()
+        bound = tuple(origins.get(slot.env, ()))
+        value = prompt(f"{slot.env} for {', '.join(bound) or '(no origin)'} ({slot.description}): ").strip()
         if value:
-            values[slot.env] = value
-    if not values:
-        return [], None
-    return sorted(values), store_credentials(values, target=target)
+            values.setdefault(bound, {})[slot.env] = value
+    where = None
+    for bound, group in values.items():
+        where = store_credentials(group, bound, target=target)
+    return sorted(name for group in values.values() for name in group), where

@@ -12,6 +12,8 @@
     ├── NotConfirmed              not_confirmed (exit 4): a write verb without confirmation
     ├── CredentialProblem         exit 5
     │   ├── MissingCredentials    missing_credentials
+    │   ├── UnapprovedCredentials unapproved_credentials (an environment variable is set, but not
+    │   │                         approved for the origin it would go to: ``connect --approve-env``)
     │   ├── Unauthorized          unauthorized (HTTP 401, or the token endpoint refused)
     │   └── Forbidden             forbidden (HTTP 403)
     ├── NotFound                  not_found (exit 6, HTTP 404)
@@ -24,7 +26,7 @@
     ├── InvalidResponse           invalid_response (exit 11): undecodable body, bad redirect
     ├── UnsafeRedirect            unsafe_redirect (exit 12): a redirect that may not be followed
     ├── UntrustedServer           untrusted_server (exit 12): credentials would go to a --server
-    │                             origin that is not the document's, loopback, or trusted
+    │                             origin that is not the document's, nor bound, approved or trusted
     ├── CredentialStoreError      credential_store (exit 13): keyring or credentials file refused
     └── DownloadFailed            download_failed (exit 14): a binary body could not be saved safely
 
@@ -56,6 +58,7 @@ __all__ = [
     "RequestRejected",
     "Timeout",
     "TransportProblem",
+    "UnapprovedCredentials",
     "Unauthorized",
     "UnknownArgument",
     "UnknownVerb",
@@ -133,6 +136,10 @@ class CredentialProblem(PackRuntimeError):
 
 class MissingCredentials(CredentialProblem):
     code = "missing_credentials"
+
+
+class UnapprovedCredentials(CredentialProblem):
+    code = "unapproved_credentials"
 
 
 class Unauthorized(CredentialProblem):

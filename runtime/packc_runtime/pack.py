@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import threading
 import time
 import weakref
@@ -16,7 +17,7 @@ import httpx
 
 from .args import schema_is_simple, validate_args
 from .auth import Authenticator
-from .credentials import CredentialSlot, CredentialSources, credential_slots
+from .credentials import CredentialSlot, CredentialSources, credential_slots, slot_origins
 from .errors import (
     ConnectionFailed,
     InvalidArgument,
@@ -28,7 +29,7 @@ from .errors import (
 )
 from .openapi import DESTRUCTIVE_METHODS, NEVER_READ_METHODS, Operation, load_document, read_operations
 from .redact import Redactor, install_log_filter, remove_log_filter
-from .request import build_request, check_trusted_server, server_url
+from .request import build_request, server_origins, server_url
 from .results import decode_body, done_title, error_for_status, failure, preview_card, success
 from .send import IDEMPOTENT_METHODS, Limits, Sender, Steps
 from .transport import LazyTLSAsyncTransport, LazyTLSTransport
@@ -96,7 +97,11 @@ class Pack:
         weakref.finalize(self, remove_log_filter, self.redactor)
         self.slots: list[CredentialSlot] = credential_slots(_ManifestView(self.manifest), self.document)
         self._environ: Mapping[str, str] = environ if environ is not None else os.environ
-        self._auth = Authenticator(self.document, self.slots, CredentialSources(environ), self.redactor)
+        launcher = directory / "bin" / self.cli_bin
+        self.connect_command = f"{shlex.quote(str(launcher))} connect" if launcher.is_file() else \
+            f"packc connect {shlex.quote(str(directory))}"
+        self._auth = Authenticator(self.document, self.slots, CredentialSources(environ), self.redactor,
+                                   connect_command=self.connect_command)
         self._transport = transport
         self._client: httpx.Client | None = None
         self._aclient: httpx.AsyncClient | None = None
@@ -105,6 +110,10 @@ class Pack:
 
     def __repr__(self) -> str:
         return f"Pack(id={self.id!r}, verbs={len(self.verbs)})"
+
+    def slot_origins(self) -> dict[str, tuple[str, ...]]:
+        """Per credential variable, the origins ``connect`` binds it to (the document's servers)."""
+        return slot_origins(self.slots, self.operations.values(), self.document)
 
     def __enter__(self) -> Pack:
         return self
@@ -250,13 +259,12 @@ class Pack:
                                "again confirmed (--confirm, confirm=True, or \"confirm\": true).",
                                preview=preview_card(verb, declared, args))
         base = server_url(op, override=server, variables=server_variables)
-        if server and any(op.security or ()):  # some requirement sends credentials
-            check_trusted_server(op, base, server_variables, self._environ.get("PACKC_TRUSTED_ORIGINS", ""))
+        home = server_origins(op, server_variables) if op.security else ()
 
         def token_send(request: httpx.Request) -> Steps:
             return sender.steps(request, retry=False, deadline_at=deadline)
 
-        parts = yield from self._auth.apply(op, base, token_send)
+        parts = yield from self._auth.apply(op, base, token_send, home)
         try:
             request = build_request(op, args, base, parts)
         except _UNSENDABLE as exc:

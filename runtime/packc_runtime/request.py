@@ -5,19 +5,20 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote, urlsplit
+from urllib.parse import quote, unquote, urlsplit
 
 import httpx
 
-from .errors import InvalidArgument, InvalidServer, MissingArgument, UntrustedServer
+from .errors import InvalidArgument, InvalidServer, MissingArgument
 from .forms import multipart_parts, urlencoded_body
 from .openapi import IGNORED_HEADERS, Operation, Parameter, Server
+from .origins import origin_of
 from .styles import scalar_text, serialize_cookie, serialize_header, serialize_path, serialize_query
 
-__all__ = ["AuthParts", "build_request", "check_trusted_server", "server_url"]
+__all__ = ["AuthParts", "build_request", "server_origins", "server_url"]
 
 _VAR = re.compile(r"\{([^{}]+)\}")
 # A server variable may hold these only (no '/', '?', '#', '@', ':' or '\\' that would move the host).
@@ -96,36 +97,30 @@ def server_url(op: Operation, *, override: str | None = None, variables: Mapping
     return _check_override(url)
 
 
-_LOOPBACK = frozenset({"localhost", "127.0.0.1", "::1", "[::1]"})
+def server_origins(op: Operation, variables: Mapping[str, str] | None = None, *,
+                   every_enum: bool = False) -> tuple[str, ...]:
+    """The origins of the operation's document servers, in order, variables filled.
 
-
-def _origin(url: str) -> tuple[str, str, int | None]:
-    parts = urlsplit(url)
-    port = parts.port or {"http": 80, "https": 443}.get(parts.scheme)
-    return parts.scheme, (parts.hostname or "").lower(), port
-
-
-def check_trusted_server(op: Operation, override: str, variables: Mapping[str, str] | None,
-                         trusted: str = "") -> None:
-    """Refuse to send credentials to a ``--server`` origin the pack does not bind them to.
-
-    Trusted: an origin of one of the operation's document servers, a loopback host (a local
-    mock), or one listed in ``trusted`` (``PACKC_TRUSTED_ORIGINS``: comma-separated URLs).
+    Variables take the given values, else their defaults; with ``every_enum``, also every value of
+    their enums (a region or a sandbox host the document lists), at most 64 URLs per server.
+    Servers whose URL cannot be built are skipped.
     """
-    target = _origin(override)
-    if target[1] in _LOOPBACK:
-        return
-    allowed = {_origin(entry.strip()) for entry in trusted.split(",") if entry.strip()}
+    out: list[str] = []
     for server in op.servers:
-        try:
-            allowed.add(_origin(server_url(op._replace(servers=(server,)), variables=variables)))
-        except InvalidServer:
-            continue
-    if target not in allowed:
-        scheme, host, port = target
-        raise UntrustedServer(
-            f"{op.verb} sends credentials, and {scheme}://{host}:{port} is not the pack's server; they are not "
-            "sent there. Use the document's server, a loopback mock, or list the origin in PACKC_TRUSTED_ORIGINS.")
+        choices: list[dict[str, str]] = [dict(variables or {})]
+        if every_enum:
+            for name, spec in server.variables.items():
+                enum = spec.get("enum") if isinstance(spec, Mapping) else None
+                if isinstance(enum, list) and name not in (variables or {}):
+                    choices = [{**c, name: str(v)} for c in choices for v in enum][:64] or choices
+        for chosen in choices:
+            try:
+                origin = origin_of(server_url(op._replace(servers=(server,)), variables=chosen))
+            except InvalidServer:
+                continue
+            if origin and origin not in out:
+                out.append(origin)
+    return tuple(out)
 
 
 def _authority_end(template: str) -> int:
@@ -276,6 +271,21 @@ def _bodyless_content_type(op: Operation) -> str | None:
     return _default(declared) or op.content_type or "application/json"
 
 
+def _refuse_shadowing(arg: str, location: str, names: Iterable[str], credentials: set[str]) -> None:
+    """Refuse an argument that would be sent under the name a credential is sent under, in the same place.
+
+    Beside the credential (``?api_key=ATTACKER&api_key=REAL``) or in place of it, the argument
+    could decide which key the server reads; the credential must always win. The compiler leaves
+    such parameters out of args (C158); this is the runtime's own check (older or hand-written packs).
+    """
+    if not credentials:
+        return
+    for name in names:
+        if name in credentials:
+            raise InvalidArgument(f"Argument {arg!r} would be sent as {name!r} in the {location}, where a credential "
+                                  "is sent; it is refused (the credential always wins).", argument=arg)
+
+
 def build_request(op: Operation, args: Mapping[str, Any], base_url: str, auth: AuthParts | None = None) -> httpx.Request:
     """The request for ``op`` with ``args`` (already validated) against ``base_url``.
 
@@ -302,16 +312,25 @@ def build_request(op: Operation, args: Mapping[str, Any], base_url: str, auth: A
                 raise InvalidArgument(f"Path argument {arg!r} may not be empty.", argument=arg)
             path_values[name] = text
         elif binding.location == "query":
-            query.extend(serialize_query(_param_for(op, "query", name), value))
+            pieces = serialize_query(_param_for(op, "query", name), value)
+            _refuse_shadowing(arg, "query", (unquote(p.split("=", 1)[0]) for q in pieces for p in q.split("&")),
+                              {k for k, _ in auth.query})
+            query.extend(pieces)
         elif binding.location == "header" and name.lower() == "cookie":
             # A declared Cookie header parameter (vtex: session cookies from an earlier call) is a
             # cookie string; it opens the one Cookie header, before the cookie parameters.
-            cookie_strings.append(serialize_header(_param_for(op, "header", name), value))
+            text = serialize_header(_param_for(op, "header", name), value)
+            _refuse_shadowing(arg, "cookie", (c.split("=", 1)[0].strip() for c in text.split(";")),
+                              {k for k, _ in auth.cookies})
+            cookie_strings.append(text)
         elif binding.location == "header":
             if name.lower() not in IGNORED_HEADERS:  # OpenAPI: these are set by the runtime, not by args
+                _refuse_shadowing(arg, "header", (name.lower(),), {k.lower() for k in auth.headers})
                 headers.append((name, serialize_header(_param_for(op, "header", name), value)))
         else:
-            cookies.extend(serialize_cookie(_param_for(op, "cookie", name), value))
+            pairs = serialize_cookie(_param_for(op, "cookie", name), value)
+            _refuse_shadowing(arg, "cookie", (k for k, _ in pairs), {k for k, _ in auth.cookies})
+            cookies.extend(pairs)
 
     def fill(match: re.Match[str]) -> str:
         if match.group(1) not in path_values:

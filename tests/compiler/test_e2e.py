@@ -23,7 +23,9 @@ def test_compiled_pack_cli_reads_and_writes_with_confirmation(demo_server: Any, 
     assert result.ok
     pack = result.packs[0].directory
     assert pack is not None
-    env = {**os.environ, "PETSTORE_API_KEY": server.api_key, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
+    env = {**os.environ, "PETSTORE_API_KEY": server.api_key, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
+           "PACKC_TRUSTED_ORIGINS": server.url, "PACKC_CREDENTIALS_FILE": str(tmp_path / "creds" / "credentials.json"),
+           "PACKC_KEYRING": "off"}  # the variable goes to the server's origin because it is named here
 
     def run(*words: str) -> dict[str, Any]:
         proc = subprocess.run([str(pack / "bin" / "petstore"), *words, "--json"], capture_output=True, text=True,

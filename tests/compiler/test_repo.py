@@ -66,7 +66,8 @@ def test_pack_repo_installs_runs_and_tests_itself(tmp_path: Path, demo_server: A
     probe = subprocess.run([venv / "bin" / "python", "-c", "import packc"], capture_output=True, cwd=tmp_path)
     assert probe.returncode != 0
 
-    env = {**os.environ, "PETSTORE_API_KEY": demo_server.api_key}
+    env = {**os.environ, "PETSTORE_API_KEY": demo_server.api_key, "PACKC_TRUSTED_ORIGINS": demo_server.url,
+           "PACKC_CREDENTIALS_FILE": str(tmp_path / "creds" / "credentials.json"), "PACKC_KEYRING": "off"}
     env.pop("PYTHONPATH", None)
     out = run(venv / "bin" / "petstore", "pets", "list", "--json", "--server", demo_server.url, cwd=tmp_path, env=env)
     envelope = json.loads(out)

@@ -12,17 +12,40 @@ TESTS = Path(__file__).resolve().parents[1]
 if str(TESTS) not in sys.path:  # tests/servers is imported as the package ``servers``
     sys.path.insert(0, str(TESTS))
 
+from servers import FIXTURE_ORIGIN  # noqa: E402
 from servers.echo_app import EchoApp  # noqa: E402
 from servers.runner import serve  # noqa: E402
 
 PACKS = TESTS / "fixtures" / "packs"  # also servers.PACKS
 
 
+def _fixture_variables() -> list[str]:
+    from packc_runtime import load_pack
+
+    names: set[str] = set()
+    for pack in ("authz", "echo", "flaky"):
+        with load_pack(PACKS / pack, environ={}) as loaded:
+            names.update(slot.env for slot in loaded.slots)
+    return sorted(names)
+
+
+FIXTURE_VARIABLES = _fixture_variables()
+
+
 @pytest.fixture(autouse=True)
 def _isolated_credentials(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """No test reads the real keyring, credentials file or environment credentials."""
+    """No test reads the real keyring, credentials file or environment credentials.
+
+    The fixture packs' variables are approved for their document's origin (``FIXTURE_ORIGIN``), as
+    ``connect --approve-env`` would record it: tests of requests pass credentials in ``environ``.
+    Tests of the approval itself remove the approvals file, or use another origin.
+    """
+    from packc_runtime.credstore import approve_env
+
     monkeypatch.setenv("PACKC_KEYRING", "off")
     monkeypatch.setenv("PACKC_CREDENTIALS_FILE", str(tmp_path / "creds" / "credentials.json"))
+    monkeypatch.delenv("PACKC_TRUSTED_ORIGINS", raising=False)
+    approve_env(FIXTURE_VARIABLES, [FIXTURE_ORIGIN])
     monkeypatch.setenv("PACKC_DOWNLOAD_DIR", str(tmp_path / "downloads"))
     for prefix in ("ECHO_", "AUTHZ_", "FLAKY_"):
         for name in [k for k in list(__import__("os").environ) if k.startswith(prefix)]:

@@ -63,7 +63,7 @@ def test_acall_end_to_end_oauth_redirect_and_deadline(echo_server: Server, other
     other_app, other_url = other_server
     env = {"AUTHZ_CLIENT_ID": CLIENT_ID, "AUTHZ_CLIENT_SECRET": CLIENT_SECRET, "AUTHZ_BEARER_TOKEN": "bt-async-1",
            "AUTHZ_KEY_HEADER_API_KEY": "hk-async-2", "AUTHZ_KEY_QUERY_API_KEY": "qk-async-3",
-           "AUTHZ_KEY_COOKIE_API_KEY": "ck-async-4"}
+           "AUTHZ_KEY_COOKIE_API_KEY": "ck-async-4", "PACKC_TRUSTED_ORIGINS": url}
 
     async def main() -> list[dict[str, Any]]:
         async with load_pack(PACKS / "authz", environ=env) as pack:

@@ -16,13 +16,16 @@ import keyring
 import pytest
 from keyring.backend import KeyringBackend
 
-from packc_runtime import credentials, load_pack
+from packc_runtime import credentials, credstore, load_pack
 from packc_runtime.cli import connect_main
-from packc_runtime.credentials import CredentialSources, credential_slots, keyring_status, store_credentials
+from packc_runtime.credentials import CredentialSources, credential_slots
+from packc_runtime.credstore import keyring_status, store_credentials
 from packc_runtime.errors import CredentialStoreError
 from packc_runtime.manifest import read_manifest
 from packc_runtime.openapi import load_document
-from servers import PACKS
+from servers import FIXTURE_ORIGIN, PACKS
+
+ORIGIN = FIXTURE_ORIGIN
 
 
 class MemoryKeyring(KeyringBackend):
@@ -55,7 +58,7 @@ def memory_keyring(monkeypatch: pytest.MonkeyPatch) -> Iterator[MemoryKeyring]:
     backend = MemoryKeyring()
     keyring.set_keyring(backend)
     monkeypatch.delenv("PACKC_KEYRING")
-    monkeypatch.setattr(credentials, "_LOOKUP_BACKENDS", {})  # forget the process's backend lookup
+    monkeypatch.setattr(credstore, "_LOOKUP_BACKENDS", {})  # forget the process's backend lookup
     yield backend
     keyring.set_keyring(previous)
 
@@ -90,7 +93,7 @@ def test_single_scheme_gets_the_plain_name() -> None:
     assert [s.env for s in credential_slots(View(), doc)] == ["PET_STORE_API_KEY"]
 
 
-def _write_file(path: Path, data: dict[str, str], mode: int) -> None:
+def _write_file(path: Path, data: dict[str, Any], mode: int) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(data))
     path.chmod(mode)
@@ -98,21 +101,24 @@ def _write_file(path: Path, data: dict[str, str], mode: int) -> None:
 
 def test_sources_in_order_env_keyring_file(memory_keyring: MemoryKeyring, tmp_path: Path) -> None:
     file = Path(os.environ["PACKC_CREDENTIALS_FILE"])
-    _write_file(file, {"A": "from-file", "B": "from-file", "C": "from-file"}, 0o600)
-    memory_keyring.set_password("packc", "A", "from-keyring")
-    memory_keyring.set_password("packc", "B", "from-keyring")
-    sources = CredentialSources({"A": "from-env"})
-    assert (sources.get("A"), sources.get("B"), sources.get("C"), sources.get("D")) == (
-        "from-env", "from-keyring", "from-file", None)
+    _write_file(file, {ORIGIN: {"A": "from-file", "B": "from-file", "C": "from-file"}, "E": "old-unbound"}, 0o600)
+    memory_keyring.set_password("packc", f"A@{ORIGIN}", "from-keyring")
+    memory_keyring.set_password("packc", f"B@{ORIGIN}", "from-keyring")
+    memory_keyring.set_password("packc", "E", "old-unbound")
+    credstore.approve_env(["A"], [ORIGIN])
+    sources = CredentialSources({"A": "from-env", "E": "env-unapproved"})
+    assert [sources.get(name, ORIGIN) for name in "ABCDE"] == ["from-env", "from-keyring", "from-file", None, None]
+    # another origin gets nothing: not the environment (not approved there), nor what is stored for O
+    assert [sources.get(name, "http://127.0.0.1:8") for name in "ABC"] == [None, None, None]
 
 
 def test_credentials_file_readable_by_others_is_refused() -> None:
     file = Path(os.environ["PACKC_CREDENTIALS_FILE"])
-    _write_file(file, {"A": "x"}, 0o644)
+    _write_file(file, {ORIGIN: {"A": "x"}}, 0o644)
     with pytest.raises(CredentialStoreError, match="is refused"):
-        CredentialSources({}).get("A")
+        CredentialSources({}).get("A", ORIGIN)
     file.chmod(0o600)
-    assert CredentialSources({}).get("A") == "x"
+    assert CredentialSources({}).get("A", ORIGIN) == "x"
 
 
 def test_plaintext_or_failing_keyrings_are_refused_unless_opted_in(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -131,20 +137,22 @@ def test_plaintext_or_failing_keyrings_are_refused_unless_opted_in(monkeypatch: 
 
 
 def test_store_falls_back_to_an_owner_only_file() -> None:
-    where = store_credentials({"X_TOKEN": "tok-value"})
+    where = store_credentials({"X_TOKEN": "tok-value"}, ["HTTPS://API.Example.com:443/v1"])
     path = Path(where)
     assert path == Path(os.environ["PACKC_CREDENTIALS_FILE"])
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
-    assert json.loads(path.read_text()) == {"X_TOKEN": "tok-value"}
-    store_credentials({"Y_TOKEN": "second"})
-    assert json.loads(path.read_text()) == {"X_TOKEN": "tok-value", "Y_TOKEN": "second"}
+    assert json.loads(path.read_text()) == {"https://api.example.com": {"X_TOKEN": "tok-value"}}
+    store_credentials({"Y_TOKEN": "second"}, ["https://api.example.com"])
+    assert json.loads(path.read_text()) == {"https://api.example.com": {"X_TOKEN": "tok-value", "Y_TOKEN": "second"}}
     with pytest.raises(CredentialStoreError):
-        store_credentials({"Z": "v"}, target="keyring")
+        store_credentials({"Z": "v"}, ["https://api.example.com"], target="keyring")
+    with pytest.raises(CredentialStoreError, match="no http"):  # never stored unbound
+        store_credentials({"Z": "v"}, [])
 
 
 def test_store_uses_a_secure_keyring(memory_keyring: MemoryKeyring) -> None:
-    assert store_credentials({"X_TOKEN": "in-keyring"}) == "keyring"
-    assert memory_keyring.store[("packc", "X_TOKEN")] == "in-keyring"
+    assert store_credentials({"X_TOKEN": "in-keyring"}, ["https://api.example.com"]) == "keyring"
+    assert memory_keyring.store == {("packc", "X_TOKEN@https://api.example.com"): "in-keyring"}
 
 
 def test_connect_lists_and_stores_without_echo() -> None:
@@ -152,13 +160,14 @@ def test_connect_lists_and_stores_without_echo() -> None:
     assert connect_main(PACKS / "authz", list_only=True, as_json=True, stdout=out) == 0
     listing = json.loads(out.getvalue())
     assert listing["pack"] == "authz"
-    assert {"env": "AUTHZ_BEARER_TOKEN", "scheme": "bearer", "kind": "token"}.items() <= listing["credentials"][2].items()
+    assert {"env": "AUTHZ_BEARER_TOKEN", "scheme": "bearer", "kind": "token", "origins": [ORIGIN]}.items() \
+        <= listing["credentials"][2].items()
     answers = {"AUTHZ_BEARER_TOKEN": "bearer-typed-secret"}
     out = io.StringIO()
     code = connect_main(PACKS / "authz", stdout=out, prompt=lambda text: answers.get(text.split(" ")[0], ""))
     assert code == 0
     assert "bearer-typed-secret" not in out.getvalue() and "AUTHZ_BEARER_TOKEN" in out.getvalue()
-    assert json.loads(Path(os.environ["PACKC_CREDENTIALS_FILE"]).read_text()) == answers
+    assert json.loads(Path(os.environ["PACKC_CREDENTIALS_FILE"]).read_text()) == {ORIGIN: answers}
 
 
 def _echo_transport() -> httpx.MockTransport:
@@ -223,8 +232,14 @@ def test_server_override_to_a_foreign_origin_gets_no_credentials() -> None:
             envelope = pack.call(verb, {}, server="https://evil.example/api")
             assert envelope["error"]["code"] == "untrusted_server"
         assert seen == []  # not even the token request
-        assert pack.call("whoami.bearer", {}, server="http://localhost:8080/api")["ok"]  # a loopback mock
+        # loopback is not trusted as such: another local user may listen there
+        refused = pack.call("whoami.bearer", {}, server="http://localhost:8080/api")
+        assert refused["error"]["code"] == "untrusted_server" and seen == []
+        assert "--approve-env --server http://localhost:8080" in refused["error"]["message"]
         assert pack.call("whoami.bearer", {}, server="http://127.0.0.1:9/other")["ok"]  # the document's origin
+    credstore.approve_env(["AUTHZ_BEARER_TOKEN"], ["http://localhost:8080"])  # connect --approve-env --server
+    with load_pack(PACKS / "authz", transport=transport, environ=env) as pack:
+        assert pack.call("whoami.bearer", {}, server="http://localhost:8080/api")["ok"]
     trusted = {**env, "PACKC_TRUSTED_ORIGINS": "https://staging.example, https://evil.example:443"}
     with load_pack(PACKS / "authz", transport=transport, environ=trusted) as pack:
         assert pack.call("whoami.bearer", {}, server="https://evil.example/api")["ok"]
@@ -251,17 +266,17 @@ def test_keyring_is_never_imported_when_switched_off() -> None:
 def test_keyring_backend_is_looked_up_once_per_process_and_each_name_once(
         memory_keyring: MemoryKeyring, monkeypatch: pytest.MonkeyPatch) -> None:
     lookups: list[str] = []
-    real_status = credentials.keyring_status
-    monkeypatch.setattr(credentials, "keyring_status", lambda: lookups.append("status") or real_status())
+    real_status = credstore.keyring_status
+    monkeypatch.setattr(credstore, "keyring_status", lambda: lookups.append("status") or real_status())
     asked: list[str] = []
     real_get = memory_keyring.get_password
     monkeypatch.setattr(memory_keyring, "get_password", lambda s, n: asked.append(n) or real_get(s, n))
-    memory_keyring.set_password("packc", "A", "from-keyring")
+    memory_keyring.set_password("packc", f"A@{ORIGIN}", "from-keyring")
     first, second = CredentialSources({}), CredentialSources({})
-    assert [first.get("A"), first.get("A"), first.get("B"), second.get("A")] == ["from-keyring"] * 2 + [None] + \
-        ["from-keyring"]
+    assert [first.get("A", ORIGIN), first.get("A", ORIGIN), first.get("B", ORIGIN), second.get("A", ORIGIN)] == \
+        ["from-keyring"] * 2 + [None] + ["from-keyring"]
     assert lookups == ["status"]  # one backend lookup for the process
-    assert asked == ["A", "B", "A"]  # one keyring read per name and pack
+    assert asked == [f"A@{ORIGIN}", f"B@{ORIGIN}", f"A@{ORIGIN}"]  # one keyring read per name, origin and pack
 
 
 def test_requirement_met_by_the_environment_does_not_touch_the_keyring(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -269,7 +284,7 @@ def test_requirement_met_by_the_environment_does_not_touch_the_keyring(monkeypat
         raise AssertionError("the keyring was consulted")
 
     monkeypatch.delenv("PACKC_KEYRING")
-    monkeypatch.setattr(credentials, "_lookup_backend", no_keyring)
+    monkeypatch.setattr(credentials, "lookup_backend", no_keyring)
     # whoami.either: [key header AND basic] OR [bearer]; only the second is in the environment
     with load_pack(PACKS / "authz", transport=_echo_transport(), environ={"AUTHZ_BEARER_TOKEN": "bt-secret-1"}) as p:
         envelope = p.call("whoami.either", {})

@@ -22,8 +22,8 @@ Server = tuple[EchoApp, str]
 
 def call(server: Server, pack: str, verb: str, args: dict[str, Any], *, env: dict[str, str] | None = None,
          limits: Limits | None = None, **kw: Any) -> dict[str, Any]:
-    _, url = server
-    with load_pack(PACKS / pack, environ=env or {}, limits=limits) as loaded:
+    _, url = server  # a --server override: credentials go there only because the environment trusts it
+    with load_pack(PACKS / pack, environ={**(env or {}), "PACKC_TRUSTED_ORIGINS": url}, limits=limits) as loaded:
         return loaded.call(verb, args, server=url + "/api", **kw)
 
 
@@ -99,7 +99,7 @@ def test_oauth2_client_credentials_token_is_fetched_once_and_cached(echo_server:
     app, url = echo_server
     env = {"AUTHZ_CLIENT_ID": CLIENT_ID, "AUTHZ_CLIENT_SECRET": CLIENT_SECRET}
     before = app.tokens_issued
-    with load_pack(PACKS / "authz", environ=env) as pack:
+    with load_pack(PACKS / "authz", environ={**env, "PACKC_TRUSTED_ORIGINS": url}) as pack:
         first = pack.call("whoami.oauth", {}, server=url + "/api")
         second = pack.call("whoami.oauth", {}, server=url + "/api")
     assert first["ok"] and second["ok"]

@@ -114,7 +114,10 @@ def _file_args(op: Any) -> set[str]:
 
 
 def _credentials(pack: Any) -> dict[str, str]:
-    return {slot.env: f"{slot.kind}-value-0{i}" for i, slot in enumerate(pack.slots)}
+    """A value for each slot, trusted for the pack's origins (the CI opt-in: origins named explicitly)."""
+    origins = sorted({origin for bound in pack.slot_origins().values() for origin in bound})
+    return {**{slot.env: f"{slot.kind}-value-0{i}" for i, slot in enumerate(pack.slots)},
+            "PACKC_TRUSTED_ORIGINS": ",".join(origins)}
 
 
 @pytest.mark.parametrize("pack_dir, verb", CASES, ids=[f"{d.name}:{v}" for d, v in CASES])

@@ -16,6 +16,7 @@ import pytest
 from packc import compile as compile_api
 from packc_runtime import load_pack
 from packc_runtime.credentials import credential_slots
+from packc_runtime.credstore import approve_env
 from packc_runtime.manifest import read_manifest
 from packc_runtime.openapi import load_document
 from servers.echo_app import EchoApp
@@ -49,6 +50,10 @@ def test_the_parameter_becomes_a_credential_that_reaches_the_server(tmp_path: Pa
     with load_pack(directory, environ={}) as pack:
         missing = pack.call(verb, {})
     assert missing["error"]["code"] == "missing_credentials" and missing["error"]["env"] == [slots[0].env]
+    with load_pack(directory, environ={slots[0].env: "JE-API-KEY abc123"}) as pack:
+        unapproved = pack.call(verb, {})
+    assert unapproved["error"]["code"] == "unapproved_credentials", unapproved
+    approve_env([slots[0].env], [url])  # as `connect --approve-env` records it
     with load_pack(directory, environ={slots[0].env: "JE-API-KEY abc123"}) as pack:
         envelope = pack.call(verb, {})
     assert envelope["ok"], envelope

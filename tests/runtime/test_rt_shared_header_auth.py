@@ -17,7 +17,7 @@ import httpx
 import pytest
 
 from packc_runtime import load_pack
-from servers import PACKS
+from servers import FIXTURE_ORIGIN, PACKS
 from servers.echo_app import EchoApp
 
 Server = tuple[EchoApp, str]
@@ -55,7 +55,7 @@ def pack_dir(tmp_path: Path) -> Path:
 
 
 def _env(*, basic: bool = False, key: bool = False, bearer: bool = False, trace: bool = False) -> dict[str, str]:
-    env = {}
+    env = {"PACKC_TRUSTED_ORIGINS": FIXTURE_ORIGIN}  # the derived pack's new variables are not approved
     if basic:
         env.update({"AUTHZ_USERNAME": USER, "AUTHZ_PASSWORD": PASSWORD})
     if key:
@@ -115,7 +115,7 @@ def test_nothing_bound_is_missing_credentials(pack_dir: Path) -> None:
 @pytest.mark.e2e
 def test_one_authorization_header_reaches_a_real_server(pack_dir: Path, echo_server: Server) -> None:
     app, url = echo_server
-    with load_pack(pack_dir, environ=_env(basic=True, key=True)) as pack:
+    with load_pack(pack_dir, environ={**_env(basic=True, key=True), "PACKC_TRUSTED_ORIGINS": url}) as pack:
         envelope = pack.call("whoami.shared", {}, server=url + "/api")
     assert envelope["ok"], envelope
     arrived = app.log[-1]

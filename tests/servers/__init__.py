@@ -3,3 +3,5 @@
 from pathlib import Path
 
 PACKS = Path(__file__).resolve().parents[1] / "fixtures" / "packs"
+# The fixture packs' document server: nothing listens there; MockTransport tests answer for it.
+FIXTURE_ORIGIN = "http://127.0.0.1:9"
