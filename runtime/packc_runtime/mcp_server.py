@@ -171,9 +171,14 @@ class PackServer:
         error = envelope.get("error")
         if isinstance(error, dict) and error.get("code") == "missing_credentials":
             env = " or ".join(error.get("env") or []) or "the pack's credential variable"
-            error["fix"] = (f"Set {env} in the environment the MCP host starts this server with, or have a "
-                            f"person run `{spec.pack.cli_bin} connect` (or `packc connect {spec.pack.directory}`) "
-                            "once, then call again.")
+            error["fix"] = (f"Have a person run `{spec.pack.cli_bin} connect` (or `packc connect "
+                            f"{spec.pack.directory}`) once, or set {env} in the environment the MCP host starts this "
+                            f"server with and approve it once (`{spec.pack.cli_bin} connect --approve-env`); then "
+                            "call again.")
+        elif isinstance(error, dict) and error.get("code") == "unapproved_credentials":
+            error["fix"] = (f"Have a person check that {', '.join(error.get('origins') or [])} is the API the "
+                            f"variable is for and run `{error.get('command')}` once (an agent must not run it); or "
+                            "list that origin in PACKC_TRUSTED_ORIGINS in the host's environment. Then call again.")
         how = (f"call again with narrower arguments (a filter or a smaller page), or run `{_cli_line(spec, args)}` "
                "for the whole body (up to 10 MiB)")
         fitted = fit_envelope(envelope, self.max_result_bytes, how=how)

@@ -96,14 +96,14 @@ def _check(seen: dict[str, Any], demo: Any) -> None:
 
 @pytest.mark.parametrize("mode", MODES)
 def test_stdio_subprocess(pack_dir: Path, demo_server: Any, tmp_path: Path, mode: str) -> None:
-    env = _env({"PETSTORE_API_KEY": demo_server.api_key}, tmp_path)
+    env = _env({"PETSTORE_API_KEY": demo_server.api_key, "PACKC_TRUSTED_ORIGINS": demo_server.url}, tmp_path)
     seen = asyncio.run(_scenario(_stdio(pack_dir, env, "--max-result-bytes", "4096"), mode, demo_server))
     _check(seen, demo_server)
 
 
 @pytest.mark.parametrize("mode", MODES)
 def test_streamable_http_server_on_loopback(pack_dir: Path, demo_server: Any, tmp_path: Path, mode: str) -> None:
-    env = _env({"PETSTORE_API_KEY": demo_server.api_key}, tmp_path)
+    env = _env({"PETSTORE_API_KEY": demo_server.api_key, "PACKC_TRUSTED_ORIGINS": demo_server.url}, tmp_path)
     with _http_server(pack_dir, env, "--max-result-bytes", "4096") as url:
         seen = asyncio.run(_scenario(url, mode, demo_server))
     _check(seen, demo_server)
@@ -122,7 +122,7 @@ def test_missing_credential_over_stdio_names_the_variable_and_connect(pack_dir: 
 
 def test_the_packs_own_cli_serves_it_too(pack_dir: Path, demo_server: Any, tmp_path: Path) -> None:
     params = StdioServerParameters(command=sys.executable, args=[str(pack_dir / "bin" / "petstore"), "mcp"],
-                                   env=_env({"PETSTORE_API_KEY": demo_server.api_key}, tmp_path))
+                                   env=_env({"PETSTORE_API_KEY": demo_server.api_key, "PACKC_TRUSTED_ORIGINS": demo_server.url}, tmp_path))
 
     async def call() -> types.CallToolResult:
         async with Client(params) as client:

@@ -36,6 +36,7 @@ def stripe_server() -> Iterator[tuple[FormApp, str]]:
 
 def _run(pack: Path, argv: list[str], url: str, monkeypatch: pytest.MonkeyPatch) -> tuple[int, dict[str, Any]]:
     monkeypatch.setenv("STRIPE_TOKEN", "sk_test_forms")
+    monkeypatch.setenv("PACKC_TRUSTED_ORIGINS", url)  # the loopback stand-in for api.stripe.com, named
     out = io.StringIO()
     code = pack_main(pack, [*argv, "--server", url, "--json"], stdout=out, stderr=io.StringIO())
     return code, json.loads(out.getvalue())
