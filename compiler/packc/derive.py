@@ -256,7 +256,7 @@ def _without_credential_params(api: Api, op: Operation, requirements: Sequence[A
 
     An argument there would be sent beside the credential or instead of it
     (``?api_key=ATTACKER&api_key=REAL``: many servers read the first); the credential must win, so
-    such a parameter is never an argument (C158). The runtime refuses one too (defence in depth).
+    such a parameter is never an argument (C159). The runtime refuses one too (defence in depth).
     """
     sent: dict[tuple[str, str], str] = {}
     for req in requirements:
@@ -271,7 +271,7 @@ def _without_credential_params(api: Api, op: Operation, requirements: Sequence[A
         if key is None:
             kept.append(p)
             continue
-        diags.append(Diagnostic("C158", "warning", p.pointer or op.pointer,
+        diags.append(Diagnostic("C159", "warning", p.pointer or op.pointer,
                                 f"The {p.location} parameter {p.name!r} is where scheme {key!r} sends its credential; "
                                 "it is not an argument, so no argument can stand beside or in place of the credential.",
                                 "Nothing to do: the credential fills it. Remove the parameter from the document to "

@@ -276,7 +276,7 @@ def _refuse_shadowing(arg: str, location: str, names: Iterable[str], credentials
 
     Beside the credential (``?api_key=ATTACKER&api_key=REAL``) or in place of it, the argument
     could decide which key the server reads; the credential must always win. The compiler leaves
-    such parameters out of args (C158); this is the runtime's own check (older or hand-written packs).
+    such parameters out of args (C159); this is the runtime's own check (older or hand-written packs).
     """
     if not credentials:
         return

@@ -68,6 +68,7 @@ def test_the_github_overlay_gives_the_pack_a_token(tmp_path: Path, monkeypatch: 
     monkeypatch.setenv("GITHUB_TOKEN", "ghp_overlay_test")
     app = FormApp()
     with serve(app) as url:
+        monkeypatch.setenv("PACKC_TRUSTED_ORIGINS", url)  # the stand-in for api.github.com, named explicitly
         out = io.StringIO()
         code = pack_main(tmp_path / "out" / "github", ["repos", "delete", "octo", "hello", "--confirm", "--server",
                                                         url, "--json"], stdout=out, stderr=io.StringIO())

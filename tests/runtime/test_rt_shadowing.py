@@ -1,6 +1,6 @@
 """Credentials win over arguments of the same name: ``?api_key=ATTACKER&api_key=REAL`` is never sent.
 
-Issue 10, item 11 (first half). The compiler leaves such parameters out of args (C158); the runtime
+Issue 10, item 11 (first half). The compiler leaves such parameters out of args (C159); the runtime
 refuses an argument that would be sent under a credential's name in the same place, for packs
 written before or by hand (defence in depth).
 """
@@ -89,8 +89,8 @@ def test_the_compiler_leaves_the_credential_parameter_out_of_args(tmp_path: Path
     source = tmp_path / "keyed.json"
     source.write_text(json.dumps(document))
     result = compile_api(source, tmp_path / "packs")
-    c158 = [d for d in result.diagnostics if d.code == "C158"]
-    assert len(c158) == 10 and "'api_key'" in c158[0].message and c158[0].pointer.endswith("/parameters/0")
+    c159 = [d for d in result.diagnostics if d.code == "C159"]
+    assert len(c159) == 10 and "'api_key'" in c159[0].message and c159[0].pointer.endswith("/parameters/0")
     pack = result.packs[0].directory
     assert pack is not None
     surface = json.loads((pack / "surface.json").read_text())
