@@ -60,7 +60,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                             "--server", api_url], cwd=ROOT, check=True, capture_output=True, timeout=120)
             serve = subprocess.Popen([sys.executable, "-m", "packc.cli", "serve", str(Path(tmp) / "petstore"),
                                       "--http", "127.0.0.1:0"], cwd=ROOT, stderr=subprocess.PIPE, text=True,
-                                     env={**os.environ, "PETSTORE_API_KEY": "demo-key", "PACKC_KEYRING": "off"})
+                                     env={**os.environ, "PETSTORE_API_KEY": "demo-key", "PACKC_KEYRING": "off",
+                                          "PACKC_TRUSTED_ORIGINS": api_url})  # the key goes there: named
             assert serve.stderr is not None
             match = None
             for line in serve.stderr:  # the URL line, after any warning printed first

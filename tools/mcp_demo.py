@@ -71,9 +71,13 @@ def show(result: types.CallToolResult) -> dict[str, Any]:
 
 
 async def host(pack_dir: Path, url: str) -> None:
-    env = {"PETSTORE_API_KEY": API_KEY, "PACKC_KEYRING": "off"}
+    # The key goes to the demo server only because the environment names its origin (a variable is
+    # sent only where it is approved, `connect --approve-env`, or trusted).
+    origin = url.rsplit("/", 1)[0] if url.endswith("/v1") else url
+    env = {"PETSTORE_API_KEY": API_KEY, "PACKC_KEYRING": "off", "PACKC_TRUSTED_ORIGINS": origin}
     params = StdioServerParameters(command=sys.executable, args=["-m", "packc.cli", "serve", str(pack_dir)], env=env)
-    say(f"$ PETSTORE_API_KEY={API_KEY} packc serve {pack_dir}    (started by the host over stdio)")
+    say(f"$ PETSTORE_API_KEY={API_KEY} PACKC_TRUSTED_ORIGINS={origin} packc serve {pack_dir}"
+        "    (started by the host over stdio)")
     async with Client(params, elicitation_callback=approve) as client:
         step(3, "tools/list: one tool per verb, all four annotations from policy.json and the binding")
         tools = (await client.list_tools()).tools
