@@ -75,7 +75,7 @@ def _load(pack_dir: Path, verb: str | None, out: IO[str]) -> Pack | int:
 
 def _usage(pack: Pack) -> str:
     lines = [f"usage: {pack.cli_bin} VERB [ARGS] [--json] [--confirm] [--server URL] [--server-var NAME=VALUE]",
-             f"       {pack.cli_bin} connect [--list] [--json]",
+             f"       {pack.cli_bin} connect [--list] [--json] [--approve-env] [--server URL] [--to keyring|file]",
              f"       {pack.cli_bin} mcp [--http [HOST:]PORT] [--host-confirms] [--print-config HOST]  (MCP server)",
              "", "verbs:"]
     for name, verb in sorted(pack.verbs.items()):

@@ -123,7 +123,8 @@ def serve_main(argv: Sequence[str], *, pack_dir: Path | None = None, prog: str =
         err.write(f"Add it to {HOSTS[opts.print_config]}.\n")
         if slots and opts.print_config != "vscode":
             err.write(f"Credentials ({', '.join(slots)}): have a person run `{packs[0].cli_bin} connect` once "
-                      "(OS keyring), or add them under \"env\" in that file.\n")
+                      "(OS keyring), or add them under \"env\" in that file and approve them once for the API's "
+                      f"server with `{packs[0].cli_bin} connect --approve-env`.\n")
         for pack in packs:
             pack.close()
         return EXIT_OK
