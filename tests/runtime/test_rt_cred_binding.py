@@ -162,3 +162,23 @@ def test_client_credentials_never_reach_a_token_url_on_another_origin(
         assert envelope["error"]["code"] == "unapproved_credentials" and envelope["error"]["origins"] == [other_url]
         assert loaded.slot_origins()["GITHUB_CLIENT_SECRET"] == (url, other_url)  # what connect binds
     assert len(other_app.log) == other_before and len(app.log) == before
+
+
+def test_connect_server_binds_to_a_mock_origin_only(tmp_path: Path, echo_server: Server, other_server: Server) -> None:
+    app, url = echo_server
+    _, mock = other_server
+    pack, env, verb = _compile(tmp_path, _document("Stripe", "https://api.stripe.example/v1",
+                                                   {"type": "http", "scheme": "bearer"}))
+    out = io.StringIO()  # the pack's own CLI: approve the variable for the local mock, not the document's server
+    assert pack_main(pack, ["connect", "--approve-env", "--server", url + "/api"], stdout=out) == 0
+    assert f"for {url} " in out.getvalue()
+    with load_pack(pack, environ={env: "sk_test_mock"}) as loaded:
+        assert loaded.call(verb, {}, server=url + "/api")["ok"]
+        assert app.log[-1].headers["authorization"] == "Bearer sk_test_mock"
+        elsewhere = loaded.call(verb, {}, server=mock + "/api")  # another local port: not bound
+        assert elsewhere["error"]["code"] == "untrusted_server"
+        assert loaded.call(verb, {})["error"]["code"] == "unapproved_credentials"  # the real origin: not approved
+    answers = iter(["sk_test_stored"])
+    assert connect_main(pack, server=mock + "/api", stdout=io.StringIO(), prompt=lambda text: next(answers)) == 0
+    stored = json.loads(Path(os.environ["PACKC_CREDENTIALS_FILE"]).read_text())
+    assert stored == {mock: {env: "sk_test_stored"}}
