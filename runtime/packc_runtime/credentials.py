@@ -155,8 +155,9 @@ class CredentialSources:
 
     In order: the environment, only when the variable is approved for that origin (the approvals
     file, or the origin listed in ``PACKC_TRUSTED_ORIGINS``); then the OS keyring and the
-    credentials file, only entries stored for that origin. The keyring, the file and the approvals
-    are read at most once per instance (i.e. per pack); the environment on every lookup.
+    credentials file, only entries stored for that origin. The keyring and the file are read at most
+    once per name and origin per instance (i.e. per pack); the approvals again only when a lookup
+    misses and the file changed since (an approval just given); the environment on every lookup.
     """
 
     def __init__(self, environ: Mapping[str, str] | None = None) -> None:
