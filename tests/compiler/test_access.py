@@ -160,3 +160,29 @@ def test_hand_edited_policy_lowering_a_delete_is_a_lint_error_and_still_confirme
         assert pack.call("pets.delete", {"id": "1"})["error"]["code"] == "not_confirmed"
         assert pack.call("pets.update", {"id": "1"})["error"]["code"] == "not_confirmed"
     assert sent == []
+
+
+def test_a_fetched_stub_is_the_documents_word_not_the_users(tmp_path: Path) -> None:
+    """A stub read from a URL may still make a POST a read, but only with the warning a document gets."""
+    import functools
+    import http.server
+    import threading
+
+    write_doc(tmp_path, _zoo(), name="api.json")
+    stub = {"id": "zoo", "kind": "openapi", "cliBin": "zoo", "openapi": {"path": "api.json"},
+            "verbs": {"pets.adopt": {"policy": "read"}, **{f"things{i}.list": {} for i in range(4)}}}
+    (tmp_path / "surface.json").write_text(json.dumps(stub))
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, format: str, *args: object) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(tmp_path)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        result = compile(f"http://127.0.0.1:{server.server_address[1]}/surface.json", tmp_path / "out")
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert _policy(tmp_path / "out")["pets.adopt"] == {"access": "read"}
+    assert [d.pointer for d in result.diagnostics if d.code == "C170"] == ["surface.json#/verbs/pets.adopt/policy"]
