@@ -193,3 +193,12 @@ def test_every_golden_harness_is_an_agent_skills_file_and_lists_mcp() -> None:
         assert fields is not None and fields["name"] == pack_dir.name and len(fields["name"]) <= 64
         assert 0 < len(fields["description"]) <= 1024
         assert "mcp" in json.loads(surface.read_text())["transports"]
+
+
+def test_without_the_mcp_extra_serve_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "packc_runtime.mcp_server", None)  # as if `mcp` were not installed
+    err = io.StringIO()
+    assert serve_main([str(GOLDEN / "clinic" / "pet-clinic")], stderr=err) == 2
+    assert "pip install 'packc-runtime[mcp]'" in err.getvalue()
