@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup test lint typecheck pytest demo demo-mcp conformance-mcp bench-mcp bench bench-frontend bench-compile bench-runtime bench-demo corpus conformance golden clean
+.PHONY: setup test lint typecheck pytest demo demo-mcp conformance-mcp bench-mcp bench bench-frontend bench-compile bench-runtime bench-demo bench-curation corpus conformance golden clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -99,6 +99,14 @@ bench-mcp: $(STAMP)
 
 bench-demo: $(STAMP)
 	$(BIN)/python tools/bench_demo.py
+
+# --- curation (docs/compile.md "Selection") ---
+# Recall of each API's quickstart operations in its one pack and in `--for TASK` packs, over the gold
+# sets of tools/curation_gold.yaml (tuning and held-out APIs apart). BENCH_CURATION_ARGS=--slice runs
+# the CI slice; --verbose lists what each pack misses; --json for machines.
+BENCH_CURATION_ARGS ?=
+bench-curation: $(STAMP) $(CORPUS)
+	$(BIN)/python tools/bench_curation.py $(BENCH_CURATION_ARGS)
 
 # Front end ÷ json.load, compile ÷ json.load, CLI cold start ÷ import httpx, Pack.call ÷ bare httpx.
 bench: bench-frontend bench-compile bench-runtime bench-demo bench-mcp
