@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -13,8 +12,9 @@ from packc_runtime.diagnostics import Diagnostic
 from .ids import api_id as _api_id
 from .ids import api_slug, cut_id, group_words
 from .model import Api, Operation
-from .naming import CRUD, MAX_NAME, name_operation, name_operations, path_words, resolve_names
+from .naming import MAX_NAME, name_operation, name_operations, path_words, resolve_names
 from .overrides import OpOverride, Overrides
+from .rank import Ranked, Signal, rank_operations, select
 from .text import slug
 
 __all__ = ["MAX_VERBS", "MIN_VERBS", "LeftOut", "PackPlan", "Plan", "PlannedVerb", "api_slug", "name_operation", "plan"]
@@ -34,6 +34,7 @@ class PlannedVerb:
     score: int
     reasons: tuple[str, ...] = ()
     override: OpOverride = field(default_factory=OpOverride)
+    signals: tuple[Signal, ...] = ()  # (signal, points) that make up the score; docs/compile.md "Selection"
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +70,8 @@ class Plan:
                     "group": p.group,
                     "verbs": [
                         {"verb": v.name, "method": v.op.method.upper(), "path": v.op.path,
-                         "operationId": v.op.operation_id, "score": v.score, "reasons": list(v.reasons)}
+                         "operationId": v.op.operation_id, "score": v.score, "reasons": list(v.reasons),
+                         "signals": [{"signal": name, "points": points} for name, points in v.signals]}
                         for v in p.verbs
                     ],
                 }
@@ -84,50 +86,6 @@ class Plan:
         }
 
 
-# --- ranking -----------------------------------------------------------------------------------------
-
-def _score(op: Operation, res: tuple[str, ...], act: str, main: set[str], central: set[str],
-           ov: OpOverride) -> tuple[int, tuple[str, ...]]:
-    score, reasons = 0, []
-    if ov.include:
-        score += 1000
-        reasons.append("included by x-packc")
-    if act in CRUD:
-        score += 40
-        reasons.append(f"core {act}")
-    if res and res[0] in main:
-        score += 20
-        reasons.append(f"main resource {res[0]!r}")
-    depth = len([s for s in op.path.split("/") if s])
-    score -= 6 * max(0, depth - 1)
-    reasons.append(f"path depth {depth}")
-    if op.summary or op.description:
-        score += 10
-        reasons.append("documented")
-    else:
-        reasons.append("undocumented")
-    if op.deprecated:
-        score -= 100
-        reasons.append("deprecated")
-    if set(op.tags) & central:
-        score += 15
-        reasons.append("central tag")
-    if op.method in ("head", "options", "trace"):
-        score -= 50
-        reasons.append(f"{op.method.upper()} is rarely needed")
-    return score, tuple(reasons)
-
-
-def _central_tags(api: Api) -> set[str]:
-    declared = [t.name for t in api.tags[:3]]
-    counts = Counter(t for op in api.operations for t in op.tags[:1])
-    top = [t for t, _ in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:1]]
-    return set(declared) | set(top)
-
-
-def _main_resources(pairs: Iterable[tuple[str, ...]]) -> set[str]:
-    counts = Counter(res[0] for res in pairs if res)
-    return {r for r, _ in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:3]}
 
 
 def _unique_key(key: str, taken: Iterable[str]) -> str:
@@ -278,6 +236,16 @@ def _groups(verbs: list[PlannedVerb]) -> list[tuple[str, list[PlannedVerb]]]:
     return sorted(groups.items())
 
 
+def _planned(name: str, op: Operation, res: tuple[str, ...], act: str, ov: OpOverride, r: Ranked) -> PlannedVerb:
+    signals = (("included by x-packc", 1000), *r.points) if ov.include else r.points
+    reasons = tuple(f"{signal} ({points:+d})" for signal, points in signals)
+    return PlannedVerb(name, op, res, act, sum(p for _, p in signals), reasons, ov, signals)
+
+
+def _with_include(r: Ranked, v: PlannedVerb) -> Ranked:
+    return Ranked(r.shape, v.signals)
+
+
 def plan(api: Api, overrides: Overrides, *, split: bool = False, max_verbs: int = MAX_VERBS) -> Plan:
     """Name every operation, rank them, and cut the verbs into one pack or (``split``) a family."""
     diags: list[Diagnostic] = []
@@ -285,12 +253,10 @@ def plan(api: Api, overrides: Overrides, *, split: bool = False, max_verbs: int 
     for op, res, act in name_operations(api, api.operations):
         named.append((op, res, act, overrides.ops.get(op.key, OpOverride())))
     names = resolve_names(named, diags)
-    main = _main_resources(res for _, res, _, _ in named)
-    central = _central_tags(api)
     api_id = overrides.api_id or _api_id(api)
 
     left_out: list[LeftOut] = []
-    candidates: list[PlannedVerb] = []
+    entries: list[tuple[Operation, tuple[str, ...], str, OpOverride, str]] = []
     for op, res, act, ov in named:
         if op.key not in names:
             continue
@@ -301,14 +267,17 @@ def plan(api: Api, overrides: Overrides, *, split: bool = False, max_verbs: int 
         if overrides.stub_verbs is not None and name not in overrides.stub_verbs:
             left_out.append(LeftOut(op, name, "not among the stub manifest's verbs"))
             continue
-        score, reasons = _score(op, res, act, main, central, ov)
-        candidates.append(PlannedVerb(name, op, res, act, score, reasons, ov))
+        entries.append((op, res, act, ov, name))
+    ranking = rank_operations(api, [e[0] for e in entries])
+    candidates = [_planned(name, op, res, act, ov, ranking[op.key]) for op, res, act, ov, name in entries]
 
     ranked = sorted(candidates, key=lambda v: (-v.score, v.name))
     packs: list[PackPlan] = []
     if not split:
-        kept = ranked[:max_verbs]
-        for i, v in enumerate(ranked[max_verbs:], start=max_verbs + 1):
+        chosen = set(select([(v.name, _with_include(ranking[v.op.key], v)) for v in ranked], max_verbs))
+        kept = [v for v in ranked if v.name in chosen]
+        rest = [v for v in ranked if v.name not in chosen]
+        for i, v in enumerate(rest, start=len(kept) + 1):
             left_out.append(LeftOut(v.op, v.name, f"ranked #{i} of {len(ranked)} (score {v.score}); one pack holds "
                                                   f"{max_verbs} verbs; use --split to cover every operation"))
         if kept:

@@ -1,0 +1,487 @@
+"""Rank: how much each operation matters to its API, from signals every document carries.
+
+Each signal gives whole points, so ``packc plan`` can show why a verb was kept; the signals and
+their weights are listed in docs/compile.md ("Selection"). Nothing here knows a vendor: it reads
+paths, methods, summaries, descriptions, tags, operationIds and the document's own schema
+references. Deterministic: the same document gives the same points.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import re
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .model import Api, Operation
+
+__all__ = ["Ranked", "Signal", "rank_operations", "select", "shape", "stem", "words"]
+
+Signal = tuple[str, int]  # (signal name, points)
+
+
+@dataclass(frozen=True, slots=True)
+class Shape:
+    """Where an operation sits: its resource (path segments, parameters as ``{}``) and what it does."""
+
+    resource: tuple[str, ...]
+    action: str  # list, get, create, update, delete, or the operation's own verb (merge, send, ...)
+    depth: int
+
+
+@dataclass(frozen=True, slots=True)
+class Ranked:
+    """The points an operation earned, signal by signal."""
+
+    shape: Shape
+    points: tuple[Signal, ...]
+
+    @property
+    def score(self) -> int:
+        return sum(p for _, p in self.points)
+
+
+# --- words --------------------------------------------------------------------------------------------
+
+_WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
+_PREFIX = re.compile(r"^(v\d+([._-]?\d+)*[a-z]*|\d+([._-]\d+)*|api|apis|rest|public|latest)$", re.I)
+_IRREGULAR = {"people": "person", "children": "child", "analyses": "analysis", "statuses": "status",
+              "addresses": "address", "aliases": "alias", "indices": "index", "indexes": "index",
+              "businesses": "business", "processes": "process", "accesses": "access"}
+_KEEP_E = ("at", "iz", "ag", "ov", "ar", "os", "rg", "iv", "ur", "ac", "as", "ak", "ot")
+
+
+def words(text: str) -> list[str]:
+    """Lower-case words: ``chat.postMessage`` → chat, post, message; ``payment_intents`` → payment, intents."""
+    return [w.lower() for w in _WORD.findall(text)]
+
+
+def stem(word: str) -> str:
+    """A light stem, enough to meet a word's other forms: ``issues`` → issue, ``merged``/``merging`` → merge."""
+    w = word.lower()
+    if w in _IRREGULAR:
+        return _IRREGULAR[w]
+    if len(w) <= 3:
+        return w
+    for suffix, repl in (("ies", "y"), ("sses", "ss"), ("xes", "x"), ("ches", "ch"), ("shes", "sh")):
+        if w.endswith(suffix) and len(w) > len(suffix) + 1:
+            return w[: -len(suffix)] + repl
+    for suffix in ("ing", "ed"):
+        if w.endswith(suffix) and len(w) > len(suffix) + 3:
+            base = w[: -len(suffix)]
+            if len(base) > 2 and base[-1] == base[-2] and base[-1] not in "ls":
+                return base[:-1]  # "mapped" → map
+            return base + "e" if base.endswith(_KEEP_E) else base
+    if w.endswith("s") and not w.endswith(("ss", "us", "is")):
+        return w[:-1]
+    return w
+
+
+# --- where an operation sits --------------------------------------------------------------------------
+
+# Verbs an RPC-style path names first (/chat.postMessage, /sendMessage, /conversations.list).
+_RPC_VERBS = {"list": "list", "get": "get", "info": "get", "create": "create", "add": "create", "new": "create",
+              "update": "update", "edit": "update", "set": "update", "delete": "delete", "remove": "delete",
+              "send": "send", "post": "post", "search": "search", "upload": "upload", "reply": "reply",
+              "invite": "invite", "kick": "kick", "ban": "ban", "pin": "pin", "unpin": "unpin", "forward": "forward",
+              "copy": "copy", "answer": "answer", "export": "export", "import": "import", "archive": "archive",
+              "open": "open", "close": "close", "join": "join", "leave": "leave", "rename": "rename", "history": "list",
+              "replies": "list", "members": "list", "approve": "approve", "restrict": "restrict", "revoke": "revoke"}
+_ITEM = {"get": "get", "put": "update", "patch": "update", "post": "update", "delete": "delete"}
+_COLLECTION = {"get": "list", "post": "create", "put": "update", "patch": "update", "delete": "delete"}
+
+
+def _segments(path: str) -> tuple[list[str], bool]:
+    """Path → segments (``{}`` for a parameter, dotted words split, prefixes dropped), and whether the
+    last word came from a dotted segment (``/chat.postMessage``: an RPC-style method name)."""
+    base = path.partition("#")[0].partition("?")[0]
+    out: list[str] = []
+    dotted = False
+    for raw in base.split("/"):
+        if not raw:
+            continue
+        if "{" in raw:
+            out.append("{}")
+            dotted = False
+            continue
+        raw = re.sub(r"\.(json|xml|yaml|csv)$", "", raw, flags=re.I)
+        parts = [p for p in raw.split(".") if p]
+        out.extend(parts)
+        dotted = len(parts) > 1
+    while len(out) > 1 and out[0] != "{}" and _PREFIX.match(out[0]):
+        out.pop(0)
+    return out, dotted
+
+
+def shape(op: Operation) -> Shape:
+    """The operation's resource and action, read from its path and method alone."""
+    segs, dotted = _segments(op.path)
+    depth = len(segs)
+    item = bool(segs) and segs[-1] == "{}"
+    while segs and segs[-1] == "{}":
+        segs.pop()
+    method = op.method
+    if not segs:
+        return Shape((), _ITEM.get(method, method) if item else _COLLECTION.get(method, method), depth)
+    if item:
+        return Shape(tuple(segs), _ITEM.get(method, method), depth)
+    last = segs[-1]
+    ws = words(last)
+    verb = ws[0] if ws else ""
+    if verb in _RPC_VERBS and (dotted or len(ws) > 1 or verb in ("search", "list")):
+        # /chat.postMessage → (chat, post); /sendMessage → (message, send); /customers/search → (customers, search)
+        rest = tuple(segs[:-1]) or (("_".join(ws[1:]),) if len(ws) > 1 else ())
+        return Shape(rest, _RPC_VERBS[verb], depth)
+    singular = stem(last) == last.lower() and not last.lower().endswith("s")
+    if len(segs) > 1 and singular and method in ("get", "post") and (segs[-2] == "{}" or method == "post"):
+        # POST /pulls/{n}/merge, POST /charges/{id}/capture: the word is the action on its parent.
+        parent = segs[:-1]
+        while parent and parent[-1] == "{}":
+            parent.pop()
+        return Shape(tuple(parent), last.lower(), depth)
+    if method == "get" and singular:
+        return Shape(tuple(segs), "get", depth)  # GET /user, /v2/account, /me: one object
+    return Shape(tuple(segs), _COLLECTION.get(method, method), depth)
+
+
+# --- signals ------------------------------------------------------------------------------------------
+
+_CORE = {"list": 30, "get": 28, "create": 30, "update": 18, "delete": 8}
+# Verbs an agent is usually asked to do: an API's signature actions (send a message, search, merge),
+# and, less so, the everyday create and list.
+SIGNATURE_VERBS = frozenset({"send", "post", "search", "merge", "reply", "publish", "upload", "confirm", "capture",
+                             "refund", "approve", "comment", "share", "query", "invite", "assign", "transition",
+                             "deploy", "pay", "charge", "transfer", "translate", "transcribe"})
+_EVERYDAY_VERBS = frozenset({"create", "list"})
+_ADMIN = frozenset({"admin", "admins", "administrator", "enterprise", "enterprises", "internal", "beta", "preview",
+                    "experimental", "legacy", "deprecated", "alpha", "sandbox", "test", "testing", "helpers"})
+_PLUMBING = frozenset({"settings", "setting", "permissions", "permission", "audit", "billing", "webhook", "webhooks",
+                       "hook", "hooks", "oauth", "token", "tokens", "secret", "secrets", "keys", "rulesets",
+                       "configuration", "configurations", "config", "migrations", "credentials", "credential",
+                       "runners", "runner", "usage", "quotas", "limits", "logs", "metrics", "reports"})
+_ADMIN_TEXT = re.compile(r"\b(admin|administrators?|enterprise)\b", re.I)
+
+
+def _log_points(n: int, weight: float, cap: int) -> int:
+    return min(cap, round(weight * math.log2(1 + n)))
+
+
+def _main_schema(api: Api, op: Operation) -> str | None:
+    """The component schema an operation returns (or, failing that, takes): its main object."""
+    paths = api.document.get("paths")
+    node = paths.get(op.path) if isinstance(paths, Mapping) else None
+    node = node.get(op.method) if isinstance(node, Mapping) else None
+    if not isinstance(node, Mapping):
+        return None
+    bodies: list[Any] = []
+    responses = node.get("responses")
+    if isinstance(responses, Mapping):
+        bodies += [r for s, r in sorted(responses.items(), key=lambda kv: str(kv[0])) if str(s).startswith("2")]
+    if isinstance(node.get("requestBody"), Mapping):
+        bodies.append(node["requestBody"])
+    for body in bodies:
+        body = api.deref(body)
+        content = body.get("content") if isinstance(body, Mapping) else None
+        if not isinstance(content, Mapping):
+            continue
+        for media in content.values():
+            schema = media.get("schema") if isinstance(media, Mapping) else None
+            name = _schema_name(api, schema, 0)
+            if name:
+                return name
+    return None
+
+
+def _body_fields(api: Api, op: Operation) -> int:
+    """How many top-level fields the operation's request body has (a signature action takes many)."""
+    paths = api.document.get("paths")
+    node = paths.get(op.path) if isinstance(paths, Mapping) else None
+    node = node.get(op.method) if isinstance(node, Mapping) else None
+    body = api.deref(node.get("requestBody")) if isinstance(node, Mapping) else None
+    content = body.get("content") if isinstance(body, Mapping) else None
+    most = 0
+    if isinstance(content, Mapping):
+        for media in content.values():
+            schema = api.deref(media.get("schema")) if isinstance(media, Mapping) else None
+            props = schema.get("properties") if isinstance(schema, Mapping) else None
+            if isinstance(props, Mapping):
+                most = max(most, len(props))
+    return most
+
+
+def _schema_name(api: Api, schema: Any, depth: int) -> str | None:
+    if not isinstance(schema, Mapping) or depth > 2:
+        return None
+    ref = schema.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#/components/schemas/"):
+        target = api.deref(schema)
+        inner = _schema_name(api, target, depth + 1) if _is_wrapper(target) else None
+        return inner or ref.rsplit("/", 1)[1]
+    if isinstance(schema.get("items"), Mapping):
+        return _schema_name(api, schema["items"], depth + 1)
+    if _is_wrapper(schema):
+        for prop in schema["properties"].values():
+            name = _schema_name(api, prop, depth + 1)
+            if name:
+                return name
+    return None
+
+
+def _is_wrapper(schema: Any) -> bool:
+    """A list envelope: an object whose only object-valued property is one array (``{data: [...], has_more}``)."""
+    if not isinstance(schema, Mapping) or not isinstance(schema.get("properties"), Mapping):
+        return False
+    arrays = [p for p in schema["properties"].values() if isinstance(p, Mapping) and p.get("type") == "array"]
+    return len(arrays) == 1 and len(schema["properties"]) <= 6
+
+
+def _schema_refs(api: Api) -> Counter[str]:
+    """How many component schemas reference each one (directly, in properties, items or compositions)."""
+    components = api.document.get("components")
+    schemas = components.get("schemas") if isinstance(components, Mapping) else None
+    counts: Counter[str] = Counter()
+    if not isinstance(schemas, Mapping):
+        return counts
+    for name, schema in schemas.items():
+        found: set[str] = set()
+        _refs(schema, found, 0)
+        found.discard(name)
+        counts.update(found)
+    return counts
+
+
+def _refs(node: Any, out: set[str], depth: int) -> None:
+    if depth > 3 or not isinstance(node, Mapping):
+        return
+    ref = node.get("$ref")
+    if isinstance(ref, str):
+        if ref.startswith("#/components/schemas/"):
+            out.add(ref.rsplit("/", 1)[1])
+        return
+    for key in ("items", "additionalProperties"):
+        _refs(node.get(key), out, depth + 1)
+    for key in ("allOf", "anyOf", "oneOf"):
+        parts = node.get(key)
+        if isinstance(parts, list):
+            for part in parts:
+                _refs(part, out, depth + 1)
+    props = node.get("properties")
+    if isinstance(props, Mapping):
+        for prop in props.values():
+            _refs(prop, out, depth + 1)
+
+
+def _text_stems(op: Operation) -> set[str]:
+    """Stems of what an operation says about itself: summary, first sentence of description, operationId."""
+    text = op.summary or op.description.split(". ")[0][:200]
+    return {stem(w) for w in words(f"{text} {op.operation_id or ''}")}
+
+
+def _ordered_tags(api: Api) -> dict[str, int]:
+    """Declared tag positions, when the document ordered its tags itself (not alphabetically)."""
+    names = [t.name for t in api.tags]
+    in_order = sum(1 for a, b in itertools.pairwise(names) if a.casefold() <= b.casefold())
+    if len(names) < 3 or in_order >= 0.8 * (len(names) - 1):
+        return {}  # alphabetical (or nearly): the order says nothing about importance
+    return {n: i for i, n in enumerate(names)}
+
+
+def rank_operations(api: Api, ops: Sequence[Operation]) -> dict[str, Ranked]:
+    """Points for every operation, signal by signal, keyed by operation key."""
+    shapes = {op.key: shape(op) for op in ops}
+    under: Counter[tuple[str, ...]] = Counter()  # operations at or below each path prefix
+    for op in ops:
+        segs = _segments(op.path)[0]
+        for i in range(1, len(segs) + 1):
+            under[tuple(segs[:i])] += 1
+    crud: dict[tuple[str, ...], set[str]] = {}
+    for s in shapes.values():
+        if s.action in _CORE:
+            crud.setdefault(s.resource, set()).add(s.action)
+    depths = sorted(s.depth for s in shapes.values())
+    base_depth = depths[len(depths) // 4] if depths else 1
+    stems = {op.key: _text_stems(op) for op in ops}
+    nouns = {r: _noun(r) for r in {s.resource for s in shapes.values()}}
+    mentions = _mentions(ops, shapes, stems, nouns)
+    homes = _homes(nouns, under)
+    refs = _schema_refs(api)
+    tag_pos = _ordered_tags(api)
+    texts = sorted(len(op.summary) + len(op.description) for op in ops)
+    median_text = texts[len(texts) // 2] if texts else 0
+    out: dict[str, Ranked] = {}
+    for op in ops:
+        s = shapes[op.key]
+        pts: list[Signal] = []
+        if s.action in _CORE:
+            pts.append((f"core {s.action}", _CORE[s.action]))
+        else:
+            pts.append((f"action {s.action}", 12))
+        first = [stem(w) for w in words(op.summary or op.description[:80])[:1]]
+        if s.action in SIGNATURE_VERBS:
+            pts.append((f"signature verb {s.action}", 24))
+        elif first and first[0] in SIGNATURE_VERBS and first[0] != s.action:
+            pts.append((f"summary says {first[0]}", 24 if s.action not in _CORE else 18))
+        elif s.action in _EVERYDAY_VERBS:
+            pts.append(("everyday verb", 6))
+        if _entry_point(op, s):
+            pts.append(("entry point: who am I, with no arguments", 20))
+        elif s.action == "search" and not s.resource:
+            pts.append(("search of the whole API", 12))
+        if s.depth > base_depth + 1:
+            pts.append((f"path depth {s.depth}", -5 * (s.depth - base_depth - 1)))
+        elif s.depth <= base_depth and s.depth <= 2:
+            pts.append((f"shallow path (depth {s.depth})", 6))
+        if s.resource:
+            pts.append((f"{under[s.resource]} operations under {'/'.join(s.resource)}",
+                        _log_points(under[s.resource], 5, 30)))
+            parent = _parent(s.resource)
+            if parent and under[parent] > under[s.resource]:
+                pts.append((f"{under[parent]} operations under its parent {'/'.join(parent)}",
+                            _log_points(under[parent], 2, 12)))
+        home = homes.get(nouns.get(s.resource, ())) == s.resource
+        share = 1.0 if home else 0.34  # the noun's main home earns its fame; a nested listing of it, a third
+        noun = " ".join(nouns.get(s.resource, ()))
+        if mentions.get(s.resource):
+            pts.append((f"{noun!r} named by {mentions[s.resource]} other operations" + ("" if home else " (not its home)"),
+                        round(share * _log_points(mentions[s.resource], 4, 24))))
+        schema = _main_schema(api, op)
+        if schema and refs.get(schema) and _names_noun(schema, nouns.get(s.resource, ())):
+            pts.append((f"schema {schema!r} referenced {refs[schema]} times" + ("" if home else " (not its home)"),
+                        round(share * _log_points(refs[schema], 4, 20))))
+        if len(crud.get(s.resource, ())) >= 2:
+            pts.append((f"resource has {len(crud[s.resource])} of list/get/create/update/delete",
+                        3 * len(crud[s.resource])))
+        if tag_pos and op.tags and op.tags[0] in tag_pos:
+            pts.append((f"tag {op.tags[0]!r} is #{tag_pos[op.tags[0]] + 1} of {len(tag_pos)}",
+                        round(12 * (1 - tag_pos[op.tags[0]] / len(tag_pos)))))
+        if op.summary:
+            pts.append(("summary", 4))
+        text = len(op.summary) + len(op.description)
+        if text > median_text:
+            pts.append((f"description {text} characters (median {median_text})",
+                        min(14, round(5 * math.log2(text / max(median_text, 20))))))
+        fields = _body_fields(api, op)
+        if fields >= 4:
+            pts.append((f"request body of {fields} fields", min(10, round(3 * math.log2(fields / 2)))))
+        pts += _penalties(op)
+        out[op.key] = Ranked(s, tuple(pts))
+    return out
+
+
+_WHOAMI = frozenset({"me", "myself", "self", "user", "account", "profile", "whoami", "ping", "viewer", "identity"})
+_CURRENT = re.compile(r"\b(current|authenticated|logged[- ]in)\b", re.I)
+
+
+def _entry_point(op: Operation, s: Shape) -> bool:
+    """The first call of every quickstart: GET the current user or account (``/user``, ``/me``,
+    ``/v2/account``, ``/getMe``), with no path arguments."""
+    if op.method not in ("get", "post") or "{" in op.path or s.action != "get" or s.depth > 2:
+        return False
+    last = words(s.resource[-1])[-1:] if s.resource else []
+    return bool(last and last[0] in _WHOAMI) or bool(_CURRENT.search(op.summary or op.description[:120]))
+
+
+def _penalties(op: Operation) -> list[Signal]:
+    pts: list[Signal] = []
+    marks = {w for seg in _segments(op.path)[0] for w in words(seg)}
+    marks |= {w for t in op.tags for w in words(t)} | set(words(op.operation_id or ""))
+    if op.deprecated:
+        pts.append(("deprecated", -100))
+    admin = sorted(marks & _ADMIN) or sorted(k for k in op.extensions if k in ("x-internal", "x-beta"))
+    if admin:
+        pts.append((f"{admin[0]} operation", -40))
+    plumbing = sorted(marks & _PLUMBING)
+    if plumbing:
+        pts.append((f"{plumbing[0]}: plumbing", -15))
+    if not admin and _ADMIN_TEXT.search(op.summary or op.description.split(". ")[0][:200]):
+        pts.append(("summary mentions admin or enterprise", -10))
+    if op.method in ("head", "options", "trace"):
+        pts.append((f"{op.method.upper()} is rarely needed", -50))
+    return pts
+
+
+def _parent(resource: tuple[str, ...]) -> tuple[str, ...]:
+    """The item a resource hangs from: ``repos/{}/{}`` for ``repos/{}/{}/issues``; () at the top."""
+    i = len(resource) - 1
+    while i > 0 and resource[i - 1] != "{}":
+        i -= 1
+    return resource[:i] if i > 0 else ()
+
+
+def _noun(resource: tuple[str, ...]) -> tuple[str, ...]:
+    last = next((seg for seg in reversed(resource) if seg != "{}"), "")
+    return tuple(stem(w) for w in words(last))
+
+
+def _same_noun(a: str, b: str) -> bool:
+    """``repo`` and ``repository``: one word is the other's abbreviation (3 letters or more)."""
+    short, long_ = sorted((a, b), key=len)
+    return short == long_ or (len(short) >= 3 and long_.startswith(short))
+
+
+def _names_noun(schema: str, noun: tuple[str, ...]) -> bool:
+    """Whether a schema's name names the resource's noun (``issue-comment`` for comments, ``customer``)."""
+    return bool(noun) and any(_same_noun(stem(w), noun[-1]) for w in words(schema))
+
+
+def _homes(nouns: Mapping[tuple[str, ...], tuple[str, ...]], under: Counter[tuple[str, ...]]
+           ) -> dict[tuple[str, ...], tuple[str, ...]]:
+    """Each noun's home: of the resources it names, the one with the most operations at or below it
+    (then the shallowest). ``/repos/{o}/{r}/issues`` (30 operations) rather than ``/issues`` (1)."""
+    by_last: dict[str, list[tuple[str, ...]]] = {}
+    for resource, noun in nouns.items():
+        if noun:
+            by_last.setdefault(noun[-1], []).append(resource)
+    lasts = sorted(by_last)
+    homes: dict[tuple[str, ...], tuple[str, ...]] = {}
+    for last in lasts:
+        # Abbreviations share a home: "repo" resources compete with "repository" ones.
+        family = [r for other in lasts if _same_noun(last, other) for r in by_last[other]]
+        best = min(family, key=lambda r: (-under[r], len(r), r))
+        for resource in by_last[last]:
+            homes[nouns[resource]] = best
+    return homes
+
+
+def _mentions(ops: Sequence[Operation], shapes: Mapping[str, Shape], stems: Mapping[str, set[str]],
+              nouns: Mapping[tuple[str, ...], tuple[str, ...]]) -> dict[tuple[str, ...], int]:
+    """For each resource, how many operations of other resources name its noun in their own text."""
+    by_stem: dict[str, set[str]] = {}
+    for key, found in stems.items():
+        for s in found:
+            by_stem.setdefault(s, set()).add(key)
+    out: dict[tuple[str, ...], int] = {}
+    for resource, noun in nouns.items():
+        if not noun:
+            continue
+        hits = set.intersection(*(by_stem.get(w, set()) for w in noun))
+        out[resource] = sum(1 for key in hits if shapes[key].resource != resource)
+    return out
+
+
+def select(ranked: Sequence[tuple[str, Ranked]], limit: int, *, spread: int = 10, most: int = 4) -> list[str]:
+    """The ``limit`` best operations, over several resources, each kept whole where it counts.
+
+    A resource's list, get and create go together (once one is taken, the others of the three gain
+    ``spread`` points); past two operations of a resource, each more costs ``spread`` points, and no
+    resource gives more than ``most`` (a pack of 12 verbs of one resource is no pack).
+    """
+    taken: Counter[tuple[str, ...]] = Counter()
+    chosen: list[str] = []
+    remaining = list(ranked)
+
+    def adjusted(r: Ranked) -> int:
+        n = taken[r.shape.resource]
+        trio = r.shape.action in ("list", "get", "create")
+        return r.score + (spread if n and trio and n < 3 else 0) - spread * max(0, n - 1 - trio)
+
+    while remaining and len(chosen) < limit:
+        remaining = [c for c in remaining if taken[c[1].shape.resource] < most] or remaining
+        best_i = min(range(len(remaining)), key=lambda i: (-adjusted(remaining[i][1]), remaining[i][0]))
+        key, r = remaining.pop(best_i)
+        chosen.append(key)
+        taken[r.shape.resource] += 1
+    return chosen
