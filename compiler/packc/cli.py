@@ -77,7 +77,9 @@ def _print_plan_text(plan: Any) -> None:
     for pack in plan.packs:
         print(f"pack {pack.id} ({len(pack.verbs)} verbs)")
         for v in pack.verbs:
-            print(f"  {v.name:<32} {v.op.method.upper():<7} {v.op.path}   kept: {', '.join(v.reasons)}")
+            print(f"  {v.name:<32} {v.op.method.upper():<7} {v.op.path}   score {v.score}")
+            if v.reasons:
+                print(f"      {', '.join(v.reasons)}")
     if plan.left_out:
         print(f"left out ({len(plan.left_out)}):")
         for lo in plan.left_out:
@@ -88,7 +90,7 @@ def _cmd_plan(args: argparse.Namespace) -> int:
     from .pipeline import plan_source
 
     plan = plan_source(args.source, split=args.split, strict=args.strict, allow_remote_refs=args.allow_remote_refs,
-                       overlay=args.overlay)
+                       overlay=args.overlay, goal=args.goal)
     if args.json:
         print(json.dumps(plan.to_json(), indent=2, ensure_ascii=False))
     else:
@@ -102,7 +104,7 @@ def _cmd_compile(args: argparse.Namespace) -> int:
 
     result = compile_source(args.source, args.out_dir, split=args.split, strict=args.strict,
                             allow_remote_refs=args.allow_remote_refs, overlay=args.overlay, server=args.server,
-                            repo=args.repo)
+                            repo=args.repo, goal=args.goal)
     if args.json:
         print(json.dumps(result.to_json(), indent=2, ensure_ascii=False))
     else:
@@ -162,6 +164,8 @@ def _build_parser() -> argparse.ArgumentParser:
             p.add_argument("--repo", action="store_true",
                            help="make each pack its own repository (pyproject.toml, .gitignore, smoke test)")
         p.add_argument("--split", action="store_true", help="one pack per group of 5-12 verbs, covering every operation")
+        p.add_argument("--for", dest="goal", metavar="TEXT",
+                       help='one pack of the verbs a task needs, e.g. --for "triage issues and review pull requests"')
         p.add_argument("--json", action="store_true", help="print a summary as JSON")
         p.add_argument("--strict", action="store_true", help="fail on any validation error of the document")
         p.add_argument("--allow-remote-refs", action="store_true", help="follow $refs to other origins")

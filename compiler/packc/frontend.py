@@ -32,6 +32,7 @@ class FrontEndResult:
     stub: Manifest | None  # set when the input was a stub surface.json (kind openapi)
     # operation keys whose x-packc access/destructive the --overlay changed: the user's decision
     care_by_overlay: frozenset[str] = frozenset()
+    goal: str | None = None  # the stub's "for": the task its pack serves (``packc compile --for``)
 
 
 def read_api(source: str | Path, *, allow_remote_refs: bool = False, allow_outside: bool = False,
@@ -86,7 +87,9 @@ def _read(source: str | Path, *, allow_remote_refs: bool, allow_outside: bool, s
     loaded = load_source(source, timeout=timeout, max_bytes=max_bytes, any_origin=allow_remote_refs)
     diagnostics = list(loaded.diagnostics)
     stub: Manifest | None = None
+    goal: str | None = None
     if _is_stub(loaded.data):
+        goal = _stub_goal(loaded)
         stub, target = _stub_target(loaded, allow_remote_refs)
         # A fetched stub's document comes from the stub's own origin; a local stub is the user's file.
         home = origin_of(loaded.location) if is_url(loaded.location) else None
@@ -118,12 +121,22 @@ def _read(source: str | Path, *, allow_remote_refs: bool, allow_outside: bool, s
     api, normalized = normalize(document, source=loaded.location, source_version=version,
                                 base_url=loaded.location if is_url(loaded.location) else None, eager=eager)
     diagnostics += normalized
-    return FrontEndResult(api=api, diagnostics=tuple(diagnostics), stub=stub, care_by_overlay=care)
+    return FrontEndResult(api=api, diagnostics=tuple(diagnostics), stub=stub, care_by_overlay=care, goal=goal)
 
 
 def _is_stub(data: Any) -> bool:
     return (isinstance(data, dict) and isinstance(data.get("openapi"), dict)
             and (data.get("kind") == "openapi" or data.get("adapter_kind") == "openapi"))
+
+
+def _stub_goal(loaded: Loaded) -> str | None:
+    """A stub's ``for`` (the task its pack serves): read, then taken out, since a manifest has no such field."""
+    goal = loaded.data.pop("for", None)
+    if goal is not None and not isinstance(goal, str):
+        raise InputError(f"{loaded.location}: the stub's \"for\" is not text", [
+            Diagnostic("D013", "error", f"{loaded.location}#/for", "The stub's \"for\" must be a task in words.",
+                       'Write "for": "triage issues and review pull requests".')])
+    return goal
 
 
 def _stub_target(loaded: Loaded, allow_remote_refs: bool) -> tuple[Manifest, str]:

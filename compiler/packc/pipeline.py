@@ -14,6 +14,8 @@ from .checks import check_operations, silent_auth
 from .cut import cut_document
 from .derive import DerivedVerb, binding_for, derive_verb
 from .emit import PackOutput, about, write_pack
+from .errors import UsageError
+from .goal import check_goal
 from .ids import display_name
 from .implied import imply_security
 from .model import Api
@@ -62,10 +64,12 @@ class CompileResult:
 
 
 def _front(source: str | Path, *, strict: bool, allow_remote_refs: bool, allow_outside: bool,
-           overlay: str | Path | None) -> tuple[Api, Overrides, list[Diagnostic]]:
+           overlay: str | Path | None, goal: str | None = None) -> tuple[Api, Overrides, list[Diagnostic], str | None]:
+    """The model, the user's overrides, the warnings, and the task (``goal``, else the stub's ``for``)."""
     from .fetch import is_url
     from .frontend import read_api
 
+    goal = check_goal(goal)
     front = read_api(source, allow_remote_refs=allow_remote_refs, allow_outside=allow_outside, strict=strict,
                      overlay=overlay)
     diags = list(front.diagnostics)
@@ -73,15 +77,22 @@ def _front(source: str | Path, *, strict: bool, allow_remote_refs: bool, allow_o
     # A stub fetched from a URL is as untrusted as a document: it may not lower a verb's care.
     overrides, more = collect_overrides(api, front.stub, care_by_user=front.care_by_overlay,
                                         stub_by_user=not is_url(str(source)))
-    return api, overrides, diags + more
+    return api, overrides, diags + more, goal if goal is not None else check_goal(front.goal)
+
+
+def _no_split_goal(split: bool, goal: str | None) -> None:
+    if split and goal is not None:
+        raise UsageError("--for picks the verbs of one pack for a task; --split covers every operation. Use one of them.")
 
 
 def plan_source(source: str | Path, *, split: bool = False, strict: bool = False, allow_remote_refs: bool = False,
-                allow_outside: bool = False, overlay: str | Path | None = None) -> Plan:
-    """Read a source and plan its verbs without writing anything (``packc plan``)."""
-    _api, overrides, diags = _front(source, strict=strict, allow_remote_refs=allow_remote_refs,
-                                    allow_outside=allow_outside, overlay=overlay)
-    result = plan(_api, overrides, split=split)
+                allow_outside: bool = False, overlay: str | Path | None = None, goal: str | None = None) -> Plan:
+    """Read a source and plan its verbs without writing anything (``packc plan``; ``goal``: ``--for``)."""
+    _no_split_goal(split, goal)
+    _api, overrides, diags, goal = _front(source, strict=strict, allow_remote_refs=allow_remote_refs,
+                                          allow_outside=allow_outside, overlay=overlay, goal=goal)
+    _no_split_goal(split, goal)
+    result = plan(_api, overrides, split=split, goal=goal)
     # Planning reads no operation's parameters, body or responses: warnings about those parts
     # come only from what was read before.
     return Plan(result.api_id, result.packs, result.left_out,
@@ -142,7 +153,8 @@ def _small(pack_id: str, n: int, plan_: Plan) -> Diagnostic:
 
 def compile(source: str | Path, out_dir: str | Path = "packs", *, split: bool = False, strict: bool = False,
             allow_remote_refs: bool = False, allow_outside: bool = False, overlay: str | Path | None = None,
-            server: str | None = None, write: bool = True, lint: bool = True, repo: bool = False) -> CompileResult:
+            server: str | None = None, write: bool = True, lint: bool = True, repo: bool = False,
+            goal: str | None = None) -> CompileResult:
     """Compile an OpenAPI document (path, URL or stub manifest) into one pack, or a family with ``split``.
 
     Args:
@@ -158,18 +170,23 @@ def compile(source: str | Path, out_dir: str | Path = "packs", *, split: bool = 
         lint: lint every written pack and report its findings.
         repo: make each pack directory its own installable repository (pyproject.toml, .gitignore,
             a launcher module and a smoke test; see ``packc.repo``).
+        goal: a task in words (``--for``): the one pack holds the verbs that serve it (see
+            ``packc.goal``); a stub manifest's ``for`` gives one too. Not with ``split``.
 
     Returns:
         The packs, what was left out and why, and the diagnostics.
 
     Raises:
         InputError: when the source cannot be read as an API.
-        UsageError: for an unreadable overlay or an output directory that is not a pack.
+        UsageError: for an unreadable overlay, an output directory that is not a pack, an empty
+            ``goal``, or ``goal`` with ``split``.
     """
-    api, overrides, diags = _front(source, strict=strict, allow_remote_refs=allow_remote_refs,
-                                   allow_outside=allow_outside, overlay=overlay)
+    _no_split_goal(split, goal)
+    api, overrides, diags, goal = _front(source, strict=strict, allow_remote_refs=allow_remote_refs,
+                                         allow_outside=allow_outside, overlay=overlay, goal=goal)
+    _no_split_goal(split, goal)
     front_end = len(diags)
-    plan_ = plan(api, overrides, split=split)
+    plan_ = plan(api, overrides, split=split, goal=goal)
     diags += plan_.diagnostics
     api, plan_, implied = imply_security(api, plan_)
     diags += implied

@@ -9,6 +9,7 @@ from typing import Any
 
 from packc_runtime.diagnostics import Diagnostic
 
+from .goal import select_for_goal
 from .ids import api_id as _api_id
 from .ids import api_slug, cut_id, group_words
 from .model import Api, Operation
@@ -236,8 +237,9 @@ def _groups(verbs: list[PlannedVerb]) -> list[tuple[str, list[PlannedVerb]]]:
     return sorted(groups.items())
 
 
-def _planned(name: str, op: Operation, res: tuple[str, ...], act: str, ov: OpOverride, r: Ranked) -> PlannedVerb:
-    signals = (("included by x-packc", 1000), *r.points) if ov.include else r.points
+def _planned(name: str, op: Operation, res: tuple[str, ...], act: str, ov: OpOverride, r: Ranked,
+             extra: tuple[Signal, ...] = ()) -> PlannedVerb:
+    signals = ((("included by x-packc", 1000),) if ov.include else ()) + extra + r.points
     reasons = tuple(f"{signal} ({points:+d})" for signal, points in signals)
     return PlannedVerb(name, op, res, act, sum(p for _, p in signals), reasons, ov, signals)
 
@@ -246,8 +248,13 @@ def _with_include(r: Ranked, v: PlannedVerb) -> Ranked:
     return Ranked(r.shape, v.signals)
 
 
-def plan(api: Api, overrides: Overrides, *, split: bool = False, max_verbs: int = MAX_VERBS) -> Plan:
-    """Name every operation, rank them, and cut the verbs into one pack or (``split``) a family."""
+def plan(api: Api, overrides: Overrides, *, split: bool = False, max_verbs: int = MAX_VERBS,
+         goal: str | None = None) -> Plan:
+    """Name every operation, rank them, and cut the verbs into one pack or (``split``) a family.
+
+    With ``goal`` (a task in words, ``--for``), the one pack holds the verbs that serve the task
+    (see ``packc.goal``) instead of the API's core.
+    """
     diags: list[Diagnostic] = []
     named = []
     for op, res, act in name_operations(api, api.operations):
@@ -269,12 +276,23 @@ def plan(api: Api, overrides: Overrides, *, split: bool = False, max_verbs: int 
             continue
         entries.append((op, res, act, ov, name))
     ranking = rank_operations(api, [e[0] for e in entries])
-    candidates = [_planned(name, op, res, act, ov, ranking[op.key]) for op, res, act, ov, name in entries]
+    extra: dict[str, tuple[Signal, ...]] = {}
+    goal_keys: list[str] | None = None
+    if goal and not split:
+        goal_keys, matches = select_for_goal(goal, [e[0] for e in entries], ranking, max_verbs, MIN_VERBS)
+        extra = {k: m.signals() for k, m in matches.items()}
+    candidates = [_planned(name, op, res, act, ov, ranking[op.key], extra.get(op.key, ()))
+                  for op, res, act, ov, name in entries]
 
     ranked = sorted(candidates, key=lambda v: (-v.score, v.name))
     packs: list[PackPlan] = []
     if not split:
-        chosen = set(select([(v.name, _with_include(ranking[v.op.key], v)) for v in ranked], max_verbs))
+        if goal_keys is not None:
+            included = [v.op.key for v in ranked if v.override.include and v.op.key not in goal_keys]
+            keys = set((included + goal_keys)[:max_verbs])
+            chosen = {v.name for v in ranked if v.op.key in keys}
+        else:
+            chosen = set(select([(v.name, _with_include(ranking[v.op.key], v)) for v in ranked], max_verbs))
         kept = [v for v in ranked if v.name in chosen]
         rest = [v for v in ranked if v.name not in chosen]
         for i, v in enumerate(rest, start=len(kept) + 1):

@@ -18,7 +18,7 @@ from typing import Any
 
 from .model import Api, Operation
 
-__all__ = ["Ranked", "Signal", "rank_operations", "select", "shape", "stem", "words"]
+__all__ = ["Ranked", "Shape", "Signal", "entry_point", "noun_of", "parent_item", "rank_operations", "same_noun", "select", "shape", "stem", "words"]
 
 Signal = tuple[str, int]  # (signal name, points)
 
@@ -136,8 +136,10 @@ def shape(op: Operation) -> Shape:
         rest = tuple(segs[:-1]) or (("_".join(ws[1:]),) if len(ws) > 1 else ())
         return Shape(rest, _RPC_VERBS[verb], depth)
     singular = stem(last) == last.lower() and not last.lower().endswith("s")
-    if len(segs) > 1 and singular and method in ("get", "post") and (segs[-2] == "{}" or method == "post"):
-        # POST /pulls/{n}/merge, POST /charges/{id}/capture: the word is the action on its parent.
+    said = [stem(w) for w in words(op.summary)[:1]]
+    if len(segs) > 1 and singular and (method == "post" or (method in ("put", "patch") and said == [stem(last)])):
+        # POST /charges/{id}/capture, PUT /pulls/{n}/merge ("Merge a pull request"): the word is the
+        # action on its parent. (GET /pulls/{n}/merge reads; PUT /pets/{id}/photo updates a photo.)
         parent = segs[:-1]
         while parent and parent[-1] == "{}":
             parent.pop()
@@ -304,7 +306,7 @@ def rank_operations(api: Api, ops: Sequence[Operation]) -> dict[str, Ranked]:
     depths = sorted(s.depth for s in shapes.values())
     base_depth = depths[len(depths) // 4] if depths else 1
     stems = {op.key: _text_stems(op) for op in ops}
-    nouns = {r: _noun(r) for r in {s.resource for s in shapes.values()}}
+    nouns = {r: noun_of(r) for r in {s.resource for s in shapes.values()}}
     mentions = _mentions(ops, shapes, stems, nouns)
     homes = _homes(nouns, under)
     refs = _schema_refs(api)
@@ -326,7 +328,7 @@ def rank_operations(api: Api, ops: Sequence[Operation]) -> dict[str, Ranked]:
             pts.append((f"summary says {first[0]}", 24 if s.action not in _CORE else 18))
         elif s.action in _EVERYDAY_VERBS:
             pts.append(("everyday verb", 6))
-        if _entry_point(op, s):
+        if entry_point(op, s):
             pts.append(("entry point: who am I, with no arguments", 20))
         elif s.action == "search" and not s.resource:
             pts.append(("search of the whole API", 12))
@@ -375,7 +377,7 @@ _WHOAMI = frozenset({"me", "myself", "self", "user", "account", "profile", "whoa
 _CURRENT = re.compile(r"\b(current|authenticated|logged[- ]in)\b", re.I)
 
 
-def _entry_point(op: Operation, s: Shape) -> bool:
+def entry_point(op: Operation, s: Shape) -> bool:
     """The first call of every quickstart: GET the current user or account (``/user``, ``/me``,
     ``/v2/account``, ``/getMe``), with no path arguments."""
     if op.method not in ("get", "post") or "{" in op.path or s.action != "get" or s.depth > 2:
@@ -411,12 +413,20 @@ def _parent(resource: tuple[str, ...]) -> tuple[str, ...]:
     return resource[:i] if i > 0 else ()
 
 
-def _noun(resource: tuple[str, ...]) -> tuple[str, ...]:
+def parent_item(resource: tuple[str, ...]) -> tuple[str, ...]:
+    """The resource whose item a sub-resource hangs from: ``repos/{}/{}/issues`` for its comments."""
+    parent = list(_parent(resource))
+    while parent and parent[-1] == "{}":
+        parent.pop()
+    return tuple(parent)
+
+
+def noun_of(resource: tuple[str, ...]) -> tuple[str, ...]:
     last = next((seg for seg in reversed(resource) if seg != "{}"), "")
     return tuple(stem(w) for w in words(last))
 
 
-def _same_noun(a: str, b: str) -> bool:
+def same_noun(a: str, b: str) -> bool:
     """``repo`` and ``repository``: one word is the other's abbreviation (3 letters or more)."""
     short, long_ = sorted((a, b), key=len)
     return short == long_ or (len(short) >= 3 and long_.startswith(short))
@@ -424,7 +434,7 @@ def _same_noun(a: str, b: str) -> bool:
 
 def _names_noun(schema: str, noun: tuple[str, ...]) -> bool:
     """Whether a schema's name names the resource's noun (``issue-comment`` for comments, ``customer``)."""
-    return bool(noun) and any(_same_noun(stem(w), noun[-1]) for w in words(schema))
+    return bool(noun) and any(same_noun(stem(w), noun[-1]) for w in words(schema))
 
 
 def _homes(nouns: Mapping[tuple[str, ...], tuple[str, ...]], under: Counter[tuple[str, ...]]
@@ -439,7 +449,7 @@ def _homes(nouns: Mapping[tuple[str, ...], tuple[str, ...]], under: Counter[tupl
     homes: dict[tuple[str, ...], tuple[str, ...]] = {}
     for last in lasts:
         # Abbreviations share a home: "repo" resources compete with "repository" ones.
-        family = [r for other in lasts if _same_noun(last, other) for r in by_last[other]]
+        family = [r for other in lasts if same_noun(last, other) for r in by_last[other]]
         best = min(family, key=lambda r: (-under[r], len(r), r))
         for resource in by_last[last]:
             homes[nouns[resource]] = best
@@ -465,21 +475,28 @@ def _mentions(ops: Sequence[Operation], shapes: Mapping[str, Shape], stems: Mapp
 def select(ranked: Sequence[tuple[str, Ranked]], limit: int, *, spread: int = 10, most: int = 4) -> list[str]:
     """The ``limit`` best operations, over several resources, each kept whole where it counts.
 
-    A resource's list, get and create go together (once one is taken, the others of the three gain
-    ``spread`` points); past two operations of a resource, each more costs ``spread`` points, and no
-    resource gives more than ``most`` (a pack of 12 verbs of one resource is no pack).
+    A resource's list, get and create go together: once one is taken, the others of the three gain
+    ``spread`` points. Any other operation of a resource already taken costs ``spread`` points per
+    operation taken before it, except a signature action (merge, send, share); from the ``most``-th
+    on, every operation of the resource costs 25 points more (a pack of 12 verbs of one resource is
+    no pack, but neither is one padded with an API's plumbing). An API of ``limit`` operations or
+    fewer keeps them all.
     """
     taken: Counter[tuple[str, ...]] = Counter()
     chosen: list[str] = []
     remaining = list(ranked)
+    if len(remaining) <= limit:
+        return [key for key, _ in remaining]
 
     def adjusted(r: Ranked) -> int:
         n = taken[r.shape.resource]
         trio = r.shape.action in ("list", "get", "create")
-        return r.score + (spread if n and trio and n < 3 else 0) - spread * max(0, n - 1 - trio)
+        exempt = trio or r.shape.action == "update" or r.shape.action in SIGNATURE_VERBS
+        bonus = spread if n and trio and n < 3 else 0
+        cost = (0 if exempt else spread * n) + (25 * (n - most + 1) if n >= most else 0)
+        return r.score + bonus - cost
 
     while remaining and len(chosen) < limit:
-        remaining = [c for c in remaining if taken[c[1].shape.resource] < most] or remaining
         best_i = min(range(len(remaining)), key=lambda i: (-adjusted(remaining[i][1]), remaining[i][0]))
         key, r = remaining.pop(best_i)
         chosen.append(key)

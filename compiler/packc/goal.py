@@ -1,0 +1,215 @@
+"""Goal: the verbs that serve a stated task (``--for "triage issues and review pull requests"``).
+
+Operations are ranked against the text by lexical overlap (BM25 over stemmed words of each
+operation's summary, operationId, path, tags and description, each field weighted), with a bonus
+when the task's verbs ask for what the operation does (``review`` → create a review, ``close`` →
+update). The best matches are then closed over what a task needs: a create comes with its
+resource's list and get, an operation on a sub-resource with its parent's get. Deterministic; no
+model, no network.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from .errors import UsageError
+from .model import Operation
+from .rank import Ranked, Shape, entry_point, noun_of, parent_item, same_noun, stem, words
+
+__all__ = ["GoalMatch", "check_goal", "match_goal", "select_for_goal"]
+
+_SELF = frozenset({"me", "my", "mine", "myself", "i"})
+_STOP = frozenset(["a", "an", "the", "and", "or", "but", "to", "of", "for", "in", "on", "at", "by", "with", "from", "into", "onto", "as", "is", "are", "be", "been", "was", "were", "it", "its", "this", "that", "these", "those", "my", "me", "our", "your", "their", "them", "they", "we", "i", "you", "he", "she", "his", "her", "all", "any", "some", "each", "every", "one", "once", "when", "whether", "then", "than", "so", "if", "do", "does", "did", "done", "not", "no", "can", "could", "should", "would", "will", "shall", "may", "might", "must", "have", "has", "had", "about", "after", "before", "over", "under", "up", "down", "out", "off", "via", "per", "using", "use", "new"])
+# Verbs of a task → what the operation does. General English, not any vendor's vocabulary.
+_INTENT = {
+    "create": {"create", "add", "make", "open", "new", "post", "send", "submit", "start", "buy", "register", "upload",
+               "write", "schedule", "invite", "book", "issue", "leave", "reply", "comment", "review", "request"},
+    "read": {"get", "show", "read", "view", "fetch", "check", "see", "find", "look", "list", "download", "retrieve",
+             "inspect", "search", "browse", "watch", "monitor", "track", "count"},
+    "update": {"update", "edit", "change", "modify", "move", "mark", "set", "rename", "assign", "close", "reopen",
+               "label", "tag", "triage", "hang", "end", "stop", "finish", "complete", "resolve", "approve", "pause",
+               "resume", "skip", "transition", "rollback", "roll", "restore", "enable", "disable", "reboot", "power",
+               "shut", "pin", "unpin"},
+    "delete": {"delete", "remove", "archive", "cancel", "kick", "ban", "unsubscribe", "destroy", "drop", "purge"},
+}
+_ACTION_INTENT = {"list": "read", "get": "read", "search": "read", "create": "create", "update": "update",
+                  "delete": "delete"}
+_FIELDS = (("summary", 3.0), ("operation_id", 2.0), ("path", 2.0), ("tags", 1.0), ("description", 1.0))
+_K1, _B = 1.2, 0.75
+_FLOOR = 0.25  # relevance below this (a quarter of the best match's) is not about the task
+_GENERAL = 0.8  # share of the general score in an operation's worth for the task
+_SPREAD = 15
+_COMPANIONS = 0.5  # an operation this relevant brings its companions
+
+
+@dataclass(frozen=True, slots=True)
+class GoalMatch:
+    """How an operation meets the task: its relevance and the task words it matched."""
+
+    relevance: float
+    matched: tuple[str, ...]
+    intent: bool
+
+    def signals(self) -> tuple[tuple[str, int], ...]:
+        if self.relevance <= 0:
+            return ()
+        asks = "; asks for what it does" if self.intent else ""
+        return ((f"task words {', '.join(self.matched)}{asks}", round(40 * self.relevance)),)
+
+
+def check_goal(goal: str | None) -> str | None:
+    """The goal text, stripped; a UsageError when it is given but says nothing."""
+    if goal is None:
+        return None
+    text = " ".join(goal.split())
+    if not [w for w in words(text) if w not in _STOP]:
+        raise UsageError("--for needs a task in words, e.g. --for \"triage issues and review pull requests\"; "
+                         f"{goal!r} has none")
+    return text
+
+
+def _terms(op: Operation) -> dict[str, Counter[str]]:
+    return {
+        "summary": Counter(stem(w) for w in words(op.summary)),
+        "operation_id": Counter(stem(w) for w in words(op.operation_id or "")),
+        "path": Counter(stem(w) for w in words(op.path.partition("?")[0]) if not w.isdigit()),
+        "tags": Counter(stem(w) for t in op.tags for w in words(t)),
+        "description": Counter(stem(w) for w in words(op.description[:400])),
+    }
+
+
+def match_goal(goal: str, ops: Sequence[Operation], shapes: Mapping[str, Shape]) -> dict[str, GoalMatch]:
+    """BM25 relevance of every operation to the goal, scaled to 0..1 (the best match is 1)."""
+    goal_words = [w for w in words(goal) if w not in _STOP and len(w) > 1]
+    terms = sorted({stem(w) for w in goal_words})
+    intents = {intent for w in goal_words for intent in _intents(w)}
+    docs: dict[str, dict[str, float]] = {}
+    for op in ops:
+        weighted: dict[str, float] = {}
+        fields = _terms(op)
+        for field, weight in _FIELDS:
+            for term, n in fields[field].items():
+                weighted[term] = weighted.get(term, 0.0) + weight * n
+        docs[op.key] = weighted
+    n_docs = len(docs) or 1
+    avg = sum(sum(d.values()) for d in docs.values()) / n_docs or 1.0
+    df = {t: sum(1 for d in docs.values() if t in d) for t in terms}
+    bm25: dict[str, tuple[float, tuple[str, ...]]] = {}
+    for op in ops:
+        d = docs[op.key]
+        length = sum(d.values())
+        score, matched = 0.0, []
+        for t in terms:
+            tf = d.get(t, 0)
+            if tf:
+                idf = math.log(1 + (n_docs - df[t] + 0.5) / (df[t] + 0.5))
+                score += idf * tf * (_K1 + 1) / (tf + _K1 * (1 - _B + _B * length / avg))
+                matched.append(t)
+        bm25[op.key] = (score, tuple(matched))
+    best = max((score for score, _ in bm25.values()), default=0.0) or 1.0
+    out: dict[str, GoalMatch] = {}
+    for op in ops:
+        score, found = bm25[op.key]
+        s = shapes[op.key]
+        # The task names the resource (its noun) and asks for what the operation does (its action).
+        noun = noun_of(s.resource)
+        named = bool(noun) and any(same_noun(noun[-1], t) for t in terms)
+        asked = bool({stem(w) for w in words(s.action)} & set(terms))
+        intent = asked or _ACTION_INTENT.get(s.action, "update" if op.method != "get" else "read") in intents
+        relevance = 0.5 * score / best + (0.35 if named else 0.0) + (0.25 if asked else 0.12 if intent else 0.0)
+        out[op.key] = GoalMatch(relevance if score else 0.0, found, intent)
+    top = max((m.relevance for m in out.values()), default=0.0) or 1.0
+    return {k: GoalMatch(m.relevance / top, m.matched, m.intent) for k, m in out.items()}
+
+
+def _intents(word: str) -> set[str]:
+    return {intent for intent, verbs in _INTENT.items() if word in verbs or stem(word) in verbs}
+
+
+def _companions(key: str, shapes: Mapping[str, Shape], by_resource: Mapping[tuple[str, ...], Mapping[str, str]],
+                matches: Mapping[str, GoalMatch]) -> list[str]:
+    """What a task needs beside an operation: its resource's list (to find what it acts on) and get
+    (to read one); for a sub-resource, its parent's get when the task names that too."""
+    s = shapes[key]
+    own = by_resource.get(s.resource, {})
+    out = [own[a] for a in (("get", "list") if s.action == "list" else ("list", "get")) if a in own]
+    parent = by_resource.get(parent_item(s.resource), {}) if parent_item(s.resource) else {}
+    if "get" in parent and matches[parent["get"]].relevance >= _FLOOR:
+        out.append(parent["get"])
+    return [k for k in out if k != key]
+
+
+def _named_first(goal: str, ranked: Sequence[str], shapes: Mapping[str, Shape]) -> list[str]:
+    """For each word of the task that names a resource, that resource's best operation (in ``ranked`` order)."""
+    out: list[str] = []
+    for term in sorted({stem(w) for w in words(goal) if w not in _STOP and len(w) > 1}):
+        best = next((k for k in ranked if (noun := noun_of(shapes[k].resource)) and same_noun(noun[-1], term)), None)
+        if best is not None and best not in out:
+            out.append(best)
+    return sorted(out, key=ranked.index)
+
+
+def select_for_goal(goal: str, ops: Sequence[Operation], ranking: Mapping[str, Ranked], limit: int,
+                    minimum: int) -> tuple[list[str], dict[str, GoalMatch]]:
+    """The operations for the task, best first with their companions, at most ``limit``; filled up to
+    ``minimum`` from the general ranking when the task names fewer.
+
+    An operation's worth for the task is its relevance (0..1, times 100) plus a share of its general
+    score, so that among operations that say the same words the API's everyday ones win
+    (``POST /refunds`` over a terminal reader's ``refund_payment``); each one already taken from a
+    resource costs the next one of it ``_SPREAD``, so every part of the task gets its verbs.
+    """
+    shapes = {k: r.shape for k, r in ranking.items()}
+    matches = match_goal(goal, ops, shapes)
+    general = sorted(ranking, key=lambda k: (-ranking[k].score, k))
+    by_resource: dict[tuple[str, ...], dict[str, str]] = {}
+    for key in general:
+        by_resource.setdefault(shapes[key].resource, {}).setdefault(shapes[key].action, key)
+    worth = {k: 100 * m.relevance + _GENERAL * ranking[k].score for k, m in matches.items() if m.relevance >= _FLOOR}
+    taken: Counter[tuple[str, ...]] = Counter()
+    chosen: list[str] = []
+
+    def take(key: str) -> None:
+        chosen.append(key)
+        taken[shapes[key].resource] += 1
+
+    remaining = sorted(worth, key=lambda k: (-worth[k], k))
+    # Each thing the task names gets its best verb first; "me"/"my" names the current user.
+    for key in _named_first(goal, remaining, shapes):
+        if len(chosen) < limit and key not in chosen:
+            take(key)
+            remaining.remove(key)
+    if _SELF & set(words(goal)):
+        me = next((op.key for op in ops if op.key in ranking and entry_point(op, shapes[op.key])
+                   and op.key not in chosen), None)
+        if me is not None and len(chosen) < limit:
+            take(me)
+            if me in remaining:
+                remaining.remove(me)
+    for key in list(chosen):
+        if matches[key].relevance >= _COMPANIONS:
+            for companion in _companions(key, shapes, by_resource, matches):
+                if companion not in chosen and len(chosen) < limit:
+                    take(companion)
+                    if companion in remaining:
+                        remaining.remove(companion)
+    while remaining and len(chosen) < limit:
+        best = min(remaining, key=lambda k: (-(worth[k] - _SPREAD * taken[shapes[k].resource]), k))
+        remaining.remove(best)
+        take(best)
+        if matches[best].relevance < _COMPANIONS:
+            continue
+        for companion in _companions(best, shapes, by_resource, matches):
+            if companion not in chosen and len(chosen) < limit:
+                take(companion)
+                if companion in remaining:
+                    remaining.remove(companion)
+    for key in general:
+        if len(chosen) >= minimum:
+            break
+        if key not in chosen:
+            take(key)
+    return chosen, matches

@@ -1,0 +1,132 @@
+"""Goal-directed packs (``--for``): relevance to a task, companions, and the errors a user can make."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import packc
+from packc.cli import main
+from packc.errors import InputError, UsageError
+from packc.goal import check_goal, select_for_goal
+from packc.overrides import Overrides
+from packc.pipeline import plan_source
+from packc.plan import plan
+from packc.rank import rank_operations
+
+from .helpers import make_api, op
+
+SPECS = Path(__file__).resolve().parents[2] / "specs"
+
+
+def _kept(goal: str) -> set[str]:
+    result = plan(_api(), Overrides(), goal=goal)  # type: ignore[arg-type]
+    return {v.op.key for v in result.packs[0].verbs}
+
+
+def _api() -> object:
+    return make_api(
+        op("get", "/issues", summary="List issues"),
+        op("post", "/issues", summary="Open an issue"),
+        op("get", "/issues/{id}", summary="Get an issue"),
+        op("patch", "/issues/{id}", summary="Update an issue: close it, label it, assign it"),
+        op("get", "/issues/{id}/comments", summary="List comments on an issue"),
+        op("post", "/issues/{id}/comments", summary="Comment on an issue"),
+        op("get", "/pulls", summary="List pull requests"),
+        op("post", "/pulls", summary="Open a pull request"),
+        op("get", "/pulls/{id}", summary="Get a pull request"),
+        op("put", "/pulls/{id}/merge", summary="Merge a pull request"),
+        op("post", "/pulls/{id}/reviews", summary="Review a pull request"),
+        op("get", "/pulls/{id}/reviews", summary="List reviews of a pull request"),
+        op("get", "/releases", summary="List releases"),
+        op("post", "/releases", summary="Create a release"),
+        op("get", "/wikis", summary="List wiki pages"),
+        op("post", "/wikis", summary="Create a wiki page"),
+        op("get", "/teams", summary="List teams"),
+        op("get", "/user", summary="Get the authenticated user"),
+    )
+
+
+def test_a_task_picks_its_verbs_and_their_companions() -> None:
+    kept = _kept("merge pull requests after reviewing them")
+    assert {"PUT /pulls/{id}/merge", "POST /pulls/{id}/reviews", "GET /pulls", "GET /pulls/{id}"} <= kept
+    assert not kept & {"GET /wikis", "POST /releases", "GET /teams"}
+    assert 5 <= len(kept) <= 12
+
+
+def test_a_task_with_two_parts_serves_both() -> None:
+    kept = _kept("triage issues and review pull requests")
+    assert {"GET /issues", "PATCH /issues/{id}", "POST /pulls/{id}/reviews", "GET /pulls"} <= kept
+
+
+def test_a_narrow_task_is_filled_to_five_from_the_general_ranking() -> None:
+    kept = _kept("merge")
+    assert "PUT /pulls/{id}/merge" in kept and len(kept) >= 5
+
+
+def test_me_brings_the_current_user() -> None:
+    assert "GET /user" in _kept("list my issues")
+
+
+def test_goal_signals_show_in_the_plan() -> None:
+    result = plan(_api(), Overrides(), goal="merge pull requests")  # type: ignore[arg-type]
+    merge = next(v for v in result.packs[0].verbs if v.op.key == "PUT /pulls/{id}/merge")
+    assert any(name.startswith("task words") and points > 0 for name, points in merge.signals)
+    assert merge.score == sum(p for _, p in merge.signals)
+
+
+@given(st.text(max_size=60))
+def test_any_goal_text_gives_a_deterministic_pack_or_a_usage_error(text: str) -> None:
+    api = _api()
+    try:
+        goal = check_goal(text)
+    except UsageError as exc:
+        assert "--for needs a task in words" in str(exc)
+        return
+    assert goal is not None
+    ranking = rank_operations(api, api.operations)  # type: ignore[attr-defined]
+    first, _ = select_for_goal(goal, api.operations, ranking, 12, 5)  # type: ignore[attr-defined]
+    again, _ = select_for_goal(goal, api.operations, ranking, 12, 5)  # type: ignore[attr-defined]
+    assert first == again and 5 <= len(first) <= 12 and len(set(first)) == len(first)
+
+
+@pytest.mark.parametrize("goal", ["", "   ", "the and of", "!!!"])
+def test_an_empty_goal_is_a_usage_error(goal: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(UsageError, match="--for needs a task in words"):
+        packc.compile(SPECS / "taskboard.yaml", tmp_path, goal=goal)
+    assert main(["compile", str(SPECS / "taskboard.yaml"), "-o", str(tmp_path), "--for", goal]) == 2
+    assert "--for needs a task in words" in capsys.readouterr().err
+    assert not list(tmp_path.iterdir())
+
+
+def test_for_with_split_is_a_usage_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["plan", str(SPECS / "taskboard.yaml"), "--split", "--for", "comment on tasks"]) == 2
+    assert "Use one of them" in capsys.readouterr().err
+
+
+def test_compile_for_writes_one_lint_clean_pack_of_the_task(tmp_path: Path) -> None:
+    result = packc.compile(SPECS / "taskboard.yaml", tmp_path, goal="comment on tasks")
+    assert result.ok and len(result.packs) == 1
+    verbs = set(result.packs[0].verbs)
+    assert "tasks.comments.create" in verbs and "tasks.list" in verbs
+    assert not [d for d in result.diagnostics if d.code.startswith("M")]
+
+
+def test_a_stub_manifest_carries_for(tmp_path: Path) -> None:
+    stub = {"id": "tb", "kind": "openapi", "openapi": {"path": str(SPECS / "taskboard.yaml")},
+            "for": "comment on tasks"}
+    (tmp_path / "surface.json").write_text(json.dumps(stub))
+    planned = plan_source(tmp_path / "surface.json")
+    assert "tasks.comments.create" in {v.name for v in planned.packs[0].verbs}
+    # The command line's --for wins over the stub's.
+    other = plan_source(tmp_path / "surface.json", goal="archive projects")
+    assert "projects.archive" in {v.name for v in other.packs[0].verbs}
+    stub["for"] = 3
+    (tmp_path / "surface.json").write_text(json.dumps(stub))
+    with pytest.raises(InputError) as err:
+        plan_source(tmp_path / "surface.json")
+    assert err.value.diagnostics[0].pointer.endswith("#/for")
