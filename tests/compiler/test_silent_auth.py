@@ -63,16 +63,20 @@ def test_the_github_overlay_gives_the_pack_a_token(tmp_path: Path, monkeypatch: 
     result = compile(GITHUB, tmp_path / "out", overlay=OVERLAY)
     assert result.ok and not [d for d in result.diagnostics if d.code == "C158"]
     (pack,) = result.packs
-    assert pack.id == "github" and "repos.delete" in pack.verbs
+    # The write verb that opens an issue (named by whatever the naming rules call it).
+    document = json.loads((tmp_path / "out" / "github" / "openapi.json").read_text())
+    verb = document["paths"]["/repos/{owner}/{repo}/issues"]["post"]["x-packc-binding"]["verb"]
+    assert pack.id == "github" and verb in pack.verbs
     assert "`GITHUB_TOKEN`" in (tmp_path / "out" / "github" / "README.md").read_text()
     monkeypatch.setenv("GITHUB_TOKEN", "ghp_overlay_test")
     app = FormApp()
     with serve(app) as url:
         monkeypatch.setenv("PACKC_TRUSTED_ORIGINS", url)  # the stand-in for api.github.com, named explicitly
         out = io.StringIO()
-        code = pack_main(tmp_path / "out" / "github", ["repos", "delete", "octo", "hello", "--confirm", "--server",
-                                                        url, "--json"], stdout=out, stderr=io.StringIO())
+        code = pack_main(tmp_path / "out" / "github", [*verb.split("."), "octo", "hello", "--title", "Bug",
+                                                        "--confirm", "--server", url, "--json"],
+                         stdout=out, stderr=io.StringIO())
     assert code == 0, out.getvalue()
     assert json.loads(out.getvalue())["ok"]
-    assert app.seen[-1][0] == "/repos/octo/hello"
+    assert app.seen[-1][0] == "/repos/octo/hello/issues"
     assert app.headers[-1]["authorization"] == "Bearer ghp_overlay_test"
