@@ -53,6 +53,7 @@ class Overrides:
     ops: Mapping[str, OpOverride] = field(default_factory=dict)  # by Operation.key
     stub_verbs: Mapping[str, Verb] | None = None  # a stub that names verbs keeps only those
     stub_by_user: bool = True  # a local stub manifest is the user's file; a fetched one is not
+    goal: str | None = None  # a stub's "for": the task its one pack serves (``--for`` wins over it)
 
 
 def _where(op: Operation) -> str:

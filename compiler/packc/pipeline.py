@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -64,12 +64,10 @@ class CompileResult:
 
 
 def _front(source: str | Path, *, strict: bool, allow_remote_refs: bool, allow_outside: bool,
-           overlay: str | Path | None, goal: str | None = None) -> tuple[Api, Overrides, list[Diagnostic], str | None]:
-    """The model, the user's overrides, the warnings, and the task (``goal``, else the stub's ``for``)."""
+           overlay: str | Path | None) -> tuple[Api, Overrides, list[Diagnostic]]:
     from .fetch import is_url
     from .frontend import read_api
 
-    goal = check_goal(goal)
     front = read_api(source, allow_remote_refs=allow_remote_refs, allow_outside=allow_outside, strict=strict,
                      overlay=overlay)
     diags = list(front.diagnostics)
@@ -77,7 +75,16 @@ def _front(source: str | Path, *, strict: bool, allow_remote_refs: bool, allow_o
     # A stub fetched from a URL is as untrusted as a document: it may not lower a verb's care.
     overrides, more = collect_overrides(api, front.stub, care_by_user=front.care_by_overlay,
                                         stub_by_user=not is_url(str(source)))
-    return api, overrides, diags + more, goal if goal is not None else check_goal(front.goal)
+    if front.goal is not None:
+        overrides = replace(overrides, goal=front.goal)
+    return api, overrides, diags + more
+
+
+def _goal(given: str | None, overrides: Overrides, split: bool) -> str | None:
+    """The task: ``--for`` (``goal=``), else the stub's ``for``; an empty one or one with ``split`` is refused."""
+    goal = check_goal(given) if given is not None else check_goal(overrides.goal)
+    _no_split_goal(split, goal)
+    return goal
 
 
 def _no_split_goal(split: bool, goal: str | None) -> None:
@@ -88,11 +95,11 @@ def _no_split_goal(split: bool, goal: str | None) -> None:
 def plan_source(source: str | Path, *, split: bool = False, strict: bool = False, allow_remote_refs: bool = False,
                 allow_outside: bool = False, overlay: str | Path | None = None, goal: str | None = None) -> Plan:
     """Read a source and plan its verbs without writing anything (``packc plan``; ``goal``: ``--for``)."""
+    check_goal(goal)
     _no_split_goal(split, goal)
-    _api, overrides, diags, goal = _front(source, strict=strict, allow_remote_refs=allow_remote_refs,
-                                          allow_outside=allow_outside, overlay=overlay, goal=goal)
-    _no_split_goal(split, goal)
-    result = plan(_api, overrides, split=split, goal=goal)
+    _api, overrides, diags = _front(source, strict=strict, allow_remote_refs=allow_remote_refs,
+                                    allow_outside=allow_outside, overlay=overlay)
+    result = plan(_api, overrides, split=split, goal=_goal(goal, overrides, split))
     # Planning reads no operation's parameters, body or responses: warnings about those parts
     # come only from what was read before.
     return Plan(result.api_id, result.packs, result.left_out,
@@ -181,12 +188,12 @@ def compile(source: str | Path, out_dir: str | Path = "packs", *, split: bool = 
         UsageError: for an unreadable overlay, an output directory that is not a pack, an empty
             ``goal``, or ``goal`` with ``split``.
     """
+    check_goal(goal)
     _no_split_goal(split, goal)
-    api, overrides, diags, goal = _front(source, strict=strict, allow_remote_refs=allow_remote_refs,
-                                         allow_outside=allow_outside, overlay=overlay, goal=goal)
-    _no_split_goal(split, goal)
+    api, overrides, diags = _front(source, strict=strict, allow_remote_refs=allow_remote_refs,
+                                   allow_outside=allow_outside, overlay=overlay)
     front_end = len(diags)
-    plan_ = plan(api, overrides, split=split, goal=goal)
+    plan_ = plan(api, overrides, split=split, goal=_goal(goal, overrides, split))
     diags += plan_.diagnostics
     api, plan_, implied = imply_security(api, plan_)
     diags += implied
