@@ -11,7 +11,7 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
-from packc_runtime.patterns import risky, safe_validator
+from packc_runtime.patterns import risky, validator
 
 from .model import Api, resolve_pointer
 from .text import clean, shorten
@@ -278,7 +278,7 @@ def _type_only(schema: Any, value: Any) -> bool | None:
 def _validator(text: str) -> Draft202012Validator:
     # Built from the JSON text (what a pack ships and the runtime validates against), not the caller's
     # dict: a dict changed later cannot change a cached validator.
-    return safe_validator(Draft202012Validator)(json.loads(text))  # type: ignore[no-any-return]
+    return validator(Draft202012Validator, json.loads(text))  # type: ignore[no-any-return]
 
 
 def validates(schema: Any, value: Any) -> bool:
@@ -292,9 +292,9 @@ def validates(schema: Any, value: Any) -> bool:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # FutureWarning on patterns like "[[a]": still valid
             try:
-                validator = _validator(json.dumps(schema, sort_keys=True))
+                checker = _validator(json.dumps(schema, sort_keys=True))
             except (TypeError, ValueError):  # not JSON text (a non-string key, a cycle): not cached
-                validator = safe_validator(Draft202012Validator)(schema)
-            return next(iter(validator.iter_errors(value)), None) is None
+                checker = validator(Draft202012Validator, schema)
+            return next(iter(checker.iter_errors(value)), None) is None
     except Exception:  # unusable schema: treat the value as not validated
         return False

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .errors import InvalidArgument, MissingArgument, PackRuntimeError, UnknownArgument
-from .patterns import safe_validator, search
+from .patterns import search, validator
 
 __all__ = ["check_json_args", "coerce_cli_value", "schema_is_simple", "validate_args"]
 
@@ -112,11 +112,12 @@ def _show(value: Any) -> str:
 def _jsonschema_errors(schema: Mapping[str, Any], args: Mapping[str, Any]) -> list[dict[str, str]]:
     """Per-argument errors from jsonschema over the whole args schema (so ``$ref``/``$defs`` work)."""
     import jsonschema  # lazily: only for schemas beyond the built-in subset
+    from referencing.exceptions import Unresolvable
 
     try:
-        cls = safe_validator(jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator))
-        errors = list(cls(schema).iter_errors(dict(args)))
-    except (jsonschema.exceptions.SchemaError, jsonschema.exceptions.RefResolutionError,
+        cls = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
+        errors = list(validator(cls, schema).iter_errors(dict(args)))  # a remote $ref is refused, never fetched
+    except (jsonschema.exceptions.SchemaError, Unresolvable,
             jsonschema.exceptions.UnknownType, RecursionError) as exc:
         return [{"argument": "*", "message": f"the pack's args schema cannot be used ({type(exc).__name__})"}]
     out = []

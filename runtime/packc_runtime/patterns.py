@@ -1,16 +1,18 @@
 """Regular expressions from API documents, run on untrusted text without hanging.
 
-A ``pattern`` comes from whoever wrote the document, and Python's ``re`` backtracks: a nested
-quantifier such as ``([\\w .-]*)*`` takes exponential time on a string that almost matches (beezup's
-URL pattern held one compile for over 20 minutes on one example). ``re`` has no time limit, so a
-pattern is judged before it is run: :func:`risky` finds a group repeated without bound that
-contains a variable-length repeat, the shape behind catastrophic backtracking, unless every
-repetition starts or ends with a character the variable part cannot match (``(/[\\w.-]+)*``,
-``([a-z0-9-]+\\.)+``: one way to split the text only). Overlapping alternatives (``(a|aa)*``)
-are not found. Such a pattern is
-never run: the compiler leaves it out of the args schema (warning C157) and the runtime and lint
-skip it (:data:`SafeValidator`, :func:`search`). A pattern ``re`` cannot compile is treated the same.
-This errs toward skipping a check the API's server makes anyway.
+A ``pattern`` comes from whoever wrote the document, and Python's ``re`` backtracks: on a string
+that almost matches it tries every way the pattern can read it, which for an ambiguous pattern is
+exponentially many (beezup's ``([\\w .-]*)*`` held one compile for over 20 minutes; ``^(a|aa)*$``
+and ``^(a|a)*$``, overlapping alternatives, hung argument validation). ``re`` has no time limit,
+so :func:`risky` judges a pattern before it is run (the analysis is ``ambiguity.py``); anything
+it cannot judge (back-references, conditionals, very large patterns, text ``re`` cannot compile)
+is risky: when in doubt a check is skipped, and the API's server makes it anyway.
+
+A risky pattern is never run: the compiler leaves it out of the args schema (warning C157), and
+the runtime, lint and the compiler's example checks skip it: :func:`search`, and
+:func:`safe_validator`, whose ``pattern``, ``patternProperties`` and ``additionalProperties``
+keywords all go through :func:`search`. :func:`validator` is that validator with a registry that
+refuses every remote ``$ref``: validating arguments never touches the network.
 """
 
 from __future__ import annotations
@@ -21,101 +23,53 @@ import warnings
 from collections.abc import Iterator
 from typing import Any
 
-__all__ = ["risky", "safe_validator", "search"]
+from .ambiguity import degree
 
-_ASCII = [chr(i) for i in range(128)]
-_MANY = 10  # an upper bound above this counts as "without bound" (a{1,1000} backtracks like a+)
+__all__ = ["risky", "safe_validator", "search", "validator"]
+
+MAX_PATTERN = 20_000  # characters; a longer pattern is not examined (risky)
+MAX_DEGREE = 6  # more than n ** 6 ways per start is risky (beyond a few characters MAX_TRIES skips it anyway)
+MAX_TRIES = 2 * 10 ** 6  # a pattern runs only on texts where its work (see _power) stays below this
 
 
 @functools.lru_cache(maxsize=4096)
-def risky(pattern: str) -> bool:
-    """True when ``pattern`` may take exponential time on some input, or does not compile."""
+def _power(pattern: str) -> int | None:
+    """How ``re.search`` work grows with the text's length: about ``n ** power`` (None: risky).
+
+    One start costs ``n ** (1 + degree)`` (``ambiguity.degree``); a pattern not anchored at the
+    start of the text is tried from every position, one more power.
+    """
+    if len(pattern) > MAX_PATTERN:
+        return None
     try:
         import re._parser as sre  # type: ignore[import-not-found]
 
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # "possible nested set": still a pattern
             parsed = sre.parse(pattern)
-    except Exception:  # re.error, RecursionError, OverflowError: not a pattern re can run
-        return True
-    repeats = {sre.MAX_REPEAT, sre.MIN_REPEAT, getattr(sre, "POSSESSIVE_REPEAT", sre.MAX_REPEAT)}
+            found = degree(sre, parsed.state, list(parsed), parsed.state.flags)
+            items = list(parsed)
+            anchored = bool(items) and items[0] in ((sre.AT, sre.AT_BEGINNING), (sre.AT, sre.AT_BEGINNING_STRING)) \
+                and not parsed.state.flags & sre.SRE_FLAG_MULTILINE
+    except Exception:  # re.error, Unsure, RecursionError, OverflowError: not judged safe
+        return None
+    return None if found > MAX_DEGREE else found + (1 if anchored else 2)
 
-    def children(op: Any, av: Any) -> Iterator[Any]:
-        if op in repeats:
-            yield av[2]
-        elif op is sre.SUBPATTERN:
-            yield av[3]
-        elif op is sre.BRANCH:
-            yield from av[1]
-        elif op in (sre.ASSERT, sre.ASSERT_NOT):
-            yield av[1]
-        elif op is sre.GROUPREF_EXISTS:
-            yield from (p for p in av[1:] if p is not None)
-        elif op is getattr(sre, "ATOMIC_GROUP", None):
-            yield av
 
-    def varies(items: Any) -> bool:  # contains a repeat whose count is not fixed
-        return any((op in repeats and av[0] != av[1]) or any(varies(c) for c in children(op, av))
-                   for op, av in items)
-
-    def chars(item: Any) -> set[str] | None:
-        """The ASCII characters one LITERAL/IN/ANY item matches; None for anything else."""
-        if item[0] not in (sre.LITERAL, sre.IN, sre.ANY):
-            return None
-        try:
-            import re._compiler as src  # type: ignore[import-not-found]
-
-            one = src.compile(sre.SubPattern(parsed.state, [item]), parsed.state.flags)
-        except Exception:
-            return None
-        return {c for c in _ASCII if one.fullmatch(c)}
-
-    def inner_chars(items: Any) -> set[str] | None:
-        """What the variable repeats inside ``items`` can match; None when that is not simple to tell."""
-        out: set[str] = set()
-        for op, av in items:
-            if op in repeats and av[0] != av[1]:
-                sub = list(av[2])
-                if len(sub) == 1 and (found := chars(sub[0])) is not None:
-                    out |= found
-                    continue
-                return None
-            for child in children(op, av):
-                found = inner_chars(child)
-                if found is None:
-                    return None
-                out |= found
-        return out
-
-    def delimited(sub: Any) -> bool:
-        """Every repetition starts or ends with a character its variable parts cannot match (``(/[a-z]+)*``)."""
-        items = list(sub)
-        if len(items) == 1 and items[0][0] is sre.SUBPATTERN:
-            items = list(items[0][1][3])
-        inner = inner_chars(items)
-        if inner is None or not items:
-            return False
-        ends = [chars(items[0]), chars(items[-1])]
-        return any(end is not None and end and not (end & inner) for end in ends)
-
-    def nested(items: Any) -> bool:
-        for op, av in items:
-            if op in repeats and (av[1] == sre.MAXREPEAT or av[1] > _MANY) and varies(av[2]) \
-                    and not delimited(av[2]):
-                return True
-            if any(nested(c) for c in children(op, av)):
-                return True
-        return False
-
-    try:
-        return nested(parsed)
-    except RecursionError:
-        return True
+def risky(pattern: str) -> bool:
+    """True when ``pattern`` may take exponential (or high polynomial) time, or cannot be judged or compiled."""
+    return _power(pattern) is None
 
 
 def search(pattern: str, text: str) -> bool | None:
-    """``re.search(pattern, text)`` as a bool; None when the pattern is risky and was not run."""
-    if risky(pattern):
+    """``re.search(pattern, text)`` as a bool; None when it was not run.
+
+    Not run: a risky pattern, and any other on a text so long that its work would pass
+    :data:`MAX_TRIES` (``[a-z]+$`` is tried from every position: checked up to 1,413 characters;
+    ``^[a-z]+$`` up to two million).
+    """
+    power = _power(pattern)
+    if power is None or (len(text) + 1) ** power > MAX_TRIES:
         return None
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -129,9 +83,55 @@ def _pattern(validator: Any, pattern: Any, instance: Any, schema: Any) -> Iterat
         yield ValidationError(f"{instance!r} does not match {pattern!r}")
 
 
+def _pattern_properties(validator: Any, patterns: Any, instance: Any, schema: Any) -> Iterator[Any]:
+    if not validator.is_type(instance, "object"):
+        return
+    for pattern, subschema in patterns.items():
+        for key, value in instance.items():
+            if search(pattern, key):  # None (risky): the key is not checked against it
+                yield from validator.descend(value, subschema, path=key, schema_path=pattern)
+
+
+def _additional_properties(validator: Any, additional: Any, instance: Any, schema: Any) -> Iterator[Any]:
+    from jsonschema.exceptions import ValidationError
+
+    if not validator.is_type(instance, "object"):
+        return
+    properties = schema.get("properties", {})
+    patterns = list(schema.get("patternProperties", {}))
+    # A key a risky pattern might match counts as matched: the check is skipped, not failed.
+    extras = [k for k in instance if k not in properties and not any(search(p, k) is not False for p in patterns)]
+    if validator.is_type(additional, "object"):
+        for extra in extras:
+            yield from validator.descend(instance[extra], additional, path=extra)
+    elif not additional and extras:
+        listed = ", ".join(repr(k) for k in sorted(extras)[:10])
+        yield ValidationError(f"Additional properties are not allowed ({listed} {'was' if len(extras) == 1 else 'were'}"
+                              " unexpected)")
+
+
 @functools.lru_cache(maxsize=8)
 def safe_validator(cls: Any) -> Any:
-    """``cls`` (a jsonschema validator class) whose ``pattern`` keyword skips risky patterns."""
+    """``cls`` (a jsonschema validator class) whose document regexes skip risky patterns."""
     from jsonschema import validators
 
-    return validators.extend(cls, {"pattern": _pattern})  # type: ignore[no-untyped-call]
+    return validators.extend(cls, {  # type: ignore[no-untyped-call]
+        "pattern": _pattern, "patternProperties": _pattern_properties, "additionalProperties": _additional_properties})
+
+
+def _refuse(uri: str) -> Any:
+    from referencing.exceptions import NoSuchResource
+
+    raise NoSuchResource(ref=uri)  # type: ignore[call-arg]  # never fetch anything while validating
+
+
+@functools.cache
+def _offline() -> Any:
+    from referencing import Registry
+
+    return Registry(retrieve=_refuse)  # type: ignore[call-arg]
+
+
+def validator(cls: Any, schema: Any) -> Any:
+    """A :func:`safe_validator` of ``cls`` for ``schema`` that never fetches a remote ``$ref``."""
+    return safe_validator(cls)(schema, registry=_offline())
