@@ -56,10 +56,17 @@ MCP_CONFORMANCE_ARGS ?=
 $(MCP_SUITE):
 	npm install --prefix .mcp-conformance --no-audit --no-fund @modelcontextprotocol/conformance@0.1.16
 
+MCP_SUITE_NEXT := .mcp-conformance-next/node_modules/@modelcontextprotocol/conformance/package.json
+
+$(MCP_SUITE_NEXT):
+	npm install --prefix .mcp-conformance-next --no-audit --no-fund @modelcontextprotocol/conformance@0.2.0-alpha.12
+
 # Every active server scenario, with tools/mcp_conformance_node/baseline.yml (the ones that test the
 # suite's own fixture tools, resources and prompts); MCP_CONFORMANCE_ARGS=--slice runs CI's slice.
-conformance-mcp: $(STAMP) $(MCP_SUITE)
+# Then the stateless 2026-07-28 scenarios, which only the suite's pre-release has.
+conformance-mcp: $(STAMP) $(MCP_SUITE) $(MCP_SUITE_NEXT)
 	$(BIN)/python tools/mcp_conformance.py $(MCP_CONFORMANCE_ARGS)
+	$(BIN)/python tools/mcp_conformance.py --stateless
 
 # --- compile (docs/compile.md) ---
 # Rebuild the golden packs under tests/golden/ after a deliberate change; review `git diff tests/golden`.

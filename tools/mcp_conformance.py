@@ -7,6 +7,11 @@ server cannot pass by design (tools/mcp_conformance_node/baseline.yml says why),
 scenarios named with ``--scenario`` (the CI slice). Exits with the suite's code: 0 when nothing
 failed that the baseline does not expect. Node < 22 lacks ``fs.globSync``, which the suite imports:
 a resolve hook (tools/mcp_conformance_node/) supplies it.
+
+``--stateless`` runs the 2026-07-28 scenarios of the suite's pre-release (0.2.0-alpha.12, under
+.mcp-conformance-next/; 0.1.16 has none) and reads every check: it fails on any failed check except
+those the suite marks untestable (they call its own fixture tools) and the caching hints of
+prompts/resources lists, which packc does not serve.
 """
 
 from __future__ import annotations
@@ -25,6 +30,44 @@ SUITE = ROOT / ".mcp-conformance" / "node_modules" / "@modelcontextprotocol" / "
 NODE_DIR = ROOT / "tools" / "mcp_conformance_node"
 #: The scenarios that apply to any pack server; CI runs these.
 SLICE = ("server-initialize", "ping", "tools-list", "dns-rebinding-protection", "server-sse-multiple-streams")
+NEXT_SUITE = ROOT / ".mcp-conformance-next" / "node_modules" / "@modelcontextprotocol" / "conformance" / "dist" / \
+    "index.js"
+#: The pre-release's scenarios of the stateless revision that do not need its fixture tools.
+STATELESS = ("server-stateless", "tools-list", "http-header-validation", "caching", "dns-rebinding-protection",
+             "server-sse-multiple-streams", "server-initialize", "server-session-lifecycle")
+#: Checks about what packc does not serve (prompts, resources).
+NOT_SERVED = frozenset({"sep-2549-prompts-list-caching-hints", "sep-2549-resources-list-caching-hints",
+                        "sep-2549-resources-templates-list-caching-hints"})
+
+
+def run_stateless(url: str, out_dir: Path) -> int:
+    """Every STATELESS scenario on the pre-release suite; 0 unless a check that applies failed."""
+    import json
+
+    for scenario in STATELESS:
+        subprocess.run(["node", "--import", str(NODE_DIR / "register.mjs"), str(NEXT_SUITE), "server", "--url",
+                        url, "-o", str(out_dir), "--scenario", scenario], cwd=ROOT, timeout=300,
+                       stdout=subprocess.DEVNULL)
+    counts = {"SUCCESS": 0, "WARNING": 0, "untestable": 0, "not served": 0}
+    failed = []
+    for path in sorted(out_dir.glob("server-*/checks.json")):
+        for check in json.loads(path.read_text(encoding="utf-8")):
+            status = check.get("status")
+            if status == "FAILURE":
+                if (check.get("details") or {}).get("untestable"):
+                    counts["untestable"] += 1
+                elif check.get("id") in NOT_SERVED:
+                    counts["not served"] += 1
+                else:
+                    failed.append(f"{path.parent.name}: {check.get('id')}: {check.get('errorMessage')}")
+            elif status in counts:
+                counts[status] += 1
+    print(f"stateless (2026-07-28) scenarios: {counts['SUCCESS']} checks passed, {len(failed)} failed, "
+          f"{counts['WARNING']} warnings; not counted: {counts['untestable']} untestable (the suite's fixture "
+          f"tools), {counts['not served']} about prompts/resources")
+    for line in failed:
+        print("  FAILED " + line)
+    return 1 if failed else 0
 
 
 def run_suite(url: str, scenarios: Sequence[str], out_dir: Path) -> int:
@@ -43,10 +86,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--scenario", action="append", default=[], help="run only this scenario (repeatable)")
     parser.add_argument("--slice", action="store_true", help="run the scenarios every pack server must pass")
+    parser.add_argument("--stateless", action="store_true", help="the 2026-07-28 scenarios of the pre-release suite")
     parser.add_argument("-o", "--out-dir", default="out/mcp-conformance", help="where the suite saves results")
     opts = parser.parse_args(argv)
-    if not SUITE.is_file():
-        print(f"The suite is not installed at {SUITE}: run make conformance-mcp.", file=sys.stderr)
+    suite = NEXT_SUITE if opts.stateless else SUITE
+    if not suite.is_file():
+        print(f"The suite is not installed at {suite}: run make conformance-mcp.", file=sys.stderr)
         return 2
     scenarios = list(SLICE) if opts.slice else opts.scenario
     api = subprocess.Popen([sys.executable, "specs/demo/server.py", "--port", "0", "--api-key", "demo-key"],
@@ -72,6 +117,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print("packc serve did not start", file=sys.stderr)
                 return 1
             print(f"packc serve: {match.group(1)} (demo API at {api_url})", flush=True)
+            if opts.stateless:
+                return run_stateless(match.group(1), Path(tmp) / "results")
             return run_suite(match.group(1), scenarios, ROOT / opts.out_dir)
     finally:
         for proc in (serve, api):

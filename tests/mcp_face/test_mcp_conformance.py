@@ -31,3 +31,18 @@ def test_the_slice_every_pack_server_must_pass(tmp_path: Path) -> None:
     failed = [int(n) for n in re.findall(r"(\d+) failed", out)]
     passed = [int(n) for n in re.findall(r"Passed: (\d+)/", out)]
     assert len(failed) == 5 and set(failed) == {0} and sum(passed) == 7, out
+
+
+def test_the_stateless_revisions_scenarios_on_the_suites_pre_release(tmp_path: Path) -> None:
+    suite = ROOT / ".mcp-conformance-next" / "node_modules" / "@modelcontextprotocol" / "conformance"
+    if not (suite / "package.json").is_file():
+        message = "the MCP conformance suite's pre-release is not installed (see the Makefile)"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    done = subprocess.run([sys.executable, str(ROOT / "tools" / "mcp_conformance.py"), "--stateless"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=600)
+    out = done.stdout + done.stderr
+    assert done.returncode == 0, out
+    match = re.search(r"(\d+) checks passed, (\d+) failed", out)
+    assert match and int(match.group(1)) >= 50 and match.group(2) == "0", out
