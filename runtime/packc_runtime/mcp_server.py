@@ -163,8 +163,8 @@ class PackServer:
         try:
             result = await ctx.session.elicit_form(form_message(spec.name, card), form_schema(card),
                                                    related_request_id=ctx.request_id)
-        except MCPError:
-            return "cancel"  # the client failed to ask: treat as no answer, send nothing
+        except Exception:  # the client failed to ask (an error answer, a closed stream): no answer, send nothing
+            return "cancel"
         return decision_of(result.action, result.content)
 
     def _result(self, spec: ToolSpec, envelope: dict[str, Any], args: Mapping[str, Any]) -> types.CallToolResult:

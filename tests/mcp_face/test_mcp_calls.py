@@ -191,3 +191,21 @@ def test_an_unknown_tool_is_a_protocol_error(pack_dir: Path, env: dict[str, str]
         return True
 
     assert run(make_server(pack_dir, env), mode, body)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_client_that_fails_to_ask_sends_nothing(pack_dir: Path, env: dict[str, str], mode: str,
+                                                  pets_count: Any) -> None:
+    async def broken(ctx: Any, params: types.ElicitRequestParams) -> types.ElicitResult:
+        raise RuntimeError("the host's form crashed")
+
+    async def body(client: Client) -> Any:
+        try:
+            return await client.call_tool("pets.delete", {"pet_id": 2})
+        except Exception:  # the stateless era fails in the client itself, before any retry
+            return None
+
+    before = pets_count()
+    result = run(make_server(pack_dir, env), mode, body, elicit=broken)
+    assert pets_count() == before
+    assert result is None or result.is_error  # handshake era: the server got an error answer, sent nothing
