@@ -125,9 +125,10 @@ def _risky_warning(patterns: Sequence[str], where: str, what: str, diags: list[D
         shown = pattern if len(pattern) <= 60 else pattern[:57] + "..."
         diags.append(Diagnostic(
             "C157", "warning", where,
-            f"The pattern {shown!r} of {what} can backtrack for exponential time (a repeated group holding a "
-            "variable repeat); args leave it out and nothing runs it.",
-            "Nothing to do; the server still checks it. To have packc check it, rewrite it without nested repeats."))
+            f"The pattern {shown!r} of {what} can backtrack for exponential time (text it can read in more than "
+            "one way, repeated: nested repeats, overlapping alternatives); args leave it out and nothing runs it.",
+            "Nothing to do; the server still checks it. To have packc check it, rewrite it so that every text "
+            "matches it in one way only (no nested repeats, alternatives that start differently)."))
 
 
 def _param_schema(api: Api, p: Parameter, diags: list[Diagnostic]) -> dict[str, Any]:
