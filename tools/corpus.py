@@ -40,7 +40,7 @@ class Outcome:
     detail: str = ""
     packs: int = 0  # --compile: packs written
     lint_errors: int = 0  # --compile: lint errors in written packs
-    refused: int = 0  # --compile: packs refused with an error diagnostic (e.g. C111, too few verbs)
+    refused: int = 0  # --compile: small packs (C111: fewer than 5 verbs, not public-read; written with a warning)
     cpu: float = 0.0  # CPU seconds in the worker: on a shared machine steadier than wall time
 
 
@@ -143,7 +143,11 @@ def main(argv: list[str] | None = None) -> int:
         compiled = sum(1 for o in outcomes if o.packs)
         print(f"compiled:     {compiled} documents into {sum(o.packs for o in outcomes)} packs "
               f"({sum(o.operations for o in outcomes)} verbs)")
-        print(f"refused:      {sum(o.refused for o in outcomes)} packs (fewer than 5 verbs and not public-read)")
+        print(f"small:        {sum(o.refused for o in outcomes)} packs (C111: fewer than 5 verbs, not public-read; "
+              "written with a warning)")
+        no_pack = [o for o in outcomes if o.status == "ok" and not o.packs]
+        print(f"no pack:      {len(no_pack)} documents read ({sum(1 for o in no_pack if o.codes.get('C110'))} "
+              "with no operation, C110)")
         print(f"lint errors:  {sum(o.lint_errors for o in outcomes)}")
     print(f"clear errors: {by_status['error']}")
     print(f"timeouts:     {by_status['timeout']}")

@@ -16,6 +16,7 @@ from packc_runtime.templating import example_line
 from .derive import DerivedVerb
 from .errors import UsageError
 from .repo import repo_files
+from .skill import allowed_values, credential_lines
 from .text import clean, inline_md, sentence, shorten
 
 __all__ = ["PackOutput", "render_pack", "write_pack"]
@@ -93,6 +94,8 @@ def _verb_section(v: DerivedVerb) -> list[str]:
             kind = "/".join(kind) if isinstance(kind, list) else str(kind)
             text = inline_md(prop.get("description", "")) if isinstance(prop, Mapping) else ""
             need = "required" if name in required else "optional"
+            values = allowed_values(prop)
+            text = f"{text} {values}".strip() if values else text
             lines.append(f"- `{name}` ({kind}, {need}){': ' + text if text else ''}")
         lines.append("")
     return lines
@@ -132,8 +135,7 @@ def render_harness(pack: PackOutput) -> str:
         lines += [f"Have a person store them once with `{m.cliBin} connect` (it prompts without echo and keeps them "
                   "in the OS keyring for this API's server), or set these environment variables and have a person "
                   f"approve them once for the server with `{m.cliBin} connect --approve-env`:", ""]
-        lines += [f"- `{s.env}`: {inline_md(s.description)}" for s in slots]
-        lines.append("")
+        lines += credential_lines(slots, pack.document)
     else:
         lines += ["No credentials are needed.", ""]
     lines += ["## Verbs", ""]

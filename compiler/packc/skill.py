@@ -1,0 +1,103 @@
+"""What HARNESS.md tells an agent beyond the verb list: an argument's allowed values, and which
+credentials are alternatives ("a token, or a username and password") rather than all needed."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from packc_runtime.credentials import CredentialSlot
+from packc_runtime.openapi import BINDING_KEY, METHODS, resolve
+
+from .text import inline_md, shorten
+
+__all__ = ["ENUM_SHOWN", "allowed_values", "credential_lines"]
+
+ENUM_SHOWN = 5  # values listed before "and N more"
+
+_KIND_WORDS = {"api_key": "an API key", "token": "a token", "username": "a username", "password": "a password",
+               "client_id": "an OAuth2 client ID", "client_secret": "an OAuth2 client secret"}
+_PAIRS = {("username", "password"): "a username and password",
+          ("client_id", "client_secret"): "an OAuth2 client ID and secret"}
+
+
+def _enum(prop: Mapping[str, Any]) -> list[Any] | None:
+    for node in (prop, prop.get("items")):
+        if isinstance(node, Mapping) and isinstance(node.get("enum"), list) and node["enum"]:
+            return list(node["enum"])
+    alternatives = prop.get("anyOf") or prop.get("oneOf")
+    if isinstance(alternatives, list):
+        consts = [a["const"] for a in alternatives if isinstance(a, Mapping) and "const" in a]
+        enums = [v for a in alternatives if isinstance(a, Mapping) and isinstance(a.get("enum"), list) for v in a["enum"]]
+        values = consts + enums
+        return values or None
+    return None
+
+
+def allowed_values(prop: Any) -> str:
+    """``One of: open, closed, all.`` (the first few, then how many more); ``''`` without an enum."""
+    values = _enum(prop) if isinstance(prop, Mapping) else None
+    if not values:
+        return ""
+    values = [v for v in values if v is not None] or values
+    shown = [inline_md(shorten(v if isinstance(v, str) else json.dumps(v, ensure_ascii=False, sort_keys=True), 40))
+             for v in values[:ENUM_SHOWN]]
+    shown = [s if s else '""' for s in shown]
+    rest = len(values) - len(shown)
+    more = f", and {rest} more ({len(values)} values)" if rest > 0 else ""
+    return f"One of: {', '.join(shown)}{more}."
+
+
+def _requirements(document: Mapping[str, Any]) -> list[tuple[str, ...]]:
+    """The distinct security requirements of the bound operations (each an AND of scheme keys), in
+    document order; ``()`` is "no credential needed"."""
+    top = document.get("security")
+    out: list[tuple[str, ...]] = []
+    paths = document.get("paths")
+    for item in paths.values() if isinstance(paths, Mapping) else []:
+        item = resolve(document, item)
+        if not isinstance(item, Mapping):
+            continue
+        for method in METHODS:
+            op = item.get(method)
+            if not isinstance(op, Mapping) or BINDING_KEY not in op:
+                continue
+            security = op.get("security", top)
+            for requirement in security if isinstance(security, list) else []:
+                if isinstance(requirement, Mapping):
+                    key = tuple(sorted(str(k) for k in requirement))
+                    if key not in out:
+                        out.append(key)
+    return out
+
+
+def _what(slots: Sequence[CredentialSlot]) -> str:
+    kinds = tuple(s.kind for s in slots)
+    if kinds in _PAIRS:
+        return _PAIRS[kinds]
+    return " and ".join(_KIND_WORDS.get(k, k) for k in kinds)
+
+
+def credential_lines(slots: Sequence[CredentialSlot], document: Mapping[str, Any]) -> list[str]:
+    """Markdown lines for Setup: the alternatives when the document accepts one of several
+    credentials, then each environment variable with what it is."""
+    details = [f"- `{s.env}`: {inline_md(s.description)}" for s in slots]
+    requirements = _requirements(document)
+    choices = [r for r in requirements if r]
+    if len(choices) < 2:
+        return [*details, ""]
+    options: list[tuple[str, str]] = []
+    for requirement in choices:
+        chosen = [s for key in requirement for s in slots if s.scheme == key]
+        if chosen:
+            envs = " and ".join(f"`{s.env}`" for s in chosen)
+            options.append((envs, _what(chosen)))
+    if len(options) < 2:
+        return [*details, ""]
+    said = ", or ".join(what for _envs, what in options)
+    lines = [f"Any one of these is enough ({said}):", ""]
+    lines += [f"- {envs} ({what})" for envs, what in options]
+    if () in requirements:
+        lines.append("- none: some verbs also work without credentials")
+    return [*lines, "", "What each one is:", "", *details, ""]
