@@ -148,7 +148,7 @@ def _from_segments(segs: list[tuple[str, bool]], custom: str, method: str,
     # A singular trailing word after something else: an action (POST /pets/{id}/adopt, PUT
     # /pulls/{n}/merge, GET /user/login) or a singular sub-resource (GET/PUT .../subscription).
     context = tuple(statics[-2:-1]) if after_item else tuple(statics[-3:-1])
-    if method == "post" or (method in ("put", "patch") and _verb_word(last)):
+    if method == "post" or (method == "put" and _verb_word(last)):
         return context, last
     if method == "get":
         return context, last
@@ -322,7 +322,8 @@ def resolve_names(items: list[tuple[Operation, tuple[str, ...], str, OpOverride]
             method = key.split(" ", 1)[0].lower()
             # GET reads it: ".get", or ".list" when an item below took ".get" (/balance/history and
             # /balance/history/{id}); other methods get their collection action.
-            actions = ("get", "list") if method == "get" else (_COLLECTION.get(method, method),)
+            actions = ("get", "list") if method == "get" else (_COLLECTION.get(method, method),) + (
+                ("replace",) if method == "put" else ())
             options = [_join([name, a]) for a in actions]
             longer = next((o for o in options if o not in names and o not in prefixes), options[0])
             base, n = longer, 2

@@ -9,6 +9,7 @@ from typing import Any
 
 from packc_runtime.diagnostics import Diagnostic
 
+from .english import is_plural
 from .goal import select_for_goal
 from .ids import api_id as _api_id
 from .ids import api_slug, cut_id, group_words
@@ -16,7 +17,7 @@ from .model import Api, Operation
 from .naming import MAX_NAME, name_operation, name_operations, path_words, resolve_names
 from .overrides import OpOverride, Overrides
 from .rank import Ranked, Signal, rank_operations, select
-from .text import slug
+from .text import slug, snake
 
 __all__ = ["MAX_VERBS", "MIN_VERBS", "LeftOut", "PackPlan", "Plan", "PlannedVerb", "api_slug", "name_operation", "plan"]
 
@@ -150,6 +151,17 @@ def _split_big(key: str, verbs: list[PlannedVerb]) -> list[tuple[str, list[Plann
         subs.setdefault(w[common] if len(w) > common else "", []).append(v)
     if len(subs) == 1:  # nothing tells them apart: balanced packs in path order
         return _balanced(key, next(iter(subs.values())))
+    core = _core(subs) if 0 < len(subs.get("", [])) <= MAX_VERBS else []
+    left = len(verbs) - len(core)
+    if core and 0 < left < MIN_VERBS:  # leave the rest a pack of 5: the core gives back its last picks
+        keep = max(len(subs[""]), len(core) - (MIN_VERBS - left))
+        while keep > len(subs[""]) and core[keep - 1].op.path == core[keep].op.path:
+            keep -= 1  # a sub-collection's list and create go back together
+        core = core[:keep]
+    if core:
+        taken = {v.op.key for v in core}
+        subs = {sub: kept for sub, members in subs.items() if sub
+                and (kept := [v for v in members if v.op.key not in taken])}
     pieces: list[tuple[str, list[PlannedVerb]]] = []  # whole sub-resources, each 12 or fewer
     for sub, members in sorted(subs.items(), key=lambda kv: (-len(kv[1]), kv[0] != "", kv[0])):
         word = slug(sub) or "misc"
@@ -158,8 +170,9 @@ def _split_big(key: str, verbs: list[PlannedVerb]) -> list[tuple[str, list[Plann
         name = key if not sub or key == word or key.endswith(f"-{word}") else f"{key}-{word}"
         pieces.extend(_split_big(name, members) if len(members) > MAX_VERBS else [(name, members)])
     # The fewest packs that hold the pieces whole: each piece, biggest first, goes to the emptiest pack.
-    count = math.ceil(len(verbs) / MAX_VERBS)
-    while True:
+    rest = len(verbs) - len(core)
+    count = max(1, math.ceil(rest / MAX_VERBS))
+    while pieces:
         bins: list[list[tuple[str, list[PlannedVerb]]]] = [[] for _ in range(count)]
         for piece in sorted(pieces, key=lambda p: (-len(p[1]), p[0] != key, p[0])):
             min(bins, key=lambda b: sum(len(m) for _, m in b)).append(piece)
@@ -167,7 +180,12 @@ def _split_big(key: str, verbs: list[PlannedVerb]) -> list[tuple[str, list[Plann
             break
         count += 1
     # A pack is named after its biggest piece (the group's own operations first).
-    out = [(min(b, key=lambda p: (p[0] != key, -len(p[1]), p[0]))[0], [v for _, m in b for v in m]) for b in bins]
+    out = [(min(b, key=lambda p: (p[0] != key, -len(p[1]), p[0]))[0], [v for _, m in b for v in m])
+           for b in (bins if pieces else []) if b]
+    if core:  # the core pack keeps the group's name; a piece pack that took it too is named after its word
+        out = [(name if name != key else f"{key}-{slug(path_words(members[0].op)[common])}", members)
+               for name, members in out]
+        out.append((key, core))
     # A pack below 5 joins the smallest other pack; past 12 the two are cut into balanced packs.
     while len(out) > 1 and min(len(m) for _, m in out) < MIN_VERBS:
         out.sort(key=lambda b: (len(b[1]), b[0]))
@@ -177,6 +195,35 @@ def _split_big(key: str, verbs: list[PlannedVerb]) -> list[tuple[str, list[Plann
         out.extend([(name, merged)] if len(merged) <= MAX_VERBS else _balanced(name, merged))
     return [(name, sorted(members, key=lambda v: (words[v.op.key], v.name)))
             for name, members in sorted(out, key=lambda b: (b[0], min((words[v.op.key], v.name) for v in b[1])))]
+
+
+def _core(subs: Mapping[str, list[PlannedVerb]]) -> list[PlannedVerb]:
+    """The pack a person would make of a big group: its own operations (list/create/get/update/
+    delete), then the actions on its item (a pull request's merge, an issue's lock), then the
+    list and create of the sub-collections under the item, biggest first (its reviews, its
+    comments), up to 12. What is left splits by sub-resource as before."""
+    own = subs[""]
+    items = {v.op.path.rstrip("/") for v in own if v.op.path.rstrip("/").endswith("}")}
+
+    def under(v: PlannedVerb) -> str:
+        """The one static segment after a core item's path, or ``''``."""
+        for item in items:
+            tail = v.op.path[len(item):]
+            if v.op.path.startswith(item + "/") and tail.count("/") == 1 and "{" not in tail:
+                return tail.strip("/")
+        return ""
+
+    actions, children = [], []
+    for sub, members in sorted(subs.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+        for v in sorted(members, key=lambda v: (v.op.path, v.op.method)):
+            word = under(v) if sub else ""
+            if not word:
+                continue
+            if not is_plural(snake(word)):
+                actions.append(v)  # PUT .../pulls/{n}/merge, GET .../merge, PUT .../issues/{n}/lock
+            elif v.op.method in ("get", "post"):
+                children.append(v)  # GET/POST .../pulls/{n}/reviews
+    return [*own, *actions, *children][:MAX_VERBS]
 
 
 def _merged_name(members: list[tuple[str, int]]) -> str:

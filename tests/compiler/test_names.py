@@ -169,3 +169,26 @@ def test_message_previews_name_recipient_and_text() -> None:
     assert sms.fields is not None and sms.fields["to"] == "{{to}}" and sms.fields["text"] == "{{body}}"
     post = _derived("slack.com.json", "POST /chat.postMessage").verb.preview
     assert post.kind == "message" and post.fields is not None and post.fields["to"] == "{{channel}}"
+
+
+def _pack_of(relative: str) -> dict[str, str]:
+    return {pv.name: pack for pv, pack in _verbs(relative)[1]["verbs"].values()}
+
+
+@corpus
+def test_split_families_group_as_a_person_would() -> None:
+    gh = _pack_of("github.com/api.github.com.json")
+    # A pull request with its merge and reviews; an issue with its comments.
+    assert {gh[n] for n in ("repos.pulls.get", "repos.pulls.list", "repos.pulls.create", "pulls.merge",
+                            "pulls.merged.get", "pulls.reviews.list", "pulls.reviews.create")} == {"github-pulls"}
+    assert len({gh[n] for n in ("repos.issues.get", "repos.issues.create", "issues.comments.create",
+                                "repos.issues.comments.list")}) == 1
+    assert len({gh[n] for n in ("repos.get", "repos.update", "repos.delete")}) == 1
+    stripe = _pack_of("stripe.com.json")
+    assert len({stripe[n] for n in ("charges.create", "charges.get", "charges.capture", "charges.refund")}) == 1
+    # The rest of a split group still makes packs of 5 or more, its list and create together.
+    assert stripe["charges.refunds.list"] == stripe["charges.refunds.create"]
+    counts: dict[str, int] = {}
+    for pack in stripe.values():
+        counts[pack] = counts.get(pack, 0) + 1
+    assert all(5 <= n <= 12 for n in counts.values())

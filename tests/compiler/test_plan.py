@@ -160,20 +160,22 @@ def _crud(prefix: str, item: str) -> list[object]:
     return [op("get", prefix), op("post", prefix), op("get", one), op("patch", one), op("delete", one)]
 
 
-def test_split_keeps_sub_resources_whole_and_names_packs_after_them() -> None:
+def test_split_core_pack_holds_the_group_and_its_item_children_the_rest_by_sub_resource() -> None:
     # 20 operations under /charges: the core five, refunds (5), disputes (5), captures (5).
     ops = [*_crud("/v1/charges", "c"), *_crud("/v1/charges/{c}/refunds", "r"), *_crud("/v1/charges/{c}/disputes", "d"),
-           *_crud("/v1/charges/{c}/captures", "p")]
+           *_crud("/v1/charges/{c}/captures", "p"), op("post", "/v1/charges/{c}/capture")]
     result = plan(make_api(*ops, title="Pay"), Overrides(), split=True)  # type: ignore[arg-type]
-    packs = {p.id: sorted(v.op.path for v in p.verbs) for p in result.packs}
+    packs = {p.id: sorted(f"{v.op.method} {v.op.path}" for v in p.verbs) for p in result.packs}
     assert len(packs) == 2 and all(MIN_VERBS <= len(v) <= MAX_VERBS for v in packs.values())
-    assert "pay-charges" in packs  # the pack with the group's own operations keeps the group's name
-    for paths in packs.values():  # every sub-resource lies whole in one pack
-        for sub in ("refunds", "disputes", "captures"):
-            inside = [p for p in paths if f"/{sub}" in p]
-            assert inside == [] or len(inside) == 5
+    # The pack with the group's own operations keeps the group's name, and takes the charge's action
+    # and the list and create of what lies under a charge (as a person would: a charge, its refunds).
+    core = packs["pay-charges"]
+    assert "post /v1/charges/{c}/capture" in core and len(core) == 12
+    for sub in ("refunds", "disputes", "captures"):
+        assert {f"get /v1/charges/{{c}}/{sub}", f"post /v1/charges/{{c}}/{sub}"} <= set(core)
     other = next(i for i in packs if i != "pay-charges")
     assert other.startswith("pay-charges-") and other.removeprefix("pay-charges-") in ("refunds", "disputes", "captures")
+    assert all("/{r}" in p or "/{d}" in p or "/{p}" in p for p in packs[other])
 
 
 def test_split_groups_deep_paths_by_their_top_resource_not_their_last_words() -> None:
