@@ -5,12 +5,14 @@ httpx's timeouts measure inactivity: a server that sends one header line a secon
 The sync transport therefore runs its connection pool over a network backend whose every
 connect, read and write waits at most until the deadline of the call in progress
 (:data:`DEADLINE`, set by ``send.Sender`` around each exchange); the wait that passes it fails
-as a read/write/connect timeout. The async path bounds the whole exchange with a cancel scope
+as a read/write/connect timeout. The name lookup before a new connection is bounded the same way. The async path bounds the whole exchange with a cancel scope
 instead (``anyio.fail_after`` in ``send.Sender``), which covers the same ground.
 """
 
 from __future__ import annotations
 
+import ipaddress
+import socket
 import ssl
 import threading
 import time
@@ -37,6 +39,40 @@ def _bounded(timeout: float | None, error: str) -> float | None:
 
         raise getattr(httpcore, error)("The call's deadline has passed.")
     return left if timeout is None else min(timeout, left)
+
+
+def _addresses(host: str, port: int) -> list[str]:
+    """``host``'s addresses, looked up within the deadline (``getaddrinfo`` has no timeout of its own).
+
+    The lookup runs on a daemon thread; past the deadline the call goes on without it (a resolver
+    gives up by itself later). Without a deadline, a literal address, or when the lookup fails,
+    ``[host]``: the connect then resolves and reports as httpcore always did.
+    """
+    deadline = DEADLINE.get()
+    try:
+        ipaddress.ip_address(host)
+        return [host]
+    except ValueError:
+        if deadline is None:
+            return [host]
+    found: list[Any] = []
+
+    def lookup() -> None:
+        try:
+            found.append(socket.getaddrinfo(host, port, type=socket.SOCK_STREAM))
+        except (OSError, UnicodeError) as exc:
+            found.append(exc)
+
+    worker = threading.Thread(target=lookup, name="packc-resolve", daemon=True)
+    worker.start()
+    worker.join(max(0.0, deadline - time.monotonic()))
+    if not found:
+        import httpcore
+
+        raise httpcore.ConnectTimeout(f"Looking up {host} did not finish within the call's deadline.")
+    if isinstance(found[0], Exception) or not found[0]:
+        return [host]
+    return list(dict.fromkeys(str(info[4][0]) for info in found[0]))
 
 
 # httpcore's stream and backend interfaces, by duck typing: subclassing them would import httpcore
@@ -74,8 +110,17 @@ class _DeadlineBackend:
 
     def connect_tcp(self, host: str, port: int, timeout: float | None = None, local_address: str | None = None,
                     socket_options: Iterable[Any] | None = None) -> _DeadlineStream:
-        return _DeadlineStream(self._backend.connect_tcp(host, port, _bounded(timeout, "ConnectTimeout"),
-                                                         local_address, socket_options))
+        import httpcore
+
+        failure: Exception | None = None
+        for address in _addresses(host, port):  # each in turn, as socket.create_connection does
+            try:
+                return _DeadlineStream(self._backend.connect_tcp(
+                    address, port, _bounded(timeout, "ConnectTimeout"), local_address, socket_options))
+            except (httpcore.ConnectError, httpcore.ConnectTimeout) as exc:
+                failure = exc
+        assert failure is not None
+        raise failure
 
     def connect_unix_socket(self, path: str, timeout: float | None = None,
                             socket_options: Iterable[Any] | None = None) -> _DeadlineStream:
