@@ -6,14 +6,16 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import cast, get_args
+from typing import TypeVar, cast, get_args
 
 from packc_runtime.diagnostics import Diagnostic
+from packc_runtime.identifiers import CliBin, Family, Identifier, PackId, VerbName
 from packc_runtime.manifest import Access, Binding, Manifest, PreviewKind, Verb
 
 from .model import Api, Operation
 
 __all__ = [
+    "IDENTIFIER_CODES",
     "VERB_RE",
     "OpOverride",
     "Overrides",
@@ -21,6 +23,10 @@ __all__ = [
 ]
 
 VERB_RE = re.compile(r"^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*$")
+# Errors about a name that would become a path, a command or code: nothing is written when one is found.
+IDENTIFIER_CODES = frozenset({"C107", "C108", "C109"})
+_I = TypeVar("_I", bound=Identifier)
+_ID_CODES: dict[type[Identifier], str] = {PackId: "C107", CliBin: "C108", Family: "C109"}
 _PREVIEW_KINDS: tuple[str, ...] = get_args(PreviewKind)
 _OP_KEYS = {"exclude", "include", "verb", "access", "destructive", "preview", "idempotent", "group", "description"}
 _ROOT_KEYS = {"id", "name", "cliBin", "include", "exclude", "family"}
@@ -46,9 +52,9 @@ class OpOverride:
 class Overrides:
     """Everything the user controls, gathered from stub, root ``x-packc`` and operations."""
 
-    api_id: str | None = None
+    api_id: PackId | None = None
     name: str | None = None
-    cli_bin: str | None = None
+    cli_bin: CliBin | None = None
     binding: Binding | None = None
     ops: Mapping[str, OpOverride] = field(default_factory=dict)  # by Operation.key
     stub_verbs: Mapping[str, Verb] | None = None  # a stub that names verbs keeps only those
@@ -78,7 +84,7 @@ def _op_override(op: Operation, diags: list[Diagnostic]) -> OpOverride:
         diags.append(Diagnostic("C102", "warning", f"{where}/{key}", f"Unknown x-packc key {key!r} is ignored.",
                                 f"Use one of: {', '.join(sorted(_OP_KEYS))}."))
     verb = raw.get("verb")
-    if verb is not None and not (isinstance(verb, str) and VERB_RE.match(verb) and len(verb) <= 64):
+    if verb is not None and not (isinstance(verb, str) and VERB_RE.match(verb) and VerbName.is_valid(verb)):
         diags.append(Diagnostic("C103", "error", f"{where}/verb", f"Verb name {verb!r} is not lower-case and dotted.",
                                 "Use a name like pets.adopt (at most 64 characters)."))
         verb = None
@@ -155,14 +161,28 @@ def collect_overrides(api: Api, stub: Manifest | None, *, care_by_user: frozense
         value = root.get(key)
         return value if isinstance(value, str) and value else None
 
-    api_id, name, cli_bin = text("id"), text("name"), text("cliBin")
-    binding = Binding(family=text("family")) if text("family") else None
+    def checked(kind: type[_I], value: object, where: str) -> _I | None:
+        if value is None or value == "":
+            return None
+        if kind.is_valid(value):
+            return kind(value)
+        diags.append(Diagnostic(_ID_CODES[kind], "error", where, f"The {kind.kind} {value!r} {kind.problem(value)}.",
+                                f"Use {kind.rule}. Nothing is written until it is fixed."))
+        return None
+
+    api_id = checked(PackId, root.get("id"), "#/x-packc/id")
+    cli_bin = checked(CliBin, root.get("cliBin"), "#/x-packc/cliBin")
+    family = checked(Family, root.get("family"), "#/x-packc/family")
+    name = text("name")
+    binding = Binding(family=family) if family else None
     stub_verbs: Mapping[str, Verb] | None = None
     if stub is not None:
-        api_id = stub.id or api_id
+        api_id = checked(PackId, stub.id, "surface.json#/id") or api_id
         name = stub.name or name
-        cli_bin = stub.cliBin or cli_bin
-        binding = stub.binding or binding
+        cli_bin = checked(CliBin, stub.cliBin, "surface.json#/cliBin") or cli_bin
+        if stub.binding is not None:
+            stub_family = checked(Family, stub.binding.family, "surface.json#/binding/family")
+            binding = stub.binding.model_copy(update={"family": stub_family})
         if stub.verbs:
             stub_verbs = dict(stub.verbs)
     return Overrides(api_id, name, cli_bin, binding, ops, stub_verbs, stub_by_user), diags

@@ -19,7 +19,7 @@ from .goal import check_goal
 from .ids import display_name
 from .implied import imply_security
 from .model import Api
-from .overrides import Overrides, collect_overrides
+from .overrides import IDENTIFIER_CODES, Overrides, collect_overrides
 from .plan import MIN_VERBS, LeftOut, PackPlan, Plan, plan
 from .text import clean, shorten
 
@@ -192,6 +192,9 @@ def compile(source: str | Path, out_dir: str | Path = "packs", *, split: bool = 
     _no_split_goal(split, goal)
     api, overrides, diags = _front(source, strict=strict, allow_remote_refs=allow_remote_refs,
                                    allow_outside=allow_outside, overlay=overlay)
+    # A name that would become a path, a command or code and is not a valid identifier: nothing
+    # is written (the plan and the diagnostics are still returned).
+    write = write and not any(d.code in IDENTIFIER_CODES and d.level == "error" for d in diags)
     front_end = len(diags)
     plan_ = plan(api, overrides, split=split, goal=_goal(goal, overrides, split))
     diags += plan_.diagnostics
@@ -212,11 +215,13 @@ def compile(source: str | Path, out_dir: str | Path = "packs", *, split: bool = 
             v.access == "read" for v in output.verbs)
         if len(output.verbs) < MIN_VERBS and not public_read:
             diags.append(_small(pack.id, len(output.verbs), plan_))
-        directory = write_pack(Path(out_dir), output, repo=repo) if write else None
-        if directory is not None and lint:
+        directory = None
+        if write:
             from .lint import lint_pack
 
-            for d in lint_pack(directory):
+            # Lint runs on the new files before they are moved into place.
+            directory, found = write_pack(Path(out_dir), output, repo=repo, check=lint_pack if lint else None)
+            for d in found or []:
                 diags.append(Diagnostic(d.code, d.level, f"{pack.id}/{d.pointer}", d.message, d.fix))
         packs.append(CompiledPack(pack.id, directory, tuple(v.name for v in output.verbs),
                                   {v.name: v.access for v in output.verbs}))

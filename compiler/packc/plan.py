@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from packc_runtime.diagnostics import Diagnostic
+from packc_runtime.identifiers import PackId, sanitize_id
 
 from .english import is_plural
 from .goal import select_for_goal
@@ -50,14 +51,14 @@ class LeftOut:
 
 @dataclass(frozen=True, slots=True)
 class PackPlan:
-    id: str
+    id: PackId
     group: str | None
     verbs: tuple[PlannedVerb, ...]
 
 
 @dataclass(frozen=True, slots=True)
 class Plan:
-    api_id: str
+    api_id: PackId
     packs: tuple[PackPlan, ...]
     left_out: tuple[LeftOut, ...]
     diagnostics: tuple[Diagnostic, ...] = ()
@@ -307,7 +308,7 @@ def plan(api: Api, overrides: Overrides, *, split: bool = False, max_verbs: int 
     for op, res, act in name_operations(api, api.operations):
         named.append((op, res, act, overrides.ops.get(op.key, OpOverride())))
     names = resolve_names(named, diags)
-    api_id = overrides.api_id or _api_id(api)
+    api_id = overrides.api_id or sanitize_id(_api_id(api))  # already in the grammar; checked
 
     left_out: list[LeftOut] = []
     entries: list[tuple[Operation, tuple[str, ...], str, OpOverride, str]] = []
@@ -351,10 +352,11 @@ def plan(api: Api, overrides: Overrides, *, split: bool = False, max_verbs: int 
         groups = _groups(ranked)
         used: set[str] = set()
         for key, verbs in groups:
-            pack_id = api_id if len(groups) == 1 else cut_id(f"{api_id}-{key}", MAX_NAME)
+            # Derived from document text (tags, paths): made to fit the id grammar, never refused.
+            pack_id = api_id if len(groups) == 1 else sanitize_id(cut_id(f"{api_id}-{key}", MAX_NAME))
             base, n = pack_id, 2
             while pack_id in used:  # ids cut to 64 characters may meet
-                pack_id = f"{cut_id(base, MAX_NAME - 4)}-{n}"
+                pack_id = sanitize_id(f"{cut_id(base, MAX_NAME - 4)}-{n}")
                 n += 1
             used.add(pack_id)
             packs.append(PackPlan(pack_id, key, tuple(sorted(verbs, key=lambda v: v.name))))

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import json
 import re
-import shlex
 from collections.abc import Mapping, Sequence
 from typing import Any
+
+from .escaping import shell_line
 
 __all__ = ["PLACEHOLDER", "example_line", "placeholders"]
 
@@ -33,7 +34,9 @@ def example_line(cli: Sequence[str], args: Mapping[str, Any] | None) -> str:
     """A ready-to-run command line: each argument filled with its first example.
 
     A missing optional value drops its token and the flag right before it, as the reference says;
-    a required argument without an example shows as ``<name>``.
+    a required argument without an example shows as ``'<name>'``. Every word, the placeholder
+    included, is one shell word (``escaping.shell_word``): pasted, the line runs the pack's own
+    command with exactly these words, whatever the examples hold.
     """
     properties: Mapping[str, Any] = {}
     required: set[str] = set()
@@ -83,4 +86,4 @@ def example_line(cli: Sequence[str], args: Mapping[str, Any] | None) -> str:
             continue
         words.append(filled)
         literal.append(False)
-    return " ".join(shlex.quote(w) if not (w.startswith("<") and w.endswith(">")) else w for w in words)
+    return shell_line(words)

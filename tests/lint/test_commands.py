@@ -20,7 +20,7 @@ def test_ledger_lines() -> None:
     lines = {e.verb: e.line for e in entries}
     # memo has no example and is optional: its token and the --memo flag before it are dropped.
     assert lines["transfer"] == "ledger transfer 2.80 --to demo-transit --confirm"
-    assert lines["connect"] == "ledger connect <provider>"
+    assert lines["connect"] == "ledger connect '<provider>'"
     assert lines["setup.apply"] == "ledger setup all -y"
     assert [e.access for e in entries] == ["read", "write", "write", "read", "read", "write"]
 
@@ -34,7 +34,7 @@ def test_example_line_quotes_and_flags() -> None:
         "need": {"type": "string"}},
         "required": ["need"]}
     line = example_line(["x", "find", "{{q}}", "--n={{n}}", "--tags", "{{tags}}", "--flag", "{{flag}}", "--need", "{{need}}"], args)
-    assert line == "x find 'two words' --n=3 --tags '[\"a\",\"b\"]' --need <need>"
+    assert line == "x find 'two words' --n=3 --tags '[\"a\",\"b\"]' --need '<need>'"
 
 
 def test_cli_commands(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
