@@ -19,7 +19,7 @@ from packc.repo import LAUNCHER_MODULE, SMOKE_TEST
 from packc.write import MARKER, write_tree
 from packc_runtime.identifiers import PackId
 
-from .hostile import PY_BREAKOUT, document, tree, write
+from sec_ident_hostile import PY_BREAKOUT, document, tree, write
 
 
 def _codes(result: object) -> set[str]:
