@@ -76,8 +76,10 @@ def md_code(text: str, *, in_table: bool = False) -> str:
         body = body.replace("|", "\\|")
     longest = max((len(run) for run in re.findall(r"`+", body)), default=0)
     fence = "`" * (longest + 1)
-    if not body or body[0] in "` " or body[-1] in "` ":
-        body = f" {body} "  # CommonMark strips one space from each side when both are there
+    if not body:
+        return "` `"  # CommonMark has no empty code span; one space is the nearest
+    if body.strip(" ") and (body[0] in "` " or body[-1] in "` "):
+        body = f" {body} "  # CommonMark strips one space from each side when both are there (and not only spaces)
     return f"{fence}{body}{fence}"
 
 
@@ -156,18 +158,21 @@ def shell_word(value: str) -> str:
 
     A word of safe characters stays as it is; other printable text is single-quoted; text with a
     hidden character (a line break, an escape, a bidi override) uses ``$'...'`` with every
-    non-printable byte written as ``\\xHH``, so the word is always one visible line.
+    non-printable byte written as ``\\xHH``, so the word is always one visible line. A shell without
+    ``$'...'`` (dash) reads that word as other text, but still as one word of the same command.
     """
     if _SHELL_SAFE.fullmatch(value):
         return value
     if not any(_hidden(ch) for ch in value):
         return "'" + value.replace("'", "'\"'\"'") + "'"
+    # Inside $'...' a quote is written \x27, never \': a shell without $'...' (dash) reads the word
+    # as $ followed by an ordinary single-quoted string, which then holds no quote that could end it.
     out = ["$'"]
     for ch in value:
-        if ch in "\\'":
-            out.append("\\" + ch)
-        elif ch == "!":  # never left for an interactive shell's history expansion
-            out.append("\\x21")
+        if ch == "\\":
+            out.append("\\\\")
+        elif ch in "'!":  # and ! is never left for an interactive shell's history expansion
+            out.append(f"\\x{ord(ch):02x}")
         elif _hidden(ch):
             raw = (ch if not 0xD800 <= ord(ch) <= 0xDFFF else "\ufffd").encode()  # lone surrogate: U+FFFD
             out.append("".join(f"\\x{b:02x}" for b in raw))
