@@ -19,11 +19,18 @@ import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from packc_runtime.escaping import fenced_line, md_code, md_text, shell_line, shell_word, toml_string, yaml_scalar
-from packc_runtime.templating import example_line
-
 from sec_ident_hostile import MD_BREAKOUT, SHELL_BREAKOUT
+
+from packc_runtime.escaping import (
+    fenced_line,
+    md_code,
+    md_text,
+    shell_line,
+    shell_word,
+    toml_string,
+    yaml_scalar,
+)
+from packc_runtime.templating import example_line
 
 markdown_it = pytest.importorskip("markdown_it")
 MD = markdown_it.MarkdownIt("commonmark").enable("table").enable("strikethrough")

@@ -11,6 +11,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from sec_ident_hostile import PY_BREAKOUT, document, tree, write
 
 from packc import compile
 from packc.emit import LAUNCHER
@@ -18,8 +19,6 @@ from packc.errors import UsageError
 from packc.repo import LAUNCHER_MODULE, SMOKE_TEST
 from packc.write import MARKER, write_tree
 from packc_runtime.identifiers import PackId
-
-from sec_ident_hostile import PY_BREAKOUT, document, tree, write
 
 
 def _codes(result: object) -> set[str]:
