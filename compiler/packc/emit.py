@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
 from packc_runtime.credentials import CredentialSlot, credential_slots
+from packc_runtime.escaping import fenced_line, md_code, yaml_scalar
 from packc_runtime.identifiers import PackId
 from packc_runtime.manifest import Manifest, Policy, dump_json
 from packc_runtime.templating import example_line
@@ -97,7 +97,8 @@ def _slots(pack: PackOutput) -> list[CredentialSlot]:
 
 
 def _verb_section(v: DerivedVerb) -> list[str]:
-    lines = [f"### `{v.name}`", "", inline_md(v.verb.description or ""), "", "```sh", _example(v), "```", ""]
+    lines = [f"### {md_code(v.name)}", "", inline_md(v.verb.description or ""), "",
+             "```sh", fenced_line(_example(v)), "```", ""]
     props = (v.verb.args or {}).get("properties", {})
     required = set((v.verb.args or {}).get("required", []))
     if props:
@@ -110,7 +111,7 @@ def _verb_section(v: DerivedVerb) -> list[str]:
             need = "required" if name in required else "optional"
             values = allowed_values(prop)
             text = f"{text} {values}".strip() if values else text
-            lines.append(f"- `{name}` ({kind}, {need}){': ' + text if text else ''}")
+            lines.append(f"- {md_code(str(name))} ({inline_md(kind)}, {need}){': ' + text if text else ''}")
         lines.append("")
     return lines
 
@@ -123,32 +124,37 @@ def _confirm_lines(verbs: Sequence[DerivedVerb]) -> list[str]:
              "card; show it to a person and run the same line with `--confirm` only after they agree.", ""]
     for v in writes:
         p = v.verb.preview
-        shown = ", ".join(f"`{k}`" for k in (p.fields or {})) if p else ""
+        shown = ", ".join(md_code(str(k)) for k in (p.fields or {})) if p else ""
         extra = " It cannot be undone." if v.destructive else ""
-        lines.append(f"- `{v.name}`: a {p.kind if p else 'fields'} preview"
+        lines.append(f"- {md_code(v.name)}: a {inline_md(p.kind) if p else 'fields'} preview"
                      f"{' showing ' + shown if shown else ''}.{extra}")
     return [*lines, ""]
 
 
 def render_harness(pack: PackOutput) -> str:
-    """HARNESS.md: the skill file an agent reads."""
+    """HARNESS.md: the skill file an agent reads.
+
+    Every piece of text from the document goes through one escaping function of
+    ``packc_runtime.escaping``, chosen by where it lands (``inline_md`` is ``md_text`` after ``clean``).
+    """
     m = pack.manifest
+    cli_bin = m.cliBin or m.id
     name = clean(m.name or m.id)
     base, _, group = name.partition(": ")
     api = base if base.lower().endswith("api") else f"{base} API"
     api += f" ({group})" if group else ""
-    description = shorten(f"Call the {api} through {len(pack.verbs)} verbs with the {m.cliBin} command.", 200)
-    lines = ["---", f"name: {m.id}", f"description: {json.dumps(description, ensure_ascii=False)}", "---", "",
+    description = shorten(f"Call the {api} through {len(pack.verbs)} verbs with the {cli_bin} command.", 200)
+    lines = ["---", f"name: {yaml_scalar(m.id)}", f"description: {yaml_scalar(description)}", "---", "",
              f"# {inline_md(name)}", ""]
     lines += [inline_md(pack.about) if pack.about else f"This pack calls the {inline_md(name)} API.", "",
-              f"Run `{m.cliBin} <verb words> [arguments]`; add `--json` for a JSON envelope "
+              f"Run {md_code(f'{cli_bin} <verb words> [arguments]')}; add `--json` for a JSON envelope "
               '(`{"ok": true, "status": ..., "body": ...}` or `{"ok": false, "error": {"code": ...}}`).', ""]
     lines += ["## Setup", ""]
     slots = _slots(pack)
     if slots:
-        lines += [f"Have a person store them once with `{m.cliBin} connect` (it prompts without echo and keeps them "
-                  "in the OS keyring for this API's server), or set these environment variables and have a person "
-                  f"approve them once for the server with `{m.cliBin} connect --approve-env`:", ""]
+        lines += [f"Have a person store them once with {md_code(cli_bin + ' connect')} (it prompts without echo and "
+                  "keeps them in the OS keyring for this API's server), or set these environment variables and have a "
+                  f"person approve them once for the server with {md_code(cli_bin + ' connect --approve-env')}:", ""]
         lines += credential_lines(slots, pack.document)
     else:
         lines += ["No credentials are needed.", ""]
@@ -162,8 +168,9 @@ def render_harness(pack: PackOutput) -> str:
 
 
 def render_readme(pack: PackOutput) -> str:
-    """README.md: the pack for a person."""
+    """README.md: the pack for a person (escaped as HARNESS.md is)."""
     m = pack.manifest
+    cli_bin = m.cliBin or m.id
     name = inline_md(clean(m.name or m.id))
     lead = (inline_md(pack.about) + " ") if pack.about else ""
     lines = [f"# {name} pack", "",
@@ -171,19 +178,19 @@ def render_readme(pack: PackOutput) -> str:
              "## Credentials", ""]
     slots = _slots(pack)
     if slots:
-        lines += [f"- `{s.env}`: {inline_md(s.description)}" for s in slots]
-        lines += ["", f"Store them once with `{m.cliBin} connect` (prompts without echo; OS keyring, else an "
-                  "owner-only file; bound to this API's server origin), or set them in the environment and approve "
-                  f"them once for that origin with `{m.cliBin} connect --approve-env` (`{m.cliBin} connect --list` "
-                  "shows the origin).", ""]
+        lines += [f"- {md_code(s.env)}: {inline_md(s.description)}" for s in slots]
+        lines += ["", f"Store them once with {md_code(cli_bin + ' connect')} (prompts without echo; OS keyring, else "
+                  "an owner-only file; bound to this API's server origin), or set them in the environment and approve "
+                  f"them once for that origin with {md_code(cli_bin + ' connect --approve-env')} "
+                  f"({md_code(cli_bin + ' connect --list')} shows the origin).", ""]
     else:
         lines += ["None: the API is public.", ""]
     lines += ["## Verbs", "", "| verb | access | what it does |", "|---|---|---|"]
     for v in pack.verbs:
         access = v.access + (", destructive" if v.destructive else "")
-        lines.append(f"| `{v.name}` | {access} | {inline_md(v.verb.description or '')} |")
+        lines.append(f"| {md_code(v.name, in_table=True)} | {access} | {inline_md(v.verb.description or '')} |")
     lines += ["", "## Run a verb", "", "```sh"]
-    lines += [_example(v) for v in pack.verbs[:3]]
+    lines += [fenced_line(_example(v)) for v in pack.verbs[:3]]
     lines += ["```", "", "Write verbs return a preview until you add `--confirm`. `--server URL` calls another "
               "server; `--json` prints the result envelope.", ""]
     return "\n".join(lines) + "\n"

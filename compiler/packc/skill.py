@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from packc_runtime.credentials import CredentialSlot
+from packc_runtime.escaping import md_code
 from packc_runtime.openapi import BINDING_KEY, METHODS, resolve
 
 from .text import inline_md, shorten
@@ -82,7 +83,7 @@ def _what(slots: Sequence[CredentialSlot]) -> str:
 def credential_lines(slots: Sequence[CredentialSlot], document: Mapping[str, Any]) -> list[str]:
     """Markdown lines for Setup: the alternatives when the document accepts one of several
     credentials, then each environment variable with what it is."""
-    details = [f"- `{s.env}`: {inline_md(s.description)}" for s in slots]
+    details = [f"- {md_code(s.env)}: {inline_md(s.description)}" for s in slots]
     requirements = _requirements(document)
     choices = [r for r in requirements if r]
     if len(choices) < 2:
@@ -91,7 +92,7 @@ def credential_lines(slots: Sequence[CredentialSlot], document: Mapping[str, Any
     for requirement in choices:
         chosen = [s for key in requirement for s in slots if s.scheme == key]
         if chosen:
-            envs = " and ".join(f"`{s.env}`" for s in chosen)
+            envs = " and ".join(md_code(s.env) for s in chosen)
             options.append((envs, _what(chosen)))
     if len(options) < 2:
         return [*details, ""]

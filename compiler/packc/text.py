@@ -7,6 +7,8 @@ import html
 import re
 import unicodedata
 
+from packc_runtime.escaping import md_text
+
 __all__ = ["clean", "inline_md", "sentence", "shorten", "slug", "snake"]
 
 # Bidi embeddings/overrides/isolates, marks, zero-width characters, BOM, word joiner.
@@ -77,12 +79,9 @@ def sentence(text: object, limit: int = 200) -> str:
 
 
 def inline_md(text: str) -> str:
-    """Text safe inside a Markdown line: cannot start a heading, list, quote, fence or HTML."""
-    out = clean(text)
-    out = out.replace("\\", "\\\\")
-    for ch in "<>[]*_":
-        out = out.replace(ch, "\\" + ch)
-    return out
+    """Spec text as one Markdown line: ``clean`` (plain text), then ``escaping.md_text`` (the one
+    Markdown escaping layer): it cannot start a heading, list, quote, fence, HTML, link or table cell."""
+    return md_text(clean(text))
 
 
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")

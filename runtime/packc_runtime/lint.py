@@ -17,6 +17,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from .diagnostics import Diagnostic, Level, escape_token
+from .identifiers import CliBin, Family, Identifier, PackId, VerbName
 from .manifest import Manifest, Policy, read_manifest, read_policy
 from .metaschema import meta_schema_problem
 from .openapi import DESTRUCTIVE_METHODS, NEVER_READ_METHODS, bound_methods
@@ -58,12 +59,12 @@ CODES: dict[str, tuple[Level, str]] = {
     "M030": ("warning", "wrap.bin names a file the pack does not contain"),
     "M031": ("error", "policy.json makes a PUT, PATCH or DELETE verb a read"),
     "M032": ("warning", "policy.json does not mark a DELETE verb destructive"),
+    "M033": ("error", "id, cliBin or binding.family is not a safe identifier"),
     "M040": ("error", "transports lists mcp but the pack's kind cannot be served"),
     "M041": ("warning", "HARNESS.md front matter is not an Agent Skills file"),
 }
 
 _ID = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
-_VERB = re.compile(r"^[a-z0-9][a-z0-9_-]*(\.[a-z0-9][a-z0-9_-]*)*$")
 _MIN_VERBS, _MAX_VERBS = 5, 12
 
 
@@ -97,11 +98,12 @@ def _check_manifest(m: Manifest, pack_dir: Path) -> list[Diagnostic]:
     if m.id != m.id.lower() or not _ID.match(m.id):
         out.append(_d("M014", _ptr("surface.json", "id"), f"Pack id {m.id!r} is not a lower-case id.",
                       "Use lower-case letters, digits, '.', '_' and '-'."))
+    out += _check_identifiers(m)
     out += _check_kind(m, pack_dir)
     out += _check_hcp(m)
     for name, verb in m.verbs.items():
         where = ("verbs", name)
-        if len(name) > 64 or not _VERB.match(name):
+        if not VerbName.is_valid(name):
             out.append(_d("M026", _ptr("surface.json", *where), f"Verb name {name!r} is not lower-case dotted words of at most 64 characters.",
                           "Rename it, e.g. 'pets.list'."))
         if not verb.description:
@@ -115,6 +117,18 @@ def _check_manifest(m: Manifest, pack_dir: Path) -> list[Diagnostic]:
         out += _check_args(name, verb.args)
         out += _check_placeholders(name, verb)
     return out
+
+
+def _check_identifiers(m: Manifest) -> list[Diagnostic]:
+    """M033: the names that become a directory, a command and code follow the identifier grammar."""
+    fields: list[tuple[type[Identifier], str | None, tuple[str, ...]]] = [
+        (CliBin, m.cliBin, ("cliBin",)),
+        (Family, m.binding.family if m.binding else None, ("binding", "family"))]
+    if m.id == m.id.lower() and _ID.match(m.id):  # else M014 says it already
+        fields.insert(0, (PackId, m.id, ("id",)))
+    return [_d("M033", _ptr("surface.json", *where), f"The {kind.kind} {value!r} {kind.problem(value)}.",
+               f"Use {kind.rule}.")
+            for kind, value, where in fields if value is not None and not kind.is_valid(value)]
 
 
 def _check_kind(m: Manifest, pack_dir: Path) -> list[Diagnostic]:

@@ -139,6 +139,10 @@ BROKEN: list[tuple[str, Mutation]] = [
     ("M032", _bound("transfer", "delete")),  # a write, but not marked destructive
     ("M032", _many(_bound("transfer", "delete"),
                    lambda s, p, d: p["commands"]["transfer"].update(destructive=False))),
+    ("M033", _set("binding/family", "../ledger")),
+    ("M033", lambda s, p, d: (s.update(id="led_ger"), p.update(surface_id="led_ger"))),
+    ("M026", lambda s, p, d: (s["verbs"].update({"pay-ees.list": s["verbs"].pop("list")}),
+                              p["commands"].update({"pay-ees.list": p["commands"].pop("list")}))),
     ("M040", _set("transports", ["cli", "mcp"])),  # a wrap pack cannot be served
     ("M041", lambda s, p, d: (d / "HARNESS.md").write_text("---\nname: ledger\ndescription: x\n---\n")),
     ("M041", lambda s, p, d: (d / "HARNESS.md").write_text("---\nname: pack\ndescription: \"\"\n---\n")),
