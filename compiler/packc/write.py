@@ -119,8 +119,10 @@ def write_tree(out_dir: Path, name: PackId, files: Mapping[str, tuple[str, int]]
             dest = safe_child(target, rel)
             if os.path.lexists(dest) and rel not in (listed or []) and rel != MARKER:
                 raise _refuse(dest, "is a file packc did not write, and the new pack has a file of that name")
-        staging = Path(tempfile.mkdtemp(prefix=f".{name}.", suffix=".packc-tmp", dir=out_dir))
+        private = Path(tempfile.mkdtemp(prefix=f".{name}.", suffix=".packc-tmp", dir=out_dir))
+        staging = private / name  # named as the pack: lint compares HARNESS.md's name with it
         try:
+            staging.mkdir()
             _write_files(staging, all_files)
             result = check(staging) if check is not None else None
             if listed is None:
@@ -128,7 +130,7 @@ def write_tree(out_dir: Path, name: PackId, files: Mapping[str, tuple[str, int]]
             else:
                 _replace_previous(target, listed, staging, names)
         finally:
-            shutil.rmtree(staging, ignore_errors=True)
+            shutil.rmtree(private, ignore_errors=True)
     except UnsafePath as exc:
         raise UsageError(f"refusing to write outside the output directory: {exc}") from None
     except OSError as exc:
