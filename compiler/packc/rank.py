@@ -8,6 +8,7 @@ references. Deterministic: the same document gives the same points.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import re
@@ -55,11 +56,13 @@ _IRREGULAR = {"people": "person", "children": "child", "analyses": "analysis", "
 _KEEP_E = ("at", "iz", "ag", "ov", "ar", "os", "rg", "iv", "ur", "ac", "as", "ak", "ot")
 
 
-def words(text: str) -> list[str]:
+@functools.lru_cache(maxsize=1 << 16)
+def words(text: str) -> tuple[str, ...]:
     """Lower-case words: ``chat.postMessage`` → chat, post, message; ``payment_intents`` → payment, intents."""
-    return [w.lower() for w in _WORD.findall(text)]
+    return tuple(w.lower() for w in _WORD.findall(text))
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def stem(word: str) -> str:
     """A light stem, enough to meet a word's other forms: ``issues`` → issue, ``merged``/``merging`` → merge."""
     w = word.lower()
@@ -96,6 +99,12 @@ _COLLECTION = {"get": "list", "post": "create", "put": "update", "patch": "updat
 
 
 def _segments(path: str) -> tuple[list[str], bool]:
+    segs, dotted = _segments_of(path)
+    return list(segs), dotted
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _segments_of(path: str) -> tuple[tuple[str, ...], bool]:
     """Path → segments (``{}`` for a parameter, dotted words split, prefixes dropped), and whether the
     last word came from a dotted segment (``/chat.postMessage``: an RPC-style method name)."""
     base = path.partition("#")[0].partition("?")[0]
@@ -114,7 +123,7 @@ def _segments(path: str) -> tuple[list[str], bool]:
         dotted = len(parts) > 1
     while len(out) > 1 and out[0] != "{}" and _PREFIX.match(out[0]):
         out.pop(0)
-    return out, dotted
+    return tuple(out), dotted
 
 
 def shape(op: Operation) -> Shape:
@@ -473,10 +482,13 @@ def _homes(nouns: Mapping[tuple[str, ...], tuple[str, ...]], under: Counter[tupl
         if noun:
             by_last.setdefault(noun[-1], []).append(resource)
     lasts = sorted(by_last)
+    by_start: dict[str, list[str]] = {}  # abbreviations share their first three letters
+    for last in lasts:
+        by_start.setdefault(last[:3], []).append(last)
     homes: dict[tuple[str, ...], tuple[str, ...]] = {}
     for last in lasts:
         # Abbreviations share a home: "repo" resources compete with "repository" ones.
-        family = [r for other in lasts if same_noun(last, other) for r in by_last[other]]
+        family = [r for other in by_start[last[:3]] if same_noun(last, other) for r in by_last[other]]
         best = min(family, key=lambda r: (-under[r], len(r), r))
         for resource in by_last[last]:
             homes[nouns[resource]] = best
@@ -486,12 +498,18 @@ def _homes(nouns: Mapping[tuple[str, ...], tuple[str, ...]], under: Counter[tupl
 def _mentions(shapes: Mapping[str, Shape], by_stem: Mapping[str, set[str]],
               nouns: Mapping[tuple[str, ...], tuple[str, ...]]) -> dict[tuple[str, ...], int]:
     """For each resource, how many operations of other resources name its noun in their own text."""
+    members: dict[tuple[str, ...], set[str]] = {}
+    for key, s in shapes.items():
+        members.setdefault(s.resource, set()).add(key)
+    naming: dict[tuple[str, ...], set[str]] = {}  # one intersection per noun, shared by its resources
     out: dict[tuple[str, ...], int] = {}
     for resource, noun in nouns.items():
         if not noun:
             continue
-        hits = set.intersection(*(by_stem.get(w, set()) for w in noun))
-        out[resource] = sum(1 for key in hits if shapes[key].resource != resource)
+        if noun not in naming:
+            naming[noun] = set.intersection(*(by_stem.get(w, set()) for w in noun))
+        hits = naming[noun]
+        out[resource] = len(hits) - len(hits & members.get(resource, set()))
     return out
 
 
@@ -516,9 +534,9 @@ def select(ranked: Sequence[tuple[str, Ranked]], limit: int, *, spread: int = 10
     for kind in (ENTRY, GLOBAL_SEARCH):
         found = [(max(p for n, p in r.points if n == kind), r.score, -i) for i, (_, r) in enumerate(remaining)
                  if any(n == kind for n, _ in r.points)]
-        best = -max(found)[2] if found else None
-        if best is not None and len(chosen) < limit:
-            key, r = remaining.pop(best)
+        pick = -max(found)[2] if found else None
+        if pick is not None and len(chosen) < limit:
+            key, r = remaining.pop(pick)
             chosen.append(key)
             taken[r.shape.resource] += 1
 
@@ -530,8 +548,16 @@ def select(ranked: Sequence[tuple[str, Ranked]], limit: int, *, spread: int = 10
         cost = (0 if exempt else spread * n) + (25 * (n - most + 1) if n >= most else 0)
         return r.score + bonus - cost
 
+    # ``ranked`` is best first: no operation gains more than ``together`` points, so the scan for
+    # the best adjusted one stops where the plain score can no longer reach it.
     while remaining and len(chosen) < limit:
-        best_i = min(range(len(remaining)), key=lambda i: (-adjusted(remaining[i][1]), remaining[i][0]))
+        best_i, best = -1, (0, "")
+        for i, (key, r) in enumerate(remaining):
+            if best_i >= 0 and r.score + together < -best[0]:
+                break
+            candidate = (-adjusted(r), key)
+            if best_i < 0 or candidate < best:
+                best_i, best = i, candidate
         key, r = remaining.pop(best_i)
         chosen.append(key)
         taken[r.shape.resource] += 1
