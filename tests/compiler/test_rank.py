@@ -39,8 +39,8 @@ def test_shape_reads_resource_and_action_from_the_path(method: str, path: str, r
 
 
 def test_words_and_stems_meet_other_forms() -> None:
-    assert words("chat.postMessage") == ["chat", "post", "message"]
-    assert words("payment_intents") == ["payment", "intents"]
+    assert words("chat.postMessage") == ("chat", "post", "message")
+    assert words("payment_intents") == ("payment", "intents")
     assert [stem(w) for w in ("issues", "replies", "merged", "merging", "addresses", "status")] == [
         "issue", "reply", "merge", "merge", "address", "status"]
 
