@@ -293,7 +293,7 @@ def _planned(name: str, op: Operation, res: tuple[str, ...], act: str, ov: OpOve
 
 
 def _with_include(r: Ranked, v: PlannedVerb) -> Ranked:
-    return Ranked(r.shape, v.signals)
+    return Ranked(r.shape, v.signals) if v.override.include else r
 
 
 def plan(api: Api, overrides: Overrides, *, split: bool = False, max_verbs: int = MAX_VERBS,

@@ -14,7 +14,7 @@ import math
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .model import Api, Operation
@@ -40,10 +40,10 @@ class Ranked:
 
     shape: Shape
     points: tuple[Signal, ...]
+    score: int = field(init=False)  # the sum of the points, kept (selection reads it often)
 
-    @property
-    def score(self) -> int:
-        return sum(p for _, p in self.points)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "score", sum(p for _, p in self.points))
 
 
 # --- words --------------------------------------------------------------------------------------------
@@ -181,27 +181,33 @@ def _log_points(n: int, weight: float, cap: int) -> int:
     return min(cap, round(weight * math.log2(1 + n)))
 
 
-def _main_schema(api: Api, op: Operation) -> str | None:
-    """The component schema an operation returns (or, failing that, takes): its main object."""
+def _operation_node(api: Api, op: Operation) -> dict[str, Any] | None:
     paths = api.document.get("paths")
-    node = paths.get(op.path) if isinstance(paths, Mapping) else None
-    node = node.get(op.method) if isinstance(node, Mapping) else None
-    if not isinstance(node, Mapping):
+    node = paths.get(op.path) if isinstance(paths, dict) else None
+    node = node.get(op.method) if isinstance(node, dict) else None
+    return node if isinstance(node, dict) else None
+
+
+def _main_schema(api: Api, op: Operation, memo: dict[str, str | None]) -> str | None:
+    """The component schema an operation returns (or, failing that, takes): its main object."""
+    node = _operation_node(api, op)
+    if node is None:
         return None
     bodies: list[Any] = []
     responses = node.get("responses")
-    if isinstance(responses, Mapping):
-        bodies += [r for s, r in sorted(responses.items(), key=lambda kv: str(kv[0])) if str(s).startswith("2")]
-    if isinstance(node.get("requestBody"), Mapping):
+    if isinstance(responses, dict):
+        ok = [s for s in responses if str(s).startswith("2")]
+        bodies += [responses[s] for s in (sorted(ok, key=str) if len(ok) > 1 else ok)]
+    if isinstance(node.get("requestBody"), dict):
         bodies.append(node["requestBody"])
     for body in bodies:
         body = api.deref(body)
-        content = body.get("content") if isinstance(body, Mapping) else None
-        if not isinstance(content, Mapping):
+        content = body.get("content") if isinstance(body, dict) else None
+        if not isinstance(content, dict):
             continue
         for media in content.values():
-            schema = media.get("schema") if isinstance(media, Mapping) else None
-            name = _schema_name(api, schema, 0)
+            schema = media.get("schema") if isinstance(media, dict) else None
+            name = _schema_name(api, schema, 0, memo)
             if name:
                 return name
     return None
@@ -209,34 +215,34 @@ def _main_schema(api: Api, op: Operation) -> str | None:
 
 def _body_fields(api: Api, op: Operation) -> int:
     """How many top-level fields the operation's request body has (a signature action takes many)."""
-    paths = api.document.get("paths")
-    node = paths.get(op.path) if isinstance(paths, Mapping) else None
-    node = node.get(op.method) if isinstance(node, Mapping) else None
-    body = api.deref(node.get("requestBody")) if isinstance(node, Mapping) else None
-    content = body.get("content") if isinstance(body, Mapping) else None
+    node = _operation_node(api, op)
+    body = api.deref(node.get("requestBody")) if node is not None else None
+    content = body.get("content") if isinstance(body, dict) else None
     most = 0
-    if isinstance(content, Mapping):
+    if isinstance(content, dict):
         for media in content.values():
-            schema = api.deref(media.get("schema")) if isinstance(media, Mapping) else None
-            props = schema.get("properties") if isinstance(schema, Mapping) else None
-            if isinstance(props, Mapping):
+            schema = api.deref(media.get("schema")) if isinstance(media, dict) else None
+            props = schema.get("properties") if isinstance(schema, dict) else None
+            if isinstance(props, dict):
                 most = max(most, len(props))
     return most
 
 
-def _schema_name(api: Api, schema: Any, depth: int) -> str | None:
-    if not isinstance(schema, Mapping) or depth > 2:
+def _schema_name(api: Api, schema: Any, depth: int, memo: dict[str, str | None]) -> str | None:
+    if not isinstance(schema, dict) or depth > 2:
         return None
     ref = schema.get("$ref")
     if isinstance(ref, str) and ref.startswith("#/components/schemas/"):
-        target = api.deref(schema)
-        inner = _schema_name(api, target, depth + 1) if _is_wrapper(target) else None
-        return inner or ref.rsplit("/", 1)[1]
-    if isinstance(schema.get("items"), Mapping):
-        return _schema_name(api, schema["items"], depth + 1)
+        if ref not in memo:  # many operations return the same schema
+            target = api.deref(schema)
+            inner = _schema_name(api, target, depth + 1, memo) if _is_wrapper(target) else None
+            memo[ref] = inner or ref.rsplit("/", 1)[1]
+        return memo[ref]
+    if isinstance(schema.get("items"), dict):
+        return _schema_name(api, schema["items"], depth + 1, memo)
     if _is_wrapper(schema):
         for prop in schema["properties"].values():
-            name = _schema_name(api, prop, depth + 1)
+            name = _schema_name(api, prop, depth + 1, memo)
             if name:
                 return name
     return None
@@ -244,9 +250,9 @@ def _schema_name(api: Api, schema: Any, depth: int) -> str | None:
 
 def _is_wrapper(schema: Any) -> bool:
     """A list envelope: an object whose only object-valued property is one array (``{data: [...], has_more}``)."""
-    if not isinstance(schema, Mapping) or not isinstance(schema.get("properties"), Mapping):
+    if not isinstance(schema, dict) or not isinstance(schema.get("properties"), dict):
         return False
-    arrays = [p for p in schema["properties"].values() if isinstance(p, Mapping) and p.get("type") == "array"]
+    arrays = [p for p in schema["properties"].values() if isinstance(p, dict) and p.get("type") == "array"]
     return len(arrays) == 1 and len(schema["properties"]) <= 6
 
 
@@ -325,6 +331,7 @@ def rank_operations(api: Api, ops: Sequence[Operation]) -> dict[str, Ranked]:
     mentions = _mentions(shapes, by_stem, nouns)
     homes = _homes(nouns, under)
     refs = _schema_refs(api)
+    memo: dict[str, str | None] = {}
     tag_pos = _ordered_tags(api)
     texts = sorted(len(op.summary) + len(op.description) for op in ops)
     median_text = texts[len(texts) // 2] if texts else 0
@@ -371,7 +378,7 @@ def rank_operations(api: Api, ops: Sequence[Operation]) -> dict[str, Ranked]:
             if named:
                 pts.append((f"{' '.join(obj)!r} (what it acts on) named by {named} other operations",
                             _log_points(named, 4, 24)))
-        schema = _main_schema(api, op)
+        schema = _main_schema(api, op, memo)
         if schema and refs.get(schema) and _names_noun(schema, nouns.get(s.resource, ())):
             pts.append((f"schema {schema!r} referenced {refs[schema]} times" + ("" if home else " (not its home)"),
                         round(share * _log_points(refs[schema], 4, 20))))
@@ -428,12 +435,12 @@ def _penalties(op: Operation) -> list[Signal]:
     marks |= {w for t in op.tags for w in words(t)} | set(words(op.operation_id or ""))
     if op.deprecated:
         pts.append(("deprecated", -100))
-    admin = sorted(marks & _ADMIN) or sorted(k for k in op.extensions if k in ("x-internal", "x-beta"))
+    admin = marks & _ADMIN or {k for k in op.extensions if k in ("x-internal", "x-beta")}
     if admin:
-        pts.append((f"{admin[0]} operation", -40))
-    plumbing = sorted(marks & _PLUMBING)
+        pts.append((f"{min(admin)} operation", -40))
+    plumbing = marks & _PLUMBING
     if plumbing:
-        pts.append((f"{plumbing[0]}: plumbing", -15))
+        pts.append((f"{min(plumbing)}: plumbing", -15))
     if not admin and _ADMIN_TEXT.search(op.summary or op.description.split(". ")[0][:200]):
         pts.append(("summary mentions admin or enterprise", -10))
     if op.method in ("head", "options", "trace"):
