@@ -65,7 +65,8 @@ _IRREGULAR_GERUND = {"login": "logging in", "logout": "logging out", "be": "bein
 # Short verbs that double their last consonant (stop → stopped); longer ones say so here.
 _DOUBLE = {"stop", "star", "unstar", "pin", "unpin", "ship", "plan", "drop", "run", "rerun", "get", "set", "reset",
            "put", "cut", "shut", "split", "begin", "submit", "commit", "permit", "admit", "snap", "tag", "untag",
-           "skip", "swap", "zip", "unzip", "chat", "wrap", "map", "tap", "grab", "log", "flag", "mute", "rob"}
+           "skip", "swap", "zip", "unzip", "chat", "wrap", "map", "tap", "grab", "log", "flag", "mute", "rob",
+           "transfer", "refer", "prefer", "occur", "control", "patrol", "compel", "expel", "propel", "rebel"}
 _VOWELS = "aeiou"
 
 

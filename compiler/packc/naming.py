@@ -259,6 +259,18 @@ def _join(words: Iterable[str]) -> str:
 _CLASH_ORDER = ("get", "post", "patch", "put", "delete", "head", "options", "trace")
 
 
+def _op_words(operation_id: str, res: tuple[str, ...]) -> str:
+    """An operationId as a name word, without what the resource already says: GitHub's
+    ``users/get-by-id`` on ``user`` → ``get_by_id``; ``teams/list-legacy`` → ``list_legacy``."""
+    if _METHOD_PATH.match(operation_id.strip()):
+        return snake(operation_id)
+    words = snake(operation_id.rpartition("/")[2] or operation_id).split("_")
+    known = {w for r in res for w in (r, singular(r))}
+    while len(words) > 1 and (words[0] in known or singular(words[0]) in known):
+        words.pop(0)
+    return "_".join(w for w in words if w)
+
+
 def _numbered(name: str, n: int) -> str:
     """``name`` with ``_n`` added, cut so the suffix survives the 64-character limit."""
     suffix = f"_{n}"
@@ -303,8 +315,9 @@ def resolve_names(items: list[tuple[Operation, tuple[str, ...], str, OpOverride]
         top = [w for w in words[:1] if w not in res and w not in near]
         acts = [act, "replace"] if op.method == "put" and act == "update" else [act]
         candidates.extend(_join([*extra, *res, a]) for extra in (near, top, [*top, *near]) if extra for a in acts)
-        if op.operation_id and snake(op.operation_id) and snake(op.operation_id) != act:
-            candidates.append(_join([*res, snake(op.operation_id)]))
+        own = _op_words(op.operation_id or "", res)
+        if own and own != act:
+            candidates.append(_join([*res, own]))
         candidates.append(_join([*res, f"{act}_{op.method}"]))
         name = next((c for c in candidates if c not in taken), None)
         n = 2

@@ -54,8 +54,8 @@ def test_singulars_of_path_words(word: str, one: str) -> None:
 
 
 def test_verb_forms() -> None:
-    assert [past(v) for v in ("merge", "send", "copy", "stop", "lock", "pay")] == [
-        "merged", "sent", "copied", "stopped", "locked", "paid"]
+    assert [past(v) for v in ("merge", "send", "copy", "stop", "lock", "pay", "transfer")] == [
+        "merged", "sent", "copied", "stopped", "locked", "paid", "transferred"]
     assert [gerund(v) for v in ("merge", "stop", "copy", "refund")] == ["merging", "stopping", "copying", "refunding"]
 
 
@@ -192,3 +192,11 @@ def test_split_families_group_as_a_person_would() -> None:
     for pack in stripe.values():
         counts[pack] = counts.get(pack, 0) + 1
     assert all(5 <= n <= 12 for n in counts.values())
+
+
+def test_operation_id_fallbacks_drop_what_the_resource_says() -> None:
+    from packc.naming import _op_words
+
+    assert _op_words("users/get-by-id", ("user",)) == "get_by_id"
+    assert _op_words("gists/get-revision", ("gists",)) == "get_revision"
+    assert _op_words("teams/list-members-legacy", ("teams", "members")) == "list_members_legacy"
