@@ -9,9 +9,11 @@ STAMP := $(VENV)/.installed
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
 
-$(STAMP): pyproject.toml | $(BIN)/python
+# Two distributions, one per import package: packc-runtime (./runtime) and packc (the compiler,
+# which depends on it). One pip call, so the compiler's packc-runtime requirement is met by ./runtime.
+$(STAMP): pyproject.toml runtime/pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[dev]'
+	$(BIN)/python -m pip install -q -e ./runtime -e '.[dev]'
 	touch $(STAMP)
 
 setup: $(STAMP)
