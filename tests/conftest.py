@@ -34,3 +34,22 @@ def demo_server() -> Iterator[Any]:
         srv.shutdown()
         srv.server_close()
         thread.join(5)
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """Say in the summary when tests were skipped because the npm parts (Prism, the APIs.guru
+    corpus) are missing: a green run without them has not checked conformance."""
+    skipped = terminalreporter.stats.get("skipped", [])
+    missing: dict[str, int] = {}
+    for report in skipped:
+        reason = str(report.longrepr[2]) if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        for part, what in (("prism", "Prism"), ("corpus", "the APIs.guru corpus"), ("octokit", "GitHub's document")):
+            if part in reason.lower():
+                missing[what] = missing.get(what, 0) + 1
+                break
+    if missing:
+        listed = ", ".join(f"{count} for {what}" for what, count in sorted(missing.items()))
+        terminalreporter.write_line(
+            f"NOTE: {sum(missing.values())} test(s) skipped because npm parts are missing ({listed}); "
+            "conformance is not checked. `make conformance` and `make corpus` install them "
+            "(CI=true makes them failures).", yellow=True)

@@ -90,7 +90,7 @@ def _cmd_plan(args: argparse.Namespace) -> int:
     from .pipeline import plan_source
 
     plan = plan_source(args.source, split=args.split, strict=args.strict, allow_remote_refs=args.allow_remote_refs,
-                       overlay=args.overlay, goal=args.goal)
+                       allow_outside=args.allow_outside, overlay=args.overlay, goal=args.goal)
     if args.json:
         print(json.dumps(plan.to_json(), indent=2, ensure_ascii=False))
     else:
@@ -103,8 +103,8 @@ def _cmd_compile(args: argparse.Namespace) -> int:
     from .pipeline import compile as compile_source
 
     result = compile_source(args.source, args.out_dir, split=args.split, strict=args.strict,
-                            allow_remote_refs=args.allow_remote_refs, overlay=args.overlay, server=args.server,
-                            repo=args.repo, goal=args.goal)
+                            allow_remote_refs=args.allow_remote_refs, allow_outside=args.allow_outside,
+                            overlay=args.overlay, server=args.server, repo=args.repo, goal=args.goal)
     if args.json:
         print(json.dumps(result.to_json(), indent=2, ensure_ascii=False))
     else:
@@ -169,6 +169,8 @@ def _build_parser() -> argparse.ArgumentParser:
         p.add_argument("--json", action="store_true", help="print a summary as JSON")
         p.add_argument("--strict", action="store_true", help="fail on any validation error of the document")
         p.add_argument("--allow-remote-refs", action="store_true", help="follow $refs to other origins")
+        p.add_argument("--allow-outside", action="store_true",
+                       help="follow $refs to local files outside the document's folder (trusted files only)")
         p.add_argument("--overlay", metavar="FILE", help="apply an OpenAPI Overlay 1.0 document first")
         p.set_defaults(func=func)
 
@@ -179,6 +181,8 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--confirm", action="store_true", help="confirm a write verb (else its preview is returned)")
     p.add_argument("--server", metavar="URL", help="replace the document's server URL (staging, a mock)")
     p.add_argument("--server-var", metavar="NAME=VALUE", action="append", help="a value for a server variable")
+    # call always prints the JSON envelope; --json is accepted, as on every other command that has it
+    p.add_argument("--json", action="store_true", help="print the JSON envelope (what call always prints)")
     p.set_defaults(func=_cmd_call)
 
     p = sub.add_parser("exec", help="json_exec: read one JSON request on stdin, write one JSON envelope")

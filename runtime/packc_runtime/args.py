@@ -123,10 +123,25 @@ def _jsonschema_errors(schema: Mapping[str, Any], args: Mapping[str, Any]) -> li
     out = []
     for error in errors:
         if error.path:
-            out.append({"argument": str(error.path[0]), "message": error.message})
+            out.append({"argument": str(error.path[0]), "message": _explain(jsonschema.exceptions.best_match([error]))})
         elif error.validator not in ("required", "additionalProperties", "unevaluatedProperties"):
             out.append({"argument": "*", "message": error.message})
     return out
+
+
+def _explain(error: Any) -> str:
+    """One error, at the field it is about: an ``anyOf``/``oneOf`` failure is explained by the
+    branch that came closest (jsonschema's ``best_match``), and an unknown property is named."""
+    inside = ".".join(str(p) for p in list(error.absolute_path)[1:])
+    at = f" at {inside}" if inside else ""
+    if error.validator in ("additionalProperties", "unevaluatedProperties") and isinstance(error.instance, Mapping):
+        known = error.schema.get("properties") if isinstance(error.schema, Mapping) else None
+        known = known if isinstance(known, Mapping) else {}
+        unknown = sorted(str(k) for k in error.instance if k not in known)
+        if unknown:
+            listed = f" (known: {', '.join(sorted(map(str, known)))})" if known else ""
+            return f"unknown field(s) {', '.join(map(repr, unknown))}{at}{listed}"
+    return f"{error.message}{at}"
 
 
 def schema_is_simple(schema: Mapping[str, Any] | None) -> bool:

@@ -219,6 +219,27 @@ def _approving(call: Callable[[], dict[str, Any]], ask: Callable[[str], str] | N
     return call()
 
 
+def _no_verb(cli_bin: str, verbs: Sequence[str], argv: Sequence[str]) -> str:
+    """The unknown-verb message: the words typed (not the flags and their values), and the verb
+    they come closest to, if one is close."""
+    import difflib  # only on this error path: the CLI's cold start stays small
+
+    words: list[str] = []
+    for token in argv:
+        if token.startswith("-"):
+            break
+        words.append(token)
+    typed = " ".join(words) or " ".join(argv[:1])
+    best, best_ratio = "", 0.0
+    for verb in verbs:
+        spoken = verb.replace(".", " ")
+        ratio = difflib.SequenceMatcher(None, " ".join(words[:spoken.count(" ") + 1]), spoken).ratio()
+        if ratio > best_ratio:
+            best, best_ratio = spoken, ratio
+    hint = f" Did you mean '{cli_bin} {best}'?" if best_ratio >= 0.8 else ""
+    return f"{cli_bin}: no verb {typed!r}.{hint} Run '{cli_bin} --help' for the list."
+
+
 def pack_main(pack_dir: Path, argv: Sequence[str], *, stdout: IO[str] | None = None,
               stderr: IO[str] | None = None, ask: Callable[[str], str] | None = None) -> int:
     """The pack's own CLI (``bin/<cliBin>``): ``petstore pets get 42 --json``; returns the exit code.
@@ -256,7 +277,7 @@ def pack_main(pack_dir: Path, argv: Sequence[str], *, stdout: IO[str] | None = N
         as_json = "--json" in argv
         try:
             if verb is None:
-                raise UnknownVerb(f"{pack.cli_bin}: no verb {' '.join(argv)!r}. Run '{pack.cli_bin} --help'.")
+                raise UnknownVerb(_no_verb(pack.cli_bin, list(pack.verbs), argv))
             args, options = parse_verb_argv(pack, verb, rest)
         except PackRuntimeError as exc:
             envelope = failure(verb, exc)

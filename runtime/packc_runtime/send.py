@@ -178,7 +178,10 @@ class Sender:
                 if retry and attempts <= limits.retries and self._fits(wait, deadline):
                     yield ("sleep", wait)
                     continue
-                raise ConnectionFailed(f"The connection to {request.url.host} failed ({type(exc).__name__}).") from None
+                url = request.url
+                port = url.port or {"http": 80, "https": 443}.get(url.scheme)
+                raise ConnectionFailed(f"The connection to {url.host} port {port} ({url.scheme}) failed "
+                                       f"({type(exc).__name__}).", host=url.host, port=port) from None
             received = received._replace(attempts=attempts)
             if received.status in RETRY_STATUSES and retry and attempts <= limits.retries:
                 wait = parse_retry_after(received.headers.get("retry-after"))

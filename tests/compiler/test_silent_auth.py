@@ -19,9 +19,11 @@ from packc_runtime.cli import pack_main
 from .helpers import write_doc
 
 ROOT = Path(__file__).resolve().parents[2]
-# GitHub's official document, from the npm package @octokit/openapi (not in the APIs.guru corpus)
-GITHUB = Path(os.environ.get("PACKC_GITHUB_SPEC",
-                             "/work/extra/node_modules/@octokit/openapi/generated/api.github.com.json"))
+# GitHub's official document, from the npm package @octokit/openapi (not in the APIs.guru corpus):
+# `make github-spec` installs it beside the corpus; PACKC_GITHUB_SPEC names another copy.
+_OCTOKIT = "node_modules/@octokit/openapi/generated/api.github.com.json"
+GITHUB = next((p for p in (Path(os.environ.get("PACKC_GITHUB_SPEC", "/nonexistent")), ROOT / ".corpus" / _OCTOKIT,
+                           Path("/work/extra") / _OCTOKIT) if p.is_file()), ROOT / ".corpus" / _OCTOKIT)
 OVERLAY = ROOT / "specs" / "overlays" / "github-auth.yaml"
 sys.path.insert(0, str(ROOT / "tests"))
 
