@@ -124,6 +124,17 @@ def _cmd_call(args: argparse.Namespace) -> int:
                      server_vars=args.server_var or ())
 
 
+def _cmd_install(args: argparse.Namespace) -> int:
+    from .install import install_pack
+
+    done = install_pack(args.pack, venv=args.venv)
+    print(f"installed {done.pack_id}: {done.command} -> {done.pack_dir} (python: {done.python})")
+    if not done.on_path:
+        print(f"{done.command.parent} is not on PATH; add it, e.g. in ~/.profile: "
+              f'export PATH="{done.command.parent}:$PATH"')
+    return EXIT_OK
+
+
 def _cmd_exec(args: argparse.Namespace) -> int:
     from packc_runtime.cli import exec_main
 
@@ -184,6 +195,12 @@ def _build_parser() -> argparse.ArgumentParser:
     # call always prints the JSON envelope; --json is accepted, as on every other command that has it
     p.add_argument("--json", action="store_true", help="print the JSON envelope (what call always prints)")
     p.set_defaults(func=_cmd_call)
+
+    p = sub.add_parser("install", help="put a pack's command on PATH, bound to an interpreter with the runtime")
+    p.add_argument("pack", metavar="PACK", help="the pack directory")
+    p.add_argument("--venv", action="store_true",
+                   help="give the pack its own virtual environment (under $PACKC_HOME/venvs) instead of packc's")
+    p.set_defaults(func=_cmd_install)
 
     p = sub.add_parser("exec", help="json_exec: read one JSON request on stdin, write one JSON envelope")
     p.add_argument("pack", metavar="PACK", help="the pack directory")

@@ -1,0 +1,147 @@
+"""``packc install PACK``: put a pack's command on PATH, bound to an interpreter that has the runtime.
+
+As pipx does: the pack is copied to ``<data>/packs/<id>``, and a shim ``<bin>/<cliBin>`` runs the
+pack's launcher with a fixed interpreter, so the command works from any shell, whatever ``python3``
+is first on PATH. The interpreter is the one running packc (it has ``packc_runtime``), or with
+``venv=True`` a virtual environment of the pack's own under ``<data>/venvs/<id>`` into which the
+runtime is installed from its source folder.
+
+``<data>`` is ``$PACKC_HOME``, else ``$XDG_DATA_HOME/packc``, else ``~/.local/share/packc``;
+``<bin>`` is ``$PACKC_BIN_DIR``, else ``$XDG_BIN_HOME``, else ``~/.local/bin``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from packc_runtime.manifest import parse_manifest
+
+from .errors import InputError, UsageError
+
+__all__ = ["Installed", "bin_dir", "data_dir", "install_pack"]
+
+# A command and a folder name: no path separators, no leading dot or dash (a pack from elsewhere is data).
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
+_SHIM = """#!/bin/sh
+# Installed by `packc install`: runs this pack's launcher with an interpreter that has packc_runtime.
+exec {python} {launcher} "$@"
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class Installed:
+    """Where an installed pack went: its copy, its command, its interpreter, and whether the
+    command's folder is on PATH."""
+
+    pack_id: str
+    pack_dir: Path
+    command: Path
+    python: Path
+    on_path: bool
+
+
+def data_dir(environ: Mapping[str, str] | None = None) -> Path:
+    """``$PACKC_HOME``, else ``$XDG_DATA_HOME/packc``, else ``~/.local/share/packc``."""
+    env = os.environ if environ is None else environ
+    if env.get("PACKC_HOME"):
+        return Path(env["PACKC_HOME"])
+    if env.get("XDG_DATA_HOME"):
+        return Path(env["XDG_DATA_HOME"]) / "packc"
+    return _home(env) / ".local" / "share" / "packc"
+
+
+def bin_dir(environ: Mapping[str, str] | None = None) -> Path:
+    """``$PACKC_BIN_DIR``, else ``$XDG_BIN_HOME``, else ``~/.local/bin``."""
+    env = os.environ if environ is None else environ
+    for key in ("PACKC_BIN_DIR", "XDG_BIN_HOME"):
+        if env.get(key):
+            return Path(env[key])
+    return _home(env) / ".local" / "bin"
+
+
+def _home(env: Mapping[str, str]) -> Path:
+    return Path(env["HOME"]) if env.get("HOME") else Path.home()
+
+
+def _has_runtime(python: Path) -> bool:
+    probe = subprocess.run([str(python), "-c", "import packc_runtime.cli"], capture_output=True, timeout=60,
+                           env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"})
+    return probe.returncode == 0
+
+
+def _runtime_source() -> Path | None:
+    """The folder holding the runtime's ``pyproject.toml`` (a checkout or an editable install)."""
+    import packc_runtime
+
+    folder = Path(packc_runtime.__file__).resolve().parent.parent
+    return folder if (folder / "pyproject.toml").is_file() else None
+
+
+def _make_venv(where: Path) -> Path:
+    python = where / "bin" / "python"
+    if python.exists() and _has_runtime(python):
+        return python
+    source = _runtime_source()
+    if source is None:
+        raise UsageError("--venv needs the runtime's source folder (a packc checkout); install without --venv to "
+                         "use packc's own interpreter.")
+    subprocess.run([sys.executable, "-m", "venv", str(where)], check=True, capture_output=True, timeout=600)
+    done = subprocess.run([str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check", str(source)],
+                          capture_output=True, text=True, timeout=1800)
+    if done.returncode != 0:
+        raise UsageError(f"installing packc-runtime into {where} failed: {done.stderr.strip()[-500:]}")
+    return python
+
+
+def install_pack(pack: str | Path, *, venv: bool = False, environ: Mapping[str, str] | None = None) -> Installed:
+    """Install the pack at ``pack`` as a command on PATH (see the module docstring).
+
+    Raises:
+        InputError: ``pack`` is not a valid pack directory.
+        UsageError: the command would replace a file that packc did not install, or --venv failed.
+    """
+    source = Path(pack).resolve()
+    try:
+        import json
+
+        manifest, problems = parse_manifest(json.loads((source / "surface.json").read_text(encoding="utf-8")))
+    except (OSError, ValueError) as exc:
+        raise InputError(f"{source} is not a pack directory (surface.json: {exc})") from None
+    if manifest is None:
+        raise InputError(f"{source}/surface.json is not a valid manifest", problems)
+    cli_bin = manifest.cliBin or manifest.id
+    for what, value in (("cliBin", cli_bin), ("id", manifest.id)):
+        if not _NAME.fullmatch(value):
+            raise InputError(f"{source}: the pack's {what} {value!r} is not a plain command name "
+                             "(letters, digits, '.', '_', '-'; at most 64)")
+    launcher_rel = Path("bin") / cli_bin
+    if not (source / launcher_rel).is_file():
+        raise InputError(f"{source} has no launcher bin/{cli_bin}")
+    data, commands = data_dir(environ), bin_dir(environ)
+    target = data / "packs" / manifest.id
+    command = commands / cli_bin
+    if command.exists() and _SHIM.splitlines()[1] not in command.read_text(encoding="utf-8", errors="replace"):
+        raise UsageError(f"{command} exists and was not installed by packc; remove it or set PACKC_BIN_DIR.")
+    python = _make_venv(data / "venvs" / manifest.id) if venv else Path(sys.executable)
+    if not venv and not _has_runtime(python):
+        raise UsageError(f"{python} cannot import packc_runtime; install it (pip install ./runtime) or use --venv.")
+    if target != source:
+        if target.exists():
+            shutil.rmtree(target)
+        shutil.copytree(source, target, ignore=shutil.ignore_patterns("__pycache__", ".git", ".venv"))
+    commands.mkdir(parents=True, exist_ok=True)
+    temporary = command.with_name(f".{cli_bin}.packc-tmp")
+    temporary.write_text(_SHIM.format(python=shlex.quote(str(python)), launcher=shlex.quote(str(target / launcher_rel))),
+                         encoding="utf-8")
+    temporary.chmod(0o755)
+    temporary.replace(command)
+    on_path = str(commands) in (os.environ if environ is None else environ).get("PATH", "").split(os.pathsep)
+    return Installed(manifest.id, target, command, python, on_path)
