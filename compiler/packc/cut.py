@@ -1,8 +1,16 @@
 """Cut the document down to the operations a pack uses and the components they reach.
 
-The cut shares its subtrees with ``Api.document`` instead of copying them: nothing mutates the
-model, the cut is only written out, and a family of packs cut from one large document (Microsoft
-Graph: 1,216 packs) reaches the same big components over and over.
+Everything a request is built from (parameters, bodies, security schemes) is kept with all it
+reaches. Responses are kept to :data:`RESPONSE_HOPS` component hops: a response schema and the
+components it names are in the cut, but a ref one hop further (Stripe's expandable fields, where a
+payment intent names a customer, which names invoices, which name ... 485 schemas) becomes a
+permissive stub saying what was left out. Nothing that builds or checks a request is lost; a
+mock still answers with the response's own shape.
+
+The cut shares its subtrees with ``Api.document`` instead of copying them (only components with a
+stubbed ref are copies): nothing mutates the model, the cut is only written out, and a family of
+packs cut from one large document (Microsoft Graph: 1,216 packs) reaches the same big components
+over and over.
 """
 
 from __future__ import annotations
@@ -14,12 +22,14 @@ from packc_runtime.openapi import unescape_token
 
 from .model import Api, Operation, resolve_pointer
 
-__all__ = ["cut_document"]
+__all__ = ["RESPONSE_HOPS", "cut_document"]
+
+RESPONSE_HOPS = 2  # components followed from a response: its schema's own, then the ones it names
 
 _KEEP_ROOT = ("openapi", "info", "jsonSchemaDialect", "externalDocs")
 
 
-def _refs(node: Any) -> Iterator[str]:
+def _refs(node: Any, *, skip_responses: bool = False) -> Iterator[str]:
     stack = [node]
     while stack:
         cur = stack.pop()
@@ -27,9 +37,31 @@ def _refs(node: Any) -> Iterator[str]:
             ref = cur.get("$ref")
             if isinstance(ref, str) and ref.startswith("#/"):
                 yield ref
-            stack.extend(v for k, v in cur.items() if k != "$ref")
+            stack.extend(v for k, v in cur.items() if k != "$ref" and not (skip_responses and k == "responses"))
         elif isinstance(cur, list):
             stack.extend(cur)
+
+
+def _component(ref: str) -> str:
+    """A ref into a component (…/Pet/properties/name) as the whole component's ref."""
+    return "/".join(ref.split("/")[:4]) if ref.startswith("#/components/") and ref.count("/") > 3 else ref
+
+
+def _stubbed(node: Any, out: Mapping[str, Any]) -> Any:
+    """``node`` with each ``$ref`` whose target is not in ``out`` replaced by a permissive stub
+    (a copy where something changed; the same object where nothing did)."""
+    if isinstance(node, Mapping):
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#/") and resolve_pointer(out, ref) is None:
+            stub = {k: v for k, v in node.items() if k != "$ref"}
+            stub["description"] = f"Left out of this pack's document by packc ({ref}); see the API's own document."
+            return stub
+        changed = {k: _stubbed(v, out) for k, v in node.items()}
+        return node if all(changed[k] is node[k] for k in node) else changed
+    if isinstance(node, list):
+        items = [_stubbed(v, out) for v in node]
+        return node if all(a is b for a, b in zip(items, node, strict=True)) else items
+    return node
 
 
 def _tokens(ref: str) -> list[str]:
@@ -109,16 +141,40 @@ def cut_document(api: Api, ops: Sequence[Operation], bindings: Mapping[str, Mapp
     for key in sorted(_security_keys(api, ops)):
         if isinstance(schemes, Mapping) and key in schemes:
             _copy_target(doc, out, "#/components/securitySchemes/" + key.replace("~", "~0").replace("/", "~1"))
-    pending = list(_refs(out))
+    # What requests are built from, transitively. A ref into a component (…/Pet/properties/name)
+    # copies the whole component, so a later ref to the component itself never finds it half-copied.
+    pending = list(_refs(out, skip_responses=True))
     while pending:
-        ref = pending.pop()
-        if ref.startswith("#/components/") and ref.count("/") > 3:
-            # A ref into a component (…/Pet/properties/name): copy the whole component, so a later
-            # ref to the component itself never finds it half-copied.
-            ref = "/".join(ref.split("/")[:4])
-        copied = _copy_target(doc, out, ref)
+        copied = _copy_target(doc, out, _component(pending.pop()))
         if copied is not None:
             pending.extend(_refs(copied))
+    # Responses, to RESPONSE_HOPS component hops; the last hop's refs to what is not in the cut are stubbed.
+    frontier = [ref for item in paths.values() for op in item.values() if isinstance(op, Mapping)
+                for ref in _refs(op.get("responses", {}))]
+    edge: list[str] = []
+    for hop in range(RESPONSE_HOPS):
+        following: list[str] = []
+        for ref in frontier:
+            ref = _component(ref)
+            if _copy_target(doc, out, ref) is None:
+                continue
+            if hop + 1 < RESPONSE_HOPS:
+                following.extend(_refs(resolve_pointer(doc, ref)))
+            else:
+                edge.append(ref)
+        frontier = following
+    for ref in edge:
+        tokens = _tokens(ref)
+        parent_ref = "#/" + "/".join(t.replace("~", "~0").replace("/", "~1") for t in tokens[:-1])
+        parent = resolve_pointer(out, parent_ref)
+        if isinstance(parent, dict) and parent is not resolve_pointer(doc, parent_ref):  # never edit the source
+            parent[tokens[-1]] = _stubbed(parent[tokens[-1]], out)
+    for item in out["paths"].values():
+        for method, op in list(item.items()):
+            if isinstance(op, Mapping) and "responses" in op:
+                responses = _stubbed(op["responses"], out)
+                if responses is not op["responses"]:
+                    item[method] = {**op, "responses": responses}
     if "components" in out:
         out["components"] = {k: dict(sorted(v.items())) if isinstance(v, dict) else v
                              for k, v in sorted(out["components"].items())}

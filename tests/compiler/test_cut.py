@@ -82,3 +82,41 @@ def _refs(node: object) -> list[str]:
     if isinstance(node, list):
         return [r for v in node for r in _refs(v)]
     return []
+
+
+def test_responses_are_cut_two_hops_deep_and_requests_keep_all_they_reach() -> None:
+    from packc.model import Api
+
+    def obj(**props: object) -> dict[str, object]:
+        return {"type": "object", "properties": props}
+
+    ref = lambda name: {"$ref": f"#/components/schemas/{name}"}  # noqa: E731
+    document = {
+        "openapi": "3.0.3", "info": {"title": "Chain", "version": "1"},
+        "paths": {"/intents": {"post": {
+            "requestBody": {"content": {"application/json": {"schema": ref("In1")}}},
+            "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": ref("Out1")}}}}}}},
+        "components": {"schemas": {
+            "In1": obj(a=ref("In2")), "In2": obj(b=ref("In3")), "In3": obj(c={"type": "string"}),
+            "Out1": obj(customer={"anyOf": [{"type": "string"}, ref("Out2")]}),
+            "Out2": obj(invoice=ref("Out3"), again=ref("Out1")), "Out3": obj(lines=ref("Out4")),
+            "Out4": {"type": "string"}}}}
+    api = read_api_from(document)
+    before = copy.deepcopy(document)
+    cut = cut_document(api, list(api.operations), {api.operations[0].key: {"verb": "intents.create"}}, [])
+    schemas = cut["components"]["schemas"]
+    assert {"In1", "In2", "In3"} <= set(schemas)  # a request keeps everything it reaches
+    assert {"Out1", "Out2"} <= set(schemas) and not {"Out3", "Out4"} & set(schemas)
+    invoice = schemas["Out2"]["properties"]["invoice"]
+    assert "$ref" not in invoice and "#/components/schemas/Out3" in invoice["description"]
+    assert schemas["Out2"]["properties"]["again"] == ref("Out1")  # in the cut: kept as a ref
+    assert document == before and isinstance(api, Api)  # the source is never changed
+
+
+def read_api_from(document: dict[str, object]) -> object:
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "api.json"
+        path.write_text(json.dumps(document))
+        return read_api(path).api
