@@ -31,6 +31,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from conformance_args import example_args
+from conformance_forms import form_mismatches
 from conformance_prism import prism_document
 from conformance_proxy import Exchange, RecordingProxy
 from conformance_sample import DEFAULT_CORPUS, SAMPLE_FILE, read_sample
@@ -77,12 +78,13 @@ class VerbResult:
     exchanges: list[Exchange] = field(default_factory=list)
     route: str = ""  # the route-group prefix Prism's copy of the document gave the verb (conformance_prism)
     flagged: list[str] = field(default_factory=list)  # the compiler's C15x warnings about its operation
+    form_check: str = ""  # a urlencoded body decoded as Rack/Stripe do: "intact" or "mismatch" (else not checked)
 
     def to_json(self) -> dict[str, Any]:
         return {"pack": self.pack, "verb": self.verb, "outcome": self.outcome, "reason": self.reason,
                 "detail": self.detail, "args": self.args, "synthesized": self.synthesized,
                 "exchanges": [e.to_json() for e in self.exchanges], "route": self.route,
-                "flagged": self.flagged}
+                "flagged": self.flagged, "formCheck": self.form_check}
 
 
 @dataclass
@@ -209,6 +211,29 @@ def classify(result: VerbResult, proc: subprocess.CompletedProcess[str] | None, 
     result.detail = str(error.get("message", ""))[:400]
 
 
+def _encoding(document: dict[str, Any], key: str, media: str) -> dict[str, Any]:
+    """The ``encoding`` map of the operation's request body in ``media`` (``key``: ``METHOD /path``)."""
+    method, _, path = key.partition(" ")
+    op = ((document.get("paths") or {}).get(path) or {}).get(method.lower()) or {}
+    body = op.get("requestBody") if isinstance(op, dict) else None
+    content = body.get("content") if isinstance(body, dict) else None
+    found = content.get(media) if isinstance(content, dict) else None
+    encoding = found.get("encoding") if isinstance(found, dict) else None
+    return encoding if isinstance(encoding, dict) else {}
+
+
+def check_form(result: VerbResult, binding: dict[str, Any], encoding: dict[str, Any]) -> None:
+    """A check Prism cannot make: the form body decoded as Rack/Stripe do carries each argument intact."""
+    sent = [e for e in result.exchanges if not e.stand_in and e.content_type.startswith(
+        "application/x-www-form-urlencoded")]
+    if result.outcome != "ok" or not sent:
+        return
+    problems = form_mismatches(sent[0].raw, result.args, binding.get("args") or {}, encoding)
+    result.form_check = "mismatch" if problems else "intact"
+    if problems:
+        result.outcome, result.reason, result.detail = "rejected", "form_decoding", "; ".join(problems)[:600]
+
+
 def bindings(document: dict[str, Any]) -> dict[str, tuple[str, dict[str, Any]]]:
     """verb -> (its operation's key ``METHOD /path``, its ``x-packc-binding``)."""
     out: dict[str, tuple[str, dict[str, Any]]] = {}
@@ -294,6 +319,8 @@ def run_pack(pack: Path, prism: Path, env_base: dict[str, str], via_packc: bool,
                 done, timed_out = None, True
             result.exchanges = proxy.since(mark)
             classify(result, done, timed_out)
+            if str(media).startswith("application/x-www-form-urlencoded"):
+                check_form(result, binding, _encoding(document, key, str(media)))
     finally:
         if proxy is not None:
             proxy.stop()

@@ -43,6 +43,7 @@ class Exchange:
     response_violations: int = 0  # Prism's errors about its own answer (the document's examples)
     problem: str = ""  # Prism's own problem type (NO_PATH_MATCHED_ERROR, UNAUTHORIZED, ...), if any
     stand_in: str = ""  # who answered instead of Prism ("oauth2 token"), if anyone
+    raw: bytes = field(default=b"", repr=False)  # the whole body, for checks Prism cannot make (not reported)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -166,6 +167,7 @@ class _Handler(BaseHTTPRequestHandler):
             headers=sorted({k.lower() for k, _ in headers}),
             content_type=self.headers.get("Content-Type", ""),
             body=body[:BODY_EXCERPT].decode("utf-8", "replace"),
+            raw=body,
         )
         if self.command == "POST" and self.path.partition("?")[0] in self.server.token_paths:
             record.status, record.stand_in = 200, "oauth2 token"

@@ -1,74 +1,32 @@
 """A Stripe-like test API: decodes form bodies with brackets the way Rack (and so Stripe) does.
 
-``rack_parse`` follows ``Rack::Utils.parse_nested_query``: ``a[b]=1`` nests a hash, ``a[]=1``
-appends to an array, ``a[0]=1`` is a hash keyed ``"0"`` (Stripe turns an integer-keyed hash into
-an array where its schema has one: ``stripe_arrays``). Multipart parts are decoded the same way,
+``rack_parse`` (tools/conformance_forms.py, shared with the conformance run) follows
+``Rack::Utils.parse_nested_query``: ``a[b]=1`` nests a hash, ``a[]=1`` appends to an array,
+``a[0]=1`` is a hash keyed ``"0"`` (Stripe turns an integer-keyed hash into an array where its
+schema has one: ``stripe_arrays``). Multipart parts are decoded the same way,
 by their names. Each request's decoded params are kept in ``app.seen`` and echoed back as JSON.
 """
 
 from __future__ import annotations
 
 import json
-import re
+import sys
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from email.parser import BytesParser
 from email.policy import HTTP
+from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
+from conformance_forms import rack_parse, stripe_arrays
+
+__all__ = ["FormApp", "body_pairs", "rack_parse", "stripe_arrays"]
 
 Scope = dict[str, Any]
 Receive = Callable[[], Awaitable[dict[str, Any]]]
 Send = Callable[[dict[str, Any]], Awaitable[None]]
-
-_HEAD = re.compile(r"\A[\[\]]*([^\[\]]+)\]*")
-
-
-def _normalize(params: dict[str, Any], name: str, value: str) -> None:
-    match = _HEAD.match(name)
-    if match is None:
-        return
-    key, after = match.group(1), name[match.end():]
-    if after == "":
-        params[key] = value
-    elif after == "[]":
-        params.setdefault(key, []).append(value)
-    elif after.startswith("[]"):  # an array of hashes: a new hash when the last one has the child key
-        child = after[2:]
-        items = params.setdefault(key, [])
-        child_key = _HEAD.match(child)
-        last = items[-1] if items else None
-        if isinstance(last, dict) and child_key and child_key.group(1) not in last:
-            _normalize(last, child, value)
-        else:
-            fresh: dict[str, Any] = {}
-            _normalize(fresh, child, value)
-            items.append(fresh)
-    else:
-        nested = params.setdefault(key, {})
-        if not isinstance(nested, dict):
-            raise ValueError(f"expected a hash for {key!r}")
-        _normalize(nested, after, value)
-
-
-def rack_parse(pairs: list[tuple[str, str]]) -> dict[str, Any]:
-    """Decoded ``(name, value)`` pairs -> nested params, as Rack's ``parse_nested_query``."""
-    params: dict[str, Any] = {}
-    for name, value in pairs:
-        _normalize(params, name, value)
-    return params
-
-
-def stripe_arrays(value: Any) -> Any:
-    """Integer-keyed hashes ("0", "1", ...) as arrays, as Stripe reads array parameters."""
-    if isinstance(value, dict):
-        if value and all(k.isdigit() for k in value) and sorted(int(k) for k in value) == list(range(len(value))):
-            return [stripe_arrays(value[str(i)]) for i in range(len(value))]
-        return {k: stripe_arrays(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [stripe_arrays(v) for v in value]
-    return value
-
 
 def body_pairs(content_type: str, body: bytes) -> list[tuple[str, str]]:
     """The ``(name, value)`` pairs of a urlencoded or multipart body (file parts: their filename)."""
