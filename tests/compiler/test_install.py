@@ -54,7 +54,8 @@ def test_installed_command_runs_from_an_empty_environment(tmp_path: Path, demo_s
     env_i = shutil.which("env")
     assert env_i is not None
     plain = [env_i, "-i", f"HOME={home}", f"PATH={home / '.local' / 'bin'}:/usr/bin:/bin",
-             f"PETSTORE_API_KEY={demo_server.api_key}"]
+             f"PETSTORE_API_KEY={demo_server.api_key}", f"PACKC_TRUSTED_ORIGINS={demo_server.url}",
+             "PACKC_KEYRING=off", f"PACKC_CREDENTIALS_FILE={home / 'credentials.json'}"]
     ran = subprocess.run([*plain, "petstore", "pets", "list", "--json", "--server", demo_server.url],
                          capture_output=True, text=True, timeout=120, cwd=tmp_path)
     assert ran.returncode == 0, ran.stderr
