@@ -76,6 +76,14 @@ class Authenticator:
     def __repr__(self) -> str:
         return f"Authenticator(schemes={sorted(self._schemes)})"
 
+    def evict_tokens(self) -> bool:
+        """Forget the cached OAuth2 tokens (a 401 says the API no longer takes one); True when one was
+        cached, so a call may fetch a fresh one and retry once."""
+        with self._lock:
+            had = bool(self._tokens)
+            self._tokens.clear()
+            return had
+
     def _targets(self, key: str, reach: _Reach) -> tuple[str, ...]:
         """The origins scheme ``key``'s values are sent to: the request's, and an OAuth2 token URL's."""
         out = [reach.target]

@@ -264,15 +264,20 @@ class Pack:
         def token_send(request: httpx.Request) -> Steps:
             return sender.steps(request, retry=False, deadline_at=deadline)
 
-        parts = yield from self._auth.apply(op, base, token_send, home)
-        try:
-            request = build_request(op, args, base, parts)
-        except _UNSENDABLE as exc:
-            raise InvalidArgument(f"{verb}: the request cannot be built from these arguments "
-                                  f"({type(exc).__name__}).") from None
         retry = op.method in IDEMPOTENT_METHODS or op.idempotent
-        received = yield from sender.steps(request, retry=retry, credential_headers=parts.headers.keys(),
-                                           deadline_at=deadline)
+        for attempt in (1, 2):
+            parts = yield from self._auth.apply(op, base, token_send, home)
+            try:
+                request = build_request(op, args, base, parts)
+            except _UNSENDABLE as exc:
+                raise InvalidArgument(f"{verb}: the request cannot be built from these arguments "
+                                      f"({type(exc).__name__}).") from None
+            received = yield from sender.steps(request, retry=retry, credential_headers=parts.headers.keys(),
+                                               deadline_at=deadline)
+            # A 401 with a cached OAuth2 token: the API revoked or expired it early. Forget it and
+            # try once more with a fresh one (a second 401 is the answer).
+            if not (received.status == 401 and attempt == 1 and self._auth.evict_tokens()):
+                break
         try:
             body = decode_body(verb, received)
         except InvalidResponse as exc:
