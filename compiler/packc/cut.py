@@ -2,9 +2,9 @@
 
 Everything a request is built from (parameters, bodies, security schemes) is kept with all it
 reaches. Responses are kept to :data:`RESPONSE_HOPS` component hops: a response schema and the
-components it names are in the cut, but a ref one hop further (Stripe's expandable fields, where a
-payment intent names a customer, which names invoices, which name ... 485 schemas) becomes a
-permissive stub saying what was left out. Nothing that builds or checks a request is lost; a
+components it names are in the cut, but their refs (Stripe's expandable fields, where a payment
+intent names a customer, which names invoices, which name ... 485 schemas; and the refs back that
+make cycles) become permissive stubs saying what was left out. Nothing that builds or checks a request is lost; a
 mock still answers with the response's own shape.
 
 The cut shares its subtrees with ``Api.document`` instead of copying them (only components with a
@@ -15,7 +15,7 @@ over and over.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence, Set
 from typing import Any
 
 from packc_runtime.openapi import unescape_token
@@ -27,9 +27,10 @@ __all__ = ["RESPONSE_HOPS", "cut_document"]
 RESPONSE_HOPS = 2  # components followed from a response: its schema's own, then the ones it names
 
 _KEEP_ROOT = ("openapi", "info", "jsonSchemaDialect", "externalDocs")
+_METHODS = frozenset({"get", "put", "post", "delete", "options", "head", "patch", "trace"})
 
 
-def _refs(node: Any, *, skip_responses: bool = False) -> Iterator[str]:
+def _refs(node: Any) -> Iterator[str]:
     stack = [node]
     while stack:
         cur = stack.pop()
@@ -37,7 +38,7 @@ def _refs(node: Any, *, skip_responses: bool = False) -> Iterator[str]:
             ref = cur.get("$ref")
             if isinstance(ref, str) and ref.startswith("#/"):
                 yield ref
-            stack.extend(v for k, v in cur.items() if k != "$ref" and not (skip_responses and k == "responses"))
+            stack.extend(v for k, v in cur.items() if k != "$ref")
         elif isinstance(cur, list):
             stack.extend(cur)
 
@@ -47,19 +48,22 @@ def _component(ref: str) -> str:
     return "/".join(ref.split("/")[:4]) if ref.startswith("#/components/") and ref.count("/") > 3 else ref
 
 
-def _stubbed(node: Any, out: Mapping[str, Any]) -> Any:
-    """``node`` with each ``$ref`` whose target is not in ``out`` replaced by a permissive stub
-    (a copy where something changed; the same object where nothing did)."""
+def _stubbed(node: Any, out: Mapping[str, Any], keep: Set[str] | None = None) -> Any:
+    """``node`` with each ``$ref`` replaced by a permissive stub when its target is not in ``out``
+    (or, given ``keep``, when its component is not one of those): a copy where something changed,
+    the same object where nothing did."""
     if isinstance(node, Mapping):
         ref = node.get("$ref")
-        if isinstance(ref, str) and ref.startswith("#/") and resolve_pointer(out, ref) is None:
+        dropped = isinstance(ref, str) and ref.startswith("#/") and (
+            resolve_pointer(out, ref) is None if keep is None else _component(ref) not in keep)
+        if dropped:
             stub = {k: v for k, v in node.items() if k != "$ref"}
             stub["description"] = f"Left out of this pack's document by packc ({ref}); see the API's own document."
             return stub
-        changed = {k: _stubbed(v, out) for k, v in node.items()}
+        changed = {k: _stubbed(v, out, keep) for k, v in node.items()}
         return node if all(changed[k] is node[k] for k in node) else changed
     if isinstance(node, list):
-        items = [_stubbed(v, out) for v in node]
+        items = [_stubbed(v, out, keep) for v in node]
         return node if all(a is b for a, b in zip(items, node, strict=True)) else items
     return node
 
@@ -143,12 +147,22 @@ def cut_document(api: Api, ops: Sequence[Operation], bindings: Mapping[str, Mapp
             _copy_target(doc, out, "#/components/securitySchemes/" + key.replace("~", "~0").replace("/", "~1"))
     # What requests are built from, transitively. A ref into a component (…/Pet/properties/name)
     # copies the whole component, so a later ref to the component itself never finds it half-copied.
-    pending = list(_refs(out, skip_responses=True))
+    requests: list[Any] = [v for k, v in out.items() if k != "paths"]
+    for item in paths.values():
+        requests.append({k: v for k, v in item.items() if k not in _METHODS})
+        requests.extend({k: v for k, v in op.items() if k != "responses"} for m, op in item.items()
+                        if m in _METHODS and isinstance(op, Mapping))
+    pending = list(_refs(requests))
+    request_side: set[str] = set()
     while pending:
-        copied = _copy_target(doc, out, _component(pending.pop()))
+        ref = _component(pending.pop())
+        request_side.add(ref)
+        copied = _copy_target(doc, out, ref)
         if copied is not None:
             pending.extend(_refs(copied))
-    # Responses, to RESPONSE_HOPS component hops; the last hop's refs to what is not in the cut are stubbed.
+    # Responses, to RESPONSE_HOPS component hops. The last hop's refs are stubbed, except to what a
+    # request needs: a ref back to a response component would close a cycle (charge -> customer ->
+    # charge), and Prism did not start in 300 s on a 235 KB Stripe cut full of them.
     frontier = [ref for item in paths.values() for op in item.values() if isinstance(op, Mapping)
                 for ref in _refs(op.get("responses", {}))]
     edge: list[str] = []
@@ -168,7 +182,7 @@ def cut_document(api: Api, ops: Sequence[Operation], bindings: Mapping[str, Mapp
         parent_ref = "#/" + "/".join(t.replace("~", "~0").replace("/", "~1") for t in tokens[:-1])
         parent = resolve_pointer(out, parent_ref)
         if isinstance(parent, dict) and parent is not resolve_pointer(doc, parent_ref):  # never edit the source
-            parent[tokens[-1]] = _stubbed(parent[tokens[-1]], out)
+            parent[tokens[-1]] = _stubbed(parent[tokens[-1]], out, request_side)
     for item in out["paths"].values():
         for method, op in list(item.items()):
             if isinstance(op, Mapping) and "responses" in op:
