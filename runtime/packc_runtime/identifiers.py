@@ -66,6 +66,7 @@ class Identifier(str):
 
     __slots__ = ()
     kind: ClassVar[str] = "identifier"
+    role: ClassVar[str] = "it becomes a file name"
     grammar: ClassVar[re.Pattern[str]] = _NAME
     rule: ClassVar[str] = ("lower-case ASCII letters and digits with single hyphens between them, "
                            "starting with a letter, at most 64 characters (e.g. petstore, github-issues)")
@@ -87,7 +88,7 @@ class Identifier(str):
         if len(value) > MAX_IDENTIFIER:
             return f"is longer than {MAX_IDENTIFIER} characters"
         if not cls.grammar.fullmatch(value):
-            return f"is not {cls.rule}"
+            return f"is outside the grammar ({cls.role})"
         return None
 
     @classmethod
@@ -101,6 +102,7 @@ class PackId(Identifier):
 
     __slots__ = ()
     kind = "pack id"
+    role = "it names the pack's directory, its repo's module and HARNESS.md's name"
 
 
 class Family(Identifier):
@@ -108,6 +110,7 @@ class Family(Identifier):
 
     __slots__ = ()
     kind = "family"
+    role = "it names the packs that share one consent and their credentials"
 
 
 class CliBin(Identifier):
@@ -115,6 +118,7 @@ class CliBin(Identifier):
 
     __slots__ = ()
     kind = "cliBin"
+    role = "it names the launcher under bin/ and the installed command"
 
 
 class VerbName(Identifier):
@@ -122,6 +126,7 @@ class VerbName(Identifier):
 
     __slots__ = ()
     kind = "verb name"
+    role = "its words are typed on the pack's command line"
     grammar = _VERB
     rule = ("dot-separated words of lower-case ASCII letters, digits and '_', each starting with a letter "
             "or a digit, at most 64 characters (e.g. pets.list)")

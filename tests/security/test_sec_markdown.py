@@ -4,11 +4,14 @@ of their structure, and their ready-to-run lines (and `packc commands`) run only
 from __future__ import annotations
 
 import subprocess
+import tempfile
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sec_ident_hostile import MD_BREAKOUT, SHELL_BREAKOUT, document, write
 
 from packc import compile
@@ -44,10 +47,8 @@ def _structure(body: str) -> tuple[list[tuple[str, str]], list[Any]]:
     return headings, [t for t in tokens if t.type == "fence"]
 
 
-@pytest.mark.parametrize("hostile", [MD_BREAKOUT, SHELL_BREAKOUT, "<!-- x -->\n\n***\n1. a\n| a | b |"])
-def test_harness_keeps_its_structure_whatever_the_document_says(tmp_path: Path, hostile: str) -> None:
-    directory = _pack(tmp_path, title="Zoo " + hostile, description=hostile, example=hostile, param=HOSTILE_NAME,
-                      x_packc={"name": hostile})
+def _assert_structure(directory: Path) -> None:
+    """HARNESS.md and README.md have exactly packc's own headings, front matter and one-line fences."""
     front, body = _front_and_body((directory / "HARNESS.md").read_text())
     assert set(front) == {"name", "description"} and front["name"] == directory.name
     headings, fences = _structure(body)
@@ -57,11 +58,29 @@ def test_harness_keeps_its_structure_whatever_the_document_says(tmp_path: Path, 
     assert [h[1] for h in headings if h[0] == "h3"] == [f"`{v}`" for v in verbs]
     assert len(fences) == len(verbs)
     for fence in fences:
-        assert fence.info == "sh" and fence.content.count("\n") == 1 and fence.content.startswith("zoo-")
+        assert fence.info == "sh" and fence.content.count("\n") == 1 and fence.content.startswith(directory.name + " ")
     readme_headings, readme_fences = _structure((directory / "README.md").read_text())
     assert [h[1] for h in readme_headings[1:]] == ["Credentials", "Verbs", "Run a verb"]
     (fence,) = readme_fences
     assert fence.content.count("\n") == 3
+
+
+@pytest.mark.parametrize("hostile", [MD_BREAKOUT, SHELL_BREAKOUT, "<!-- x -->\n\n***\n1. a\n| a | b |"])
+def test_harness_keeps_its_structure_whatever_the_document_says(tmp_path: Path, hostile: str) -> None:
+    _assert_structure(_pack(tmp_path, title="Zoo " + hostile, description=hostile, example=hostile,
+                            param=HOSTILE_NAME, x_packc={"name": hostile}))
+
+
+TEXT = st.one_of(st.text(st.sampled_from(list("#>-+=*_`~|[]()<>!&;$\\'\" \n\r\t\x1b\x7f\u202e\u2028.:1a")),
+                         max_size=25), st.text(max_size=25))
+
+
+@given(title=TEXT, description=TEXT, example=TEXT)
+@settings(max_examples=25, deadline=None)
+def test_any_document_text_keeps_the_structure(title: str, description: str, example: str) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        _assert_structure(_pack(Path(tmp), title="Zoo " + title, description=description, example=example,
+                                x_packc={"name": "Zoo " + title}))
 
 
 @pytest.mark.parametrize("field", ["id", "cliBin"])
