@@ -45,7 +45,8 @@ def _segments(path: str) -> tuple[list[tuple[str, bool]], str]:
     # the fragment never names anything; a query's values are words of the path.
     base, _, query = path.partition("#")[0].partition("?")
     raw = [s for s in base.split("/") if s]
-    raw += [word for _key, value in parse_qsl(query) for word in value.split(".") if word]
+    if query:  # parse_qsl costs more than the rest of this function
+        raw += [word for _key, value in parse_qsl(query) for word in value.split(".") if word]
     custom = ""
     if raw:
         m = re.match(r"^(.*?[^:]):([A-Za-z][\w-]*)$", raw[-1])
@@ -157,7 +158,7 @@ def _from_segments(segs: list[tuple[str, bool]], custom: str, method: str,
     return tuple(statics[-2:]), _ITEM.get(method, method)
 
 
-def response_shape(api: Api | None, op: Operation) -> str:
+def response_shape(api: Api | None, op: Operation, cache: dict[str, str] | None = None) -> str:
     """What a GET answers with in its first 2xx JSON response: ``array``, ``list`` (an object that
     wraps a list), ``object`` (one object) or ``''`` (nothing said). Read from the document itself, so
     planning reads no operation's parameters."""
@@ -176,8 +177,14 @@ def response_shape(api: Api | None, op: Operation) -> str:
         if not isinstance(content, Mapping):
             continue
         media = next((api.deref(v) for k, v in content.items() if "json" in str(k)), None)
-        schema = api.deref(media.get("schema")) if isinstance(media, Mapping) else None
-        return _shape(api, schema)
+        raw = media.get("schema") if isinstance(media, Mapping) else None
+        ref = raw.get("$ref") if isinstance(raw, Mapping) and isinstance(raw.get("$ref"), str) else None
+        if cache is not None and ref in cache:
+            return cache[ref]
+        shape = _shape(api, api.deref(raw))
+        if cache is not None and ref:
+            cache[ref] = shape  # a shared response schema (Graph: 11,000 operations, few schemas) once
+        return shape
     return ""
 
 
@@ -211,7 +218,8 @@ def _shape(api: Api, schema: Any, depth: int = 0) -> str:
     return "object"
 
 
-def name_operation(op: Operation, api: Api | None = None) -> tuple[tuple[str, ...], str]:
+def name_operation(op: Operation, api: Api | None = None,
+                   cache: dict[str, str] | None = None) -> tuple[tuple[str, ...], str]:
     """The (resource words, action) a path and method give, before any clash resolution.
 
     Depends on the operation alone (and, for a GET, on what its response says it returns), so
@@ -220,14 +228,15 @@ def name_operation(op: Operation, api: Api | None = None) -> tuple[tuple[str, ..
     segs, custom = _segments(op.path)
     if not custom and not any(not p for _w, p in segs):
         return _fallback(op)
-    return _from_segments(segs, custom, op.method, response_shape(api, op))
+    return _from_segments(segs, custom, op.method, response_shape(api, op, cache))
 
 
 def name_operations(api: Api, ops: Iterable[Operation]) -> list[tuple[Operation, tuple[str, ...], str]]:
     """Every operation's (resource, action); a GET of an action that a write takes on the same path
     (GET and PUT ``/pulls/{n}/merge``) reads its state: ``pulls.merged.get``."""
     ops = list(ops)
-    named = [(op, *name_operation(op, api)) for op in ops]
+    shapes: dict[str, str] = {}
+    named = [(op, *name_operation(op, api, shapes)) for op in ops]
     acted = {(op.path, act) for op, _res, act in named if op.method != "get" and act not in CRUD}
     read = {op.path for op, _res, act in named if op.method == "get" and act == "get"}
     out: list[tuple[Operation, tuple[str, ...], str]] = []
