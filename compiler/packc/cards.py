@@ -272,6 +272,9 @@ def _preview_title(pv: PlannedVerb, kind: str, money: str, thing: str, subject: 
     if kind == "removal":
         return f"Delete {subject}" if pv.action.startswith("delete") else f"{_imperative(pv.action, pv.op.method)} {subject}"
     if kind == "message":
+        verb, _, rest = pv.action.partition("_")
+        if verb in VERBS and rest and verb not in ("create", "update"):  # chat.post_message: "Post message"
+            return f"{verb.capitalize()} {phrase(rest)}" + (f" to {ph(to)}" if to else f" on {on}" if on else "")
         if to:
             return f"Send {thing} to {ph(to)}"
         if thing in ("comment", "reply", "note", "review") and on:

@@ -169,6 +169,7 @@ def test_message_previews_name_recipient_and_text() -> None:
     assert sms.fields is not None and sms.fields["to"] == "{{to}}" and sms.fields["text"] == "{{body}}"
     post = _derived("slack.com.json", "POST /chat.postMessage").verb.preview
     assert post.kind == "message" and post.fields is not None and post.fields["to"] == "{{channel}}"
+    assert post.title == "Post message to {{channel}}"
 
 
 def _pack_of(relative: str) -> dict[str, str]:
