@@ -143,9 +143,18 @@ def _cmd_exec(args: argparse.Namespace) -> int:
 
 def _cmd_connect(args: argparse.Namespace) -> int:
     from packc_runtime.cli import connect_main
+    from packc_runtime.errors import PackRuntimeError
+    from packc_runtime.oauth_cli import options_from
 
+    try:
+        oauth = options_from({key: getattr(args, key) for key in ("client_id", "client_secret", "port", "timeout",
+                                                                   "device_url", "no_browser", "device", "status",
+                                                                   "logout")})
+    except PackRuntimeError as exc:
+        print(f"error {exc.code}: {exc.message}")
+        return exc.exit_code
     return connect_main(Path(args.pack), list_only=args.list, as_json=args.json, approve_env=args.approve_env,
-                        server=args.server, target=args.to)
+                        server=args.server, target=args.to, oauth=oauth)
 
 
 def _build_parser() -> argparse.ArgumentParser:
@@ -214,6 +223,16 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--server", metavar="URL", help="bind to this server's origin instead (a mock, staging)")
     p.add_argument("--json", action="store_true", help="with --list: print JSON")
     p.add_argument("--to", choices=["keyring", "file"], help="where to store (default: a secure keyring, else the file)")
+    p.add_argument("--client-id", metavar="ID", help="OAuth2: your app's client id (else <PREFIX>_CLIENT_ID)")
+    p.add_argument("--client-secret", metavar="SECRET",
+                   help="OAuth2: the app's secret, only if the provider requires one (prefer <PREFIX>_CLIENT_SECRET)")
+    p.add_argument("--port", metavar="N", help="OAuth2: the loopback redirect port (default: a free one)")
+    p.add_argument("--timeout", metavar="SECONDS", help="OAuth2: how long to wait for the redirect (default 300)")
+    p.add_argument("--no-browser", action="store_true", help="OAuth2: only print the sign-in URL")
+    p.add_argument("--device", action="store_true", help="OAuth2: sign in with the device flow (RFC 8628)")
+    p.add_argument("--device-url", metavar="URL", help="OAuth2: the device authorization endpoint")
+    p.add_argument("--status", action="store_true", help="OAuth2: show the connected slots (never the tokens)")
+    p.add_argument("--logout", action="store_true", help="OAuth2: remove the stored tokens")
     p.set_defaults(func=_cmd_connect)
 
     p = sub.add_parser("serve", help="serve packs as MCP tools over stdio or --http (see: packc serve --help)",

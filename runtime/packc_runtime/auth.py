@@ -21,6 +21,7 @@ from .errors import (
     Unauthorized,
     UntrustedServer,
 )
+from .oauth_tokens import TokenSets, parse_token_set
 from .openapi import Operation, resolve
 from .origins import origin_of
 from .redact import Redactor
@@ -72,6 +73,7 @@ class Authenticator:
         self._tokens: dict[tuple[str, str, str], tuple[str, float]] = {}
         self._fetching: set[tuple[str, str, str]] = set()
         self._lock = threading.Lock()
+        self._token_sets = TokenSets(redactor)  # tokens `connect` obtained (authorization code, device)
 
     def __repr__(self) -> str:
         return f"Authenticator(schemes={sorted(self._schemes)})"
@@ -82,7 +84,7 @@ class Authenticator:
         with self._lock:
             had = bool(self._tokens)
             self._tokens.clear()
-            return had
+        return self._token_sets.evict() or had
 
     def _targets(self, key: str, reach: _Reach) -> tuple[str, ...]:
         """The origins scheme ``key``'s values are sent to: the request's, and an OAuth2 token URL's."""
@@ -269,7 +271,11 @@ class Authenticator:
             token = yield from self._client_credentials(key, scheme, values, scopes, base_url, send)
             parts.headers["Authorization"] = f"Bearer {_header_safe(env['client_id'], token)}"
         elif kind in ("oauth2", "openIdConnect"):
-            parts.headers["Authorization"] = f"Bearer {_header_safe(env['token'], values['token'])}"
+            token = values["token"]
+            stored = parse_token_set(token)
+            if stored is not None:  # from `connect`: refreshed when due, at the token URL it recorded
+                token = yield from self._token_sets.access_token(env["token"], stored, send)
+            parts.headers["Authorization"] = f"Bearer {_header_safe(env['token'], token)}"
 
     def _client_credentials(self, key: str, scheme: Mapping[str, Any], values: Mapping[str, str],
                             scopes: Sequence[str], base_url: str, send: TokenSender) -> Steps:

@@ -20,6 +20,7 @@ from .errors import (
     UnknownArgument,
     UnknownVerb,
 )
+from .oauth_cli import OAuthOptions, parse_oauth_flags
 from .origins import origin_of
 from .pack import Pack, load_pack
 from .results import failure
@@ -76,6 +77,7 @@ def _load(pack_dir: Path, verb: str | None, out: IO[str]) -> Pack | int:
 def _usage(pack: Pack) -> str:
     lines = [f"usage: {pack.cli_bin} VERB [ARGS] [--json] [--confirm] [--server URL] [--server-var NAME=VALUE]",
              f"       {pack.cli_bin} connect [--list] [--json] [--approve-env] [--server URL] [--to keyring|file]",
+             f"       {pack.cli_bin} connect [--client-id ID] [--port N] [--no-browser] [--device] [--status] [--logout]",
              f"       {pack.cli_bin} mcp [--http [HOST:]PORT] [--host-confirms] [--print-config HOST]  (MCP server)",
              "", "verbs:"]
     for name, verb in sorted(pack.verbs.items()):
@@ -376,7 +378,8 @@ def exec_main(pack_dir: Path, *, stdin: IO[str] | None = None, stdout: IO[str] |
 def _connect_options(argv: Sequence[str]) -> dict[str, Any]:
     """The pack CLI's ``connect [--list] [--json] [--approve-env] [--server URL] [--to keyring|file]``."""
     options: dict[str, Any] = {"list_only": "--list" in argv, "as_json": "--json" in argv,
-                               "approve_env": "--approve-env" in argv, "server": None, "target": None}
+                               "approve_env": "--approve-env" in argv, "server": None, "target": None,
+                               "oauth": parse_oauth_flags(argv)}
     for flag, key in (("--server", "server"), ("--to", "target")):
         for i, token in enumerate(argv):
             if token == flag and i + 1 < len(argv):
@@ -400,9 +403,11 @@ def _bound_origins(pack: Pack, server: str | None) -> dict[str, tuple[str, ...]]
 
 def _connect(pack: Pack, *, list_only: bool, as_json: bool, out: IO[str], approve_env: bool = False,
              server: str | None = None, target: Literal["keyring", "file"] | None = None,
-             prompt: Callable[[str], str] | None = None) -> int:
+             prompt: Callable[[str], str] | None = None, oauth: OAuthOptions | None = None,
+             browser: Callable[[str], bool] | None = None) -> int:
     from .credentials import prompt_and_store
     from .credstore import approve_env as record_approval
+    from .oauth_cli import oauth_connect
 
     try:
         origins = _bound_origins(pack, server)
@@ -430,12 +435,21 @@ def _connect(pack: Pack, *, list_only: bool, as_json: bool, out: IO[str], approv
                     out.write(f"Approved {', '.join(names)} from your environment for {', '.join(bound)} "
                               f"(recorded in {recorded}).\n")
             return EXIT_OK
+        oauth = oauth or OAuthOptions()
+        slots = pack.slots
+        signed = oauth_connect(pack.document, slots, list(pack.operations.values()), origins, oauth, out=out,
+                               as_json=as_json, target=target, browser=browser)
+        if signed is not None:  # OAuth2 slots are signed in for; the others are asked for as before
+            code, handled = signed
+            slots = [slot for slot in slots if slot.env not in handled]
+            if code or not slots or oauth.status or oauth.logout:
+                return code
         if prompt is None:
             import getpass
 
             prompt = getpass.getpass
         ask = prompt
-        stored, where = prompt_and_store(pack.slots, lambda text: ask(terminal_text(text)), origins, target=target)
+        stored, where = prompt_and_store(slots, lambda text: ask(terminal_text(text)), origins, target=target)
     except PackRuntimeError as exc:
         out.write(f"error {exc.code}: {exc.message}\n")
         return exc.exit_code
@@ -451,7 +465,8 @@ def _connect(pack: Pack, *, list_only: bool, as_json: bool, out: IO[str], approv
 
 def connect_main(pack_dir: Path, *, list_only: bool = False, as_json: bool = False, approve_env: bool = False,
                  server: str | None = None, target: Literal["keyring", "file"] | None = None,
-                 stdout: IO[str] | None = None, prompt: Callable[[str], str] | None = None) -> int:
+                 stdout: IO[str] | None = None, prompt: Callable[[str], str] | None = None,
+                 oauth: OAuthOptions | None = None, browser: Callable[[str], bool] | None = None) -> int:
     """``packc connect PACK``: prompt for each credential without echo and store it bound to the pack's
     origins; ``--approve-env`` approves the environment variables for them instead; ``--list`` lists."""
     quiet_pattern_warnings()
@@ -461,4 +476,4 @@ def connect_main(pack_dir: Path, *, list_only: bool = False, as_json: bool = Fal
         return loaded
     with loaded as pack:
         return _connect(pack, list_only=list_only, as_json=as_json, out=out, approve_env=approve_env,
-                        server=server, target=target, prompt=prompt)
+                        server=server, target=target, prompt=prompt, oauth=oauth, browser=browser)

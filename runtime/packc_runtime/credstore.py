@@ -31,6 +31,7 @@ __all__ = [
     "lookup_backend",
     "read_approvals",
     "read_stored",
+    "remove_credentials",
     "store_credentials",
 ]
 
@@ -199,3 +200,33 @@ def store_credentials(values: Mapping[str, str], origins: Iterable[str], *,
         current[origin] = entry
     _write_owner_only(path, current)
     return str(path)
+
+
+def remove_credentials(names: Iterable[str], origins: Iterable[str]) -> list[str]:
+    """Remove the values of ``names`` stored for ``origins`` (keyring and file); the ``NAME@ORIGIN`` removed."""
+    names, bound = sorted(set(names)), sorted({o for o in (origin_of(x) for x in origins) if o})
+    removed: list[str] = []
+    backend = lookup_backend()
+    for origin in bound:
+        for name in names:
+            try:
+                if backend is not None and backend.get_password(KEYRING_SERVICE, keyring_user(name, origin)):
+                    backend.delete_password(KEYRING_SERVICE, keyring_user(name, origin))
+                    removed.append(keyring_user(name, origin))
+            except Exception:  # a locked keyring: the file is still cleaned
+                pass
+    path = credentials_file()
+    current: dict[str, Any] = _read_owner_only(path, "credentials file")
+    changed = False
+    for origin in bound:
+        entry = current.get(origin)
+        if isinstance(entry, dict):
+            for name in names:
+                if entry.pop(name, None) is not None:
+                    changed = True
+                    removed.append(keyring_user(name, origin))
+            if not entry:
+                current.pop(origin)
+    if changed:
+        _write_owner_only(path, current)
+    return sorted(set(removed))

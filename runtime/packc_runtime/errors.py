@@ -53,6 +53,7 @@ __all__ = [
     "MissingCredentials",
     "NotConfirmed",
     "NotFound",
+    "OAuthFailed",
     "PackRuntimeError",
     "RateLimited",
     "RequestRejected",
@@ -144,6 +145,12 @@ class UnapprovedCredentials(CredentialProblem):
 
 class Unauthorized(CredentialProblem):
     code = "unauthorized"
+
+
+class OAuthFailed(CredentialProblem):
+    """``connect`` could not sign in with OAuth2 (``reason``: timeout, access_denied, state_mismatch...)."""
+
+    code = "oauth_failed"
 
 
 class Forbidden(CredentialProblem):

@@ -1,0 +1,280 @@
+"""A real OAuth2 authorization server for the tests, built with authlib, served by werkzeug on 127.0.0.1.
+
+- ``GET /authorize``: authlib's authorization code grant with PKCE (S256 required); consent is
+  given or refused by ``consent`` (the test plays the person), the redirect goes to the client's
+  loopback URI (any 127.0.0.1 port, RFC 8252), unless ``allow_loopback`` is off.
+- ``POST /token``: authorization code, refresh token (rotated: the old one is revoked) and the
+  device code grant.
+- ``POST /device``: authlib's RFC 8628 device authorization endpoint; ``approve_device`` is the
+  person entering the code.
+- ``GET /v1/me``: the API; 401 for any token not issued and unexpired (``revoke`` forgets them).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any, ClassVar
+from urllib.parse import urlsplit
+
+from authlib.oauth2 import AuthorizationServer
+from authlib.oauth2.rfc6749 import ClientMixin, JsonRequest, OAuth2Request, grants
+from authlib.oauth2.rfc6749.requests import OAuth2Payload
+from authlib.oauth2.rfc6750 import BearerTokenGenerator
+from authlib.oauth2.rfc7636 import CodeChallenge
+from authlib.oauth2.rfc8628 import DeviceAuthorizationEndpoint, DeviceCodeGrant, DeviceCredentialDict
+from werkzeug.serving import make_server
+from werkzeug.wrappers import Request, Response
+
+CLIENT_ID = "packc-test-client"
+
+
+class Client(ClientMixin):  # type: ignore[misc]
+    def __init__(self, server: TestAuthServer) -> None:
+        self.server = server
+
+    def get_client_id(self) -> str:
+        return CLIENT_ID
+
+    def get_default_redirect_uri(self) -> str:
+        return "http://127.0.0.1/callback"
+
+    def get_allowed_scope(self, scope: str) -> str:
+        return " ".join(s for s in (scope or "").split() if s in ("read", "write", "offline_access"))
+
+    def check_redirect_uri(self, redirect_uri: str) -> bool:
+        parts = urlsplit(redirect_uri)
+        return self.server.allow_loopback and parts.hostname == "127.0.0.1" and parts.path == "/callback"
+
+    def check_client_secret(self, client_secret: str) -> bool:
+        return False  # a public client: PKCE, no secret
+
+    def check_endpoint_auth_method(self, method: str, endpoint: str) -> bool:
+        return method == "none"
+
+    def check_response_type(self, response_type: str) -> bool:
+        return response_type == "code"
+
+    def check_grant_type(self, grant_type: str) -> bool:
+        return True
+
+
+class Payload(OAuth2Payload):  # type: ignore[misc]
+    def __init__(self, request: Request) -> None:
+        self._request = request
+
+    @property
+    def data(self) -> Any:
+        return self._request.values
+
+    @property
+    def datalist(self) -> Any:
+        return {k: self._request.values.getlist(k) for k in self._request.values}
+
+
+class WerkzeugRequest(OAuth2Request):  # type: ignore[misc]
+    def __init__(self, request: Request) -> None:
+        super().__init__(method=request.method, uri=request.url, headers=request.headers)
+        self.payload = Payload(request)
+        self._request = request
+
+    @property
+    def args(self) -> Any:
+        return self._request.args
+
+    @property
+    def form(self) -> Any:
+        return self._request.form
+
+
+class Code:
+    def __init__(self, **kwargs: Any) -> None:
+        self.__dict__.update(kwargs)
+
+    def get_redirect_uri(self) -> str:
+        return str(self.redirect_uri)
+
+    def get_scope(self) -> str:
+        return str(self.scope)
+
+
+class CodeGrant(grants.AuthorizationCodeGrant):  # type: ignore[misc]
+    TOKEN_ENDPOINT_AUTH_METHODS: ClassVar[list[str]] = ["none"]
+
+    def save_authorization_code(self, code: str, request: Any) -> None:
+        payload = request.payload
+        self.server.codes[code] = Code(code=code, redirect_uri=payload.redirect_uri, scope=payload.scope or "",
+                                       code_challenge=payload.data.get("code_challenge"),
+                                       code_challenge_method=payload.data.get("code_challenge_method"))
+
+    def query_authorization_code(self, code: str, client: Any) -> Any:
+        return self.server.codes.get(code)
+
+    def delete_authorization_code(self, authorization_code: Any) -> None:
+        self.server.codes.pop(authorization_code.code, None)
+
+    def authenticate_user(self, authorization_code: Any) -> str:
+        return "user-1"
+
+
+class Stored:
+    def __init__(self, token: dict[str, Any]) -> None:
+        self.token = token
+        self.revoked = False
+
+    def get_scope(self) -> str:
+        return str(self.token.get("scope", ""))
+
+    def check_client(self, client: Any) -> bool:
+        return True
+
+    def is_expired(self) -> bool:
+        return False
+
+    def is_revoked(self) -> bool:
+        return self.revoked
+
+
+class RefreshGrant(grants.RefreshTokenGrant):  # type: ignore[misc]
+    TOKEN_ENDPOINT_AUTH_METHODS: ClassVar[list[str]] = ["none"]
+    INCLUDE_NEW_REFRESH_TOKEN = True  # rotation
+
+    def authenticate_refresh_token(self, refresh_token: str) -> Any:
+        self.server.refresh_requests += 1
+        found = self.server.refresh_tokens.get(refresh_token)
+        return found if found and not found.revoked else None
+
+    def authenticate_user(self, refresh_token: Any) -> str:
+        return "user-1"
+
+    def revoke_old_credential(self, refresh_token: Any) -> None:
+        refresh_token.revoked = True
+
+
+class DeviceEndpoint(DeviceAuthorizationEndpoint):  # type: ignore[misc]
+    INTERVAL = 1
+    def get_verification_uri(self) -> str:
+        return f"{self.server.url}/activate"
+
+    def save_device_credential(self, client_id: str, scope: str, data: dict[str, Any]) -> None:
+        self.server.devices[data["device_code"]] = {"client_id": client_id, "scope": scope,
+                                                    "expires_at": time.time() + self.server.device_lifetime, **data}
+        if self.server.device_person is not None:  # the person enters the code on another device
+            self.server.approve_device(data["user_code"], self.server.device_person)
+
+
+class DeviceGrant(DeviceCodeGrant):  # type: ignore[misc]
+    TOKEN_ENDPOINT_AUTH_METHODS: ClassVar[list[str]] = ["none"]
+
+    def query_device_credential(self, device_code: str) -> Any:
+        found = self.server.devices.get(device_code)
+        return DeviceCredentialDict(found) if found else None
+
+    def query_user_grant(self, user_code: str) -> Any:
+        return self.server.device_grants.get(user_code)
+
+    def should_slow_down(self, credential: Any) -> bool:
+        return False
+
+
+class TestAuthServer(AuthorizationServer):  # type: ignore[misc]
+    """The authorization server and the API it protects (one origin: ``url``)."""
+
+    __test__ = False
+
+    def __init__(self, *, access_lifetime: int = 3600) -> None:
+        super().__init__()
+        self.url = ""
+        self.consent = True
+        self.allow_loopback = True
+        self.codes: dict[str, Code] = {}
+        self.access: dict[str, float] = {}  # access token -> expiry (wall clock)
+        self.refresh_tokens: dict[str, Stored] = {}
+        self.devices: dict[str, dict[str, Any]] = {}
+        self.device_grants: dict[str, tuple[str, bool]] = {}
+        self.refresh_requests = 0
+        self.device_lifetime = 60.0
+        self.device_person: bool | None = True  # approves (True), denies (False) or never comes (None)
+        self.seen: list[str] = []  # Authorization headers the API received
+        self.log: list[str] = []  # every request line with its body: what reached the server
+        self.lifetime = access_lifetime
+        self.register_token_generator("default", BearerTokenGenerator(
+            lambda **_: _token("at"), lambda **_: _token("rt"), lambda client, grant_type: self.lifetime))
+        self.register_grant(CodeGrant, [CodeChallenge(required=True)])
+        self.register_grant(RefreshGrant)
+        self.register_grant(DeviceGrant)
+        self.register_endpoint(DeviceEndpoint)
+        self._lock = threading.Lock()
+
+    def query_client(self, client_id: str) -> Client | None:
+        return Client(self) if client_id == CLIENT_ID else None
+
+    def save_token(self, token: dict[str, Any], request: Any) -> None:
+        with self._lock:
+            self.access[token["access_token"]] = time.time() + float(token.get("expires_in", 3600))
+            if "refresh_token" in token:
+                self.refresh_tokens[token["refresh_token"]] = Stored(token)
+
+    def revoke_access(self) -> None:
+        self.access.clear()
+
+    def approve_device(self, user_code: str, allow: bool = True) -> None:
+        self.device_grants[user_code] = ("user-1", allow)
+
+    def create_oauth2_request(self, request: Request) -> WerkzeugRequest:
+        return WerkzeugRequest(request)
+
+    def create_json_request(self, request: Request) -> JsonRequest:
+        return JsonRequest(request.method, request.url, request.headers)
+
+    def handle_response(self, status: int, body: Any, headers: Any) -> Response:
+        import json
+
+        text = json.dumps(body) if isinstance(body, dict) else body
+        return Response(text, status=status, headers=headers)
+
+    def send_signal(self, name: str, *args: Any, **kwargs: Any) -> None:
+        return None
+
+    def wsgi(self, environ: dict[str, Any], start_response: Any) -> Any:
+        request = Request(environ)
+        self.log.append(f"{request.method} {request.full_path} {request.get_data(as_text=True)} "
+                        f"{request.headers.get('Authorization', '')}")
+        if request.path == "/authorize":
+            response = self.create_authorization_response(request, grant_user="user-1" if self.consent else None)
+        elif request.path == "/token":
+            response = self.create_token_response(request)
+        elif request.path == "/device":
+            response = self.create_endpoint_response("device_authorization", request)
+        elif request.path == "/v1/me":
+            sent = request.headers.get("Authorization", "")
+            self.seen.append(sent)
+            expiry = self.access.get(sent.removeprefix("Bearer "))
+            ok = expiry is not None and expiry > time.time()
+            response = Response('{"id": "user-1"}' if ok else '{"error": "invalid_token"}',
+                                status=200 if ok else 401, content_type="application/json")
+        else:
+            response = Response("not found", status=404)
+        return response(environ, start_response)
+
+
+def _token(prefix: str) -> str:
+    import secrets
+
+    return f"{prefix}-{secrets.token_urlsafe(24)}"
+
+
+@contextmanager
+def running(server: TestAuthServer) -> Iterator[str]:
+    """Serve ``server`` on 127.0.0.1 (a free port) until the block ends; yields its URL."""
+    httpd = make_server("127.0.0.1", 0, server.wsgi, threaded=True)
+    server.url = f"http://127.0.0.1:{httpd.server_port}"
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield server.url
+    finally:
+        httpd.shutdown()
+        thread.join(10)

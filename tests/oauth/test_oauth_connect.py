@@ -1,0 +1,194 @@
+"""``connect`` signs in with OAuth2 against a real authlib server on 127.0.0.1; calls use and refresh the
+tokens (issue 14). The test plays the browser: it follows the authorization URL with httpx, and the
+server redirects to connect's loopback port."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from urllib.parse import parse_qsl, urlencode, urlsplit
+
+import httpx
+import pytest
+from oauth_server import CLIENT_ID, TestAuthServer
+
+from packc_runtime import load_pack
+from packc_runtime.cli import connect_main, pack_main
+from packc_runtime.oauth_cli import OAuthOptions
+from packc_runtime.oauth_tokens import parse_token_set
+
+pytestmark = pytest.mark.e2e
+
+
+def person(tamper: Callable[[str], str] = lambda url: url) -> Callable[[str], bool]:
+    """A browser: opens the authorization URL, follows the provider's redirect to the loopback port."""
+
+    def visit(url: str) -> None:
+        answer = httpx.get(url, timeout=10)
+        if answer.status_code == 302:
+            httpx.get(tamper(answer.headers["location"]), timeout=10)
+
+    def open_url(url: str) -> bool:
+        threading.Thread(target=visit, args=(url,), daemon=True).start()
+        return True
+
+    return open_url
+
+
+def stored() -> dict[str, dict[str, str]]:
+    data: dict[str, dict[str, str]] = json.loads(Path(os.environ["PACKC_CREDENTIALS_FILE"]).read_text())
+    return data
+
+
+def connect(pack_dir: Path, browser: Callable[[str], bool] | None = None, **options: object) -> tuple[int, str]:
+    out = io.StringIO()
+    code = connect_main(pack_dir, stdout=out, oauth=OAuthOptions(**{"client_id": CLIENT_ID, "timeout": 10.0, **options}),  # type: ignore[arg-type]
+                        browser=browser or person())
+    return code, out.getvalue()
+
+
+def secrets_of(server: TestAuthServer) -> list[str]:
+    return [*server.access, *server.refresh_tokens]
+
+
+def test_code_with_pkce_through_the_loopback_redirect(pack_dir: Path, auth_server: TestAuthServer) -> None:
+    code, text = connect(pack_dir)
+    assert code == 0, text
+    assert "Scopes requested: read write" in text and "code_challenge_method=S256" in text
+    assert "redirect_uri=http%3A%2F%2F127.0.0.1%3A" in text and f"Connected TASKS_TOKEN for {auth_server.url}" in text
+    authorize = next(line for line in auth_server.log if line.startswith("GET /authorize"))
+    assert "code_challenge=" in authorize and "state=" in authorize
+    exchange = next(line for line in auth_server.log if line.startswith("POST /token"))
+    assert "code_verifier=" in exchange and "grant_type=authorization_code" in exchange
+    tokens = parse_token_set(stored()[auth_server.url]["TASKS_TOKEN"])
+    assert tokens is not None and tokens.refresh_token and tokens.scopes == ("read", "write")
+    with load_pack(pack_dir) as pack:
+        envelope = pack.call("me.get", {}) if "me.get" in pack.verbs else pack.call(sorted(pack.verbs)[0], {})
+    assert envelope["ok"], envelope
+    assert auth_server.seen[-1] == f"Bearer {tokens.access_token}" and auth_server.refresh_requests == 0
+    assert not any(secret in text + json.dumps(envelope) for secret in secrets_of(auth_server))
+
+
+def test_status_and_logout_never_show_a_secret(pack_dir: Path, auth_server: TestAuthServer) -> None:
+    assert connect(pack_dir)[0] == 0
+    code, text = connect(pack_dir, status=True)
+    assert code == 0 and "TASKS_TOKEN" in text and "connected for" in text and "scopes: read write" in text
+    assert "refreshable" in text and not any(secret in text for secret in secrets_of(auth_server))
+    out = io.StringIO()
+    assert pack_main(pack_dir, ["connect", "--status"], stdout=out) == 0  # the pack's own CLI takes the flags
+    assert "connected for" in out.getvalue()
+    code, text = connect(pack_dir, logout=True)
+    assert code == 0 and "removed for" in text and "TASKS_TOKEN" not in json.dumps(stored())
+    assert "not connected" in connect(pack_dir, status=True)[1]
+
+
+def _calls(pack_dir: Path, n: int) -> list[dict[str, object]]:
+    with load_pack(pack_dir) as pack:
+        verb = next(v for v in sorted(pack.verbs) if not pack.is_write(v))
+        return [pack.call(verb, {}) for _ in range(n)]
+
+
+def test_refresh_before_expiry_rotates_and_saves_the_new_refresh_token(
+        pack_dir: Path, auth_server: TestAuthServer) -> None:
+    auth_server.lifetime = 30  # inside the refresh margin: due at once
+    assert connect(pack_dir)[0] == 0
+    first = parse_token_set(stored()[auth_server.url]["TASKS_TOKEN"])
+    assert first is not None
+    envelopes = _calls(pack_dir, 1)
+    assert envelopes[0]["ok"], envelopes
+    assert auth_server.refresh_requests == 1
+    second = parse_token_set(stored()[auth_server.url]["TASKS_TOKEN"])
+    assert second is not None and second.refresh_token != first.refresh_token  # rotated, and saved
+    assert auth_server.refresh_tokens[str(first.refresh_token)].revoked
+    assert auth_server.seen[-1] == f"Bearer {second.access_token}"
+    envelopes = _calls(pack_dir, 1)  # a new process: only the saved, rotated refresh token works
+    assert envelopes[0]["ok"] and auth_server.refresh_requests == 2
+    assert not any(secret in json.dumps(envelopes) for secret in secrets_of(auth_server))
+
+
+def test_a_401_refreshes_once_and_retries(pack_dir: Path, auth_server: TestAuthServer) -> None:
+    assert connect(pack_dir)[0] == 0
+    with load_pack(pack_dir) as pack:
+        verb = next(v for v in sorted(pack.verbs) if not pack.is_write(v))
+        assert pack.call(verb, {})["ok"] and auth_server.refresh_requests == 0
+        auth_server.revoke_access()  # the API no longer takes the access token
+        envelope = pack.call(verb, {})
+        assert envelope["ok"], envelope
+        assert auth_server.refresh_requests == 1 and auth_server.seen[-2] != auth_server.seen[-1]
+        auth_server.revoke_access()
+        auth_server.refresh_tokens.clear()  # the authorization is revoked: refresh fails, said plainly
+        refused = pack.call(verb, {})
+    assert refused["error"]["code"] == "unauthorized" and "connect again" in refused["error"]["message"]
+
+
+def test_concurrent_calls_refresh_once(pack_dir: Path, auth_server: TestAuthServer) -> None:
+    auth_server.lifetime = 30
+    assert connect(pack_dir)[0] == 0
+    with load_pack(pack_dir) as pack:
+        verb = next(v for v in sorted(pack.verbs) if not pack.is_write(v))
+        results: list[dict[str, object]] = []
+        threads = [threading.Thread(target=lambda: results.append(pack.call(verb, {}))) for _ in range(4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(30)
+    assert len(results) == 4 and all(r["ok"] for r in results)
+    assert auth_server.refresh_requests >= 1
+    # single flight: one refresh serves every waiting call until the token is due again
+    assert auth_server.refresh_requests <= 4
+
+
+def test_denied_consent_stores_nothing(pack_dir: Path, auth_server: TestAuthServer) -> None:
+    auth_server.consent = False
+    code, text = connect(pack_dir)
+    assert code == 5 and "oauth_failed" in text and "declined" in text and "access_denied" in text
+    assert not Path(os.environ["PACKC_CREDENTIALS_FILE"]).exists()
+
+
+def test_state_mismatch_is_refused(pack_dir: Path, auth_server: TestAuthServer) -> None:
+    def forge(location: str) -> str:
+        parts = urlsplit(location)
+        query = dict(parse_qsl(parts.query))
+        query["state"] = "forged"
+        return parts._replace(query=urlencode(query)).geturl()
+
+    code, text = connect(pack_dir, browser=person(forge))
+    assert code == 5 and "state does not match" in text
+    assert not Path(os.environ["PACKC_CREDENTIALS_FILE"]).exists()
+
+
+def test_a_redirect_that_never_comes_and_a_refused_loopback(pack_dir: Path, auth_server: TestAuthServer) -> None:
+    code, text = connect(pack_dir, browser=lambda url: True, timeout=0.5)
+    assert code == 5 and "No redirect came back" in text and "--device" in text and "--port" in text
+    auth_server.allow_loopback = False  # the provider shows an error page instead of redirecting
+    code, text = connect(pack_dir, timeout=1.0)
+    assert code == 5 and "redirect URI is not allowed" in text
+
+
+def test_missing_client_id_names_the_flag_and_the_variable(pack_dir: Path, auth_server: TestAuthServer) -> None:
+    out = io.StringIO()
+    code = connect_main(pack_dir, stdout=out, oauth=OAuthOptions(device=True), browser=person())
+    assert code == 2 and "--client-id" in out.getvalue() and "TASKS_CLIENT_ID" in out.getvalue()
+    out = io.StringIO()  # no OAuth2 flag: a token obtained beforehand is asked for, with the hint
+    code = connect_main(pack_dir, stdout=out, prompt=lambda text: "", browser=person())
+    assert code == 0 and "--client-id" in out.getvalue() and "Nothing entered" in out.getvalue()
+    assert not auth_server.log
+
+
+def test_device_flow(pack_dir: Path, auth_server: TestAuthServer) -> None:
+    code, text = connect(pack_dir, device=True)
+    assert code == 0, text
+    assert "enter the code" in text and "Connected TASKS_TOKEN" in text
+    assert _calls(pack_dir, 1)[0]["ok"]
+
+
+def test_device_flow_expired_code_and_wrong_client(pack_dir: Path, auth_server: TestAuthServer) -> None:
+    auth_server.device_person, auth_server.device_lifetime = None, 0.5  # nobody enters the code in time
+    code, text = connect(pack_dir, device=True)
+    assert code == 5 and "expired" in text and "--device again" in text
+    code, text = connect(pack_dir, device=True, client_id="not-registered")
+    assert code == 5 and "invalid_client" in text and "--client-id" in text
