@@ -192,3 +192,18 @@ def test_device_flow_expired_code_and_wrong_client(pack_dir: Path, auth_server: 
     assert code == 5 and "expired" in text and "--device again" in text
     code, text = connect(pack_dir, device=True, client_id="not-registered")
     assert code == 5 and "invalid_client" in text and "--client-id" in text
+
+
+def test_calls_and_refresh_never_import_authlib(pack_dir: Path, auth_server: TestAuthServer) -> None:
+    import subprocess
+    import sys
+
+    auth_server.lifetime = 30  # the call below refreshes
+    assert connect(pack_dir)[0] == 0
+    probe = ("import sys, json; from packc_runtime import load_pack\n"
+             f"pack = load_pack({str(pack_dir)!r})\n"
+             "verb = next(v for v in sorted(pack.verbs) if not pack.is_write(v))\n"
+             "print(json.dumps([pack.call(verb, {})['ok'], 'authlib' in sys.modules]))")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, env=os.environ)
+    assert json.loads(done.stdout) == [True, False], done.stderr
+    assert auth_server.refresh_requests == 1
