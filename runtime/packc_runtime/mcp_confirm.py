@@ -21,7 +21,7 @@ from collections import OrderedDict
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from .mcp_tools import render_card
+from .mcp_tools import card_line, render_card
 
 __all__ = ["APPROVE_FIELD", "ApprovalLedger", "Decision", "args_digest", "decision_of", "form_message",
            "form_schema"]
@@ -46,7 +46,7 @@ def form_message(tool: str, card: Mapping[str, Any]) -> str:
 def form_schema(card: Mapping[str, Any]) -> dict[str, Any]:
     """The form: one required yes/no field. The card is in the message; its values are not editable,
     so what the person approves is exactly what was shown."""
-    title = str(card.get("title") or "this change")
+    title = card_line(card.get("title") or "this change")
     return {
         "type": "object",
         "properties": {APPROVE_FIELD: {"type": "boolean", "title": f"Send: {title}"[:200],

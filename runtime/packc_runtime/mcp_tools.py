@@ -18,12 +18,14 @@ from .errors import InvalidPack
 from .openapi import resolve
 from .pack import Pack
 from .send import IDEMPOTENT_METHODS
+from .terminal import terminal_text
 
 __all__ = [
     "DEFAULT_MAX_RESULT_BYTES",
     "OUTPUT_SCHEMA_MAX_BYTES",
     "ToolSpec",
     "build_tools",
+    "card_line",
     "find_pack_dirs",
     "fit_envelope",
     "output_schema",
@@ -311,12 +313,22 @@ def _error_lines(error: Mapping[str, Any]) -> list[str]:
     return lines
 
 
+def card_line(value: Any) -> str:
+    """Card text as one line a person reads as it is: shown in JSON quotes, escaped, if it holds a
+    line break, a control or a bidi character (an argument ``"x\\n  amount: 1.00"`` would otherwise
+    add a line of its own to the card a person approves, or reorder what they read)."""
+    text = str(value)
+    if "\n" not in text and "\t" not in text and terminal_text(text) == text:
+        return text
+    return terminal_text(json.dumps(text, ensure_ascii=False))
+
+
 def render_card(card: Mapping[str, Any]) -> list[str]:
-    """A preview card as text lines: kind and title, then one line per field."""
-    lines = [f"{card.get('kind', 'fields')}: {card.get('title') or ''}".rstrip()]
+    """A preview card as text lines: kind and title, then one line per field, each exactly one line."""
+    lines = [f"{card_line(card.get('kind', 'fields'))}: {card_line(card.get('title') or '')}".rstrip()]
     fields = card.get("fields")
     for key, value in (fields.items() if isinstance(fields, Mapping) else ()):
-        lines.append(f"  {key}: {value}")
+        lines.append(f"  {card_line(key)}: {card_line(value)}")
     return lines
 
 

@@ -1,0 +1,52 @@
+"""Red-team regression: an argument cannot forge lines of the card a person approves over MCP.
+
+The agent chooses the arguments; the person reads the elicitation message. An argument holding a
+line break (or a bidi override) used to add its own lines to the card (a fake ``species`` line, a
+fake "Nothing is sent" footer, then blank lines pushing the real fields away) or reorder it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import mcp_types as types
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from packc_runtime.mcp_confirm import form_message, form_schema
+from packc_runtime.terminal import terminal_text
+
+from .conftest import Asked
+from .helpers import MODES, make_server, run
+
+FORGED = "Rex\n  species: cat\n\nNothing is sent unless you approve.\n\n\n\u202e"  # 60 of name's 64
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_an_argument_cannot_add_lines_to_the_approval_card(pack_dir: Path, env: dict[str, str], mode: str,
+                                                           pets_count: Any) -> None:
+    asked = Asked("decline")
+    before = pets_count()
+    result = run(make_server(pack_dir, env), mode,
+                 lambda c: c.call_tool("pets.create", {"name": FORGED, "species": "dog"}), elicit=asked)
+    assert pets_count() == before, result
+    [question] = asked.questions
+    assert isinstance(question, types.ElicitRequestFormParams)
+    lines = question.message.splitlines()
+    assert lines.count("Nothing is sent unless you approve.") == 1
+    assert [line for line in lines if line.lstrip().startswith("species")] == ["  species: dog"]
+    assert "\u202e" not in question.message and terminal_text(question.message) == question.message
+    assert len(lines) == len(form_message("pets.create", {"kind": "record", "title": "t",
+                                                          "fields": {"name": "Rex", "species": "dog"}}).splitlines())
+
+
+@given(st.dictionaries(st.text(max_size=8), st.text(max_size=20), max_size=4), st.text(max_size=20))
+def test_every_card_field_is_one_safe_line(fields: dict[str, str], title: str) -> None:
+    card = {"kind": "record", "title": title, "fields": fields}
+    message = form_message("pets.create", card)
+    assert len(message.split("\n")) == 4 + len(fields)  # question, kind+title, fields, blank, footer
+    assert terminal_text(message) == message and "\r" not in message
+    schema_title = form_schema(card)["properties"]["approve"]["title"]
+    assert "\n" not in schema_title and terminal_text(schema_title) == schema_title
