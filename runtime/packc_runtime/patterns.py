@@ -12,7 +12,11 @@ A risky pattern is never run: the compiler leaves it out of the args schema (war
 the runtime, lint and the compiler's example checks skip it: :func:`search`, and
 :func:`safe_validator`, whose ``pattern``, ``patternProperties`` and ``additionalProperties``
 keywords all go through :func:`search`. :func:`validator` is that validator with a registry that
-refuses every remote ``$ref``: validating arguments never touches the network.
+refuses every remote ``$ref``: validating arguments never touches the network. It also closes the
+two ways jsonschema runs ``re`` itself: ``unevaluatedProperties`` (which matches every
+``patternProperties`` key it meets) is skipped when one of them cannot be run safely on the
+object's keys, and a ``$schema`` below the root (which would validate that subschema with the
+dialect's stock, unguarded class) is dropped.
 """
 
 from __future__ import annotations
@@ -132,6 +136,76 @@ def _offline() -> Any:
     return Registry(retrieve=_refuse)  # type: ignore[call-arg]
 
 
+def _survey(schema: Any) -> tuple[frozenset[str], bool, bool]:
+    """Every ``patternProperties`` key anywhere in ``schema``, whether it uses ``unevaluatedProperties``,
+    and whether anything under the root names a ``$schema``.
+
+    Every object is looked at, values (``const``, ``enum``) and name maps (``properties``) too: a
+    ``$ref`` may point anywhere and use what it finds as a schema. Finding too much only makes
+    the checks more careful.
+    """
+    keys: set[str] = set()
+    unevaluated = dialects = False
+    stack: list[tuple[Any, bool]] = [(schema, True)]
+    while stack:
+        node, root = stack.pop()
+        if isinstance(node, dict):
+            unevaluated = unevaluated or "unevaluatedProperties" in node
+            dialects = dialects or (not root and isinstance(node.get("$schema"), str))
+            found = node.get("patternProperties")
+            if isinstance(found, dict):
+                keys.update(k for k in found if isinstance(k, str))
+            stack.extend((value, False) for value in node.values())
+        elif isinstance(node, list):
+            stack.extend((item, False) for item in node)
+    return frozenset(keys), unevaluated, dialects
+
+
+def _one_dialect(node: Any, root: bool = True) -> Any:
+    """``node`` without any ``$schema`` under its root.
+
+    jsonschema validates a subschema that names its own ``$schema`` with that dialect's stock
+    validator class, whose ``pattern`` and ``patternProperties`` run ``re`` unguarded: a
+    ``{"$schema": "...draft-07...", "pattern": "^(a|a)*$"}`` nested in a pack's args schema
+    escaped every check of this module. Everything is validated in the root's dialect.
+    """
+    if isinstance(node, list):
+        return [_one_dialect(item, False) for item in node]
+    if not isinstance(node, dict):
+        return node
+    return {key: _one_dialect(value, False) for key, value in node.items()
+            if root or key != "$schema" or not isinstance(value, str)}
+
+
+@functools.lru_cache(maxsize=64)
+def _guarded_unevaluated(cls: Any, keys: frozenset[str]) -> Any:
+    """``cls`` whose ``unevaluatedProperties`` is skipped when a ``patternProperties`` key of the
+    schema could not be run safely on a key of the object.
+
+    jsonschema decides which keys are evaluated with a plain ``re.search`` over every
+    ``patternProperties`` key it meets (through ``$ref``, ``allOf``...): a risky pattern there
+    hung argument validation (``^(a|a)*$`` against 27 characters: 12 s, doubling per character).
+    Any ``patternProperties`` key of the schema may be met, so all of them are judged first.
+    """
+    from jsonschema import validators
+
+    original = cls.VALIDATORS["unevaluatedProperties"]
+
+    def unevaluated(validator: Any, value: Any, instance: Any, schema: Any) -> Iterator[Any]:
+        if validator.is_type(instance, "object") and any(
+                search(pattern, key) is None for pattern in keys for key in instance):
+            return  # not run: when in doubt a check is skipped, and the API's server makes it anyway
+        yield from original(validator, value, instance, schema)
+
+    return validators.extend(cls, {"unevaluatedProperties": unevaluated})  # type: ignore[no-untyped-call]
+
+
 def validator(cls: Any, schema: Any) -> Any:
     """A :func:`safe_validator` of ``cls`` for ``schema`` that never fetches a remote ``$ref``."""
-    return safe_validator(cls)(schema, registry=_offline())
+    chosen = safe_validator(cls)
+    keys, unevaluated, dialects = _survey(schema)
+    if dialects:
+        schema = _one_dialect(schema)
+    if keys and unevaluated and "unevaluatedProperties" in chosen.VALIDATORS:
+        chosen = _guarded_unevaluated(chosen, keys)
+    return chosen(schema, registry=_offline())
