@@ -14,6 +14,10 @@ from .schemas import validates
 
 __all__ = ["example_for"]
 
+# Longest text an example is built up to: written-out counts multiply (``((a{1000}){1000}){1000}``
+# is a billion characters, four levels cannot be allocated at all), so a longer one is given up.
+_MAX_EXAMPLE = 4096
+
 _FORMATS: dict[str, Any] = {
     "date": "2024-01-15", "date-time": "2024-01-15T09:30:00Z", "time": "09:30:00Z", "email": "user@example.com",
     "uuid": "3fa85f64-5717-4562-b3fc-2c963f66afa6", "uri": "https://example.com/item", "url": "https://example.com/item",
@@ -86,6 +90,8 @@ def _from_pattern(pattern: str, min_length: int = 0) -> str | None:
                     more = min(hi - count, -(-grow[0] // len(unit)))
                     count += more
                     grow[0] -= more * len(unit)
+                if len(unit) * min(count, 1024) + sum(map(len, out)) > _MAX_EXAMPLE:
+                    return "\x00"
                 out.append(unit * min(count, 1024))
             elif op is SUBPATTERN:
                 out.append(gen(av[-1], depth + 1))
