@@ -28,7 +28,15 @@ from .errors import DownloadFailed
 __all__ = ["download_dir", "safe_name", "save_download"]
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
-_EXTENSION = re.compile(r"^\.[a-z0-9]{1,8}$")
+# Extensions a file may get from the server's media type: data a viewer opens, never anything a
+# desktop runs or a browser scripts when the person (or an agent) opens the file (``.hta``, ``.jar``,
+# ``.msi``, ``.sh`` all come from ``mimetypes``); anything else is ``.bin``.
+_PASSIVE = frozenset({
+    ".bin", ".pdf", ".png", ".jpg", ".jpeg", ".gif", ".webp", ".bmp", ".tif", ".tiff", ".ico", ".avif", ".heic",
+    ".zip", ".gz", ".tgz", ".tar", ".bz2", ".xz", ".zst", ".7z", ".csv", ".tsv", ".json", ".txt", ".mp3", ".mp4",
+    ".m4a", ".wav", ".ogg", ".oga", ".ogv", ".webm", ".flac", ".mov", ".avi", ".mpeg", ".mpg", ".xlsx", ".docx",
+    ".pptx", ".odt", ".ods", ".odp", ".rtf", ".epub", ".parquet", ".avro", ".ics", ".vcf", ".pem", ".der", ".cer",
+    ".crt", ".woff", ".woff2", ".ttf", ".otf"})
 _DISPOSITION = re.compile(r"""filename\*?\s*=\s*(?:[A-Za-z0-9_-]*'[^']*')?"?([^";]*)""", re.I)
 _NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
 _PRIVATE = os.name != "nt"  # owners and modes are POSIX; Windows' temp folder is per user already
@@ -82,7 +90,7 @@ def _open_folder(folder: Path, default: bool) -> int:
 
 def _extension(media: str) -> str:
     guessed = mimetypes.guess_extension(media, strict=False) if media else None
-    return guessed if guessed and _EXTENSION.match(guessed) else ".bin"
+    return guessed if guessed in _PASSIVE else ".bin"
 
 
 def _same_file(fd: int | None, name: str, content: bytes) -> bool:

@@ -152,3 +152,13 @@ def test_saved_file_is_always_a_plain_file_inside_the_folder(tmp_path_factory: p
     saved = Path(body["file"])
     assert saved.parent == folder and saved.is_file() and not saved.is_symlink()
     assert not saved.name.startswith(".") and saved.read_bytes() == b"\x00\x01"
+
+
+@pytest.mark.parametrize("media", ["application/hta", "application/java-archive", "application/x-msi",
+                                   "application/x-sh", "application/x-csh", "application/x-python-code"])
+def test_a_server_cannot_give_a_download_an_extension_that_runs(tmp_path: Path, media: str) -> None:
+    """Red team: the name is packc's, but the extension came from any media type mimetypes knows
+    (.hta runs on a double click on Windows, .jar and .msi install, .sh and .csh are scripts)."""
+    saved = _call("", media=media)["body"]["file"]
+    assert saved.endswith(".bin"), saved
+    assert _call("", media="image/png")["body"]["file"].endswith(".png")  # data keeps its extension
