@@ -9,7 +9,7 @@ from dataclasses import dataclass, field, replace
 from typing import TypeVar, cast, get_args
 
 from packc_runtime.diagnostics import Diagnostic
-from packc_runtime.identifiers import CliBin, Family, Identifier, PackId, VerbName
+from packc_runtime.identifiers import RESERVED_VERBS, CliBin, Family, Identifier, PackId, VerbName
 from packc_runtime.manifest import Access, Binding, Manifest, PreviewKind, Verb
 
 from .model import Api, Operation
@@ -87,6 +87,10 @@ def _op_override(op: Operation, diags: list[Diagnostic]) -> OpOverride:
     if verb is not None and not (isinstance(verb, str) and VERB_RE.match(verb) and VerbName.is_valid(verb)):
         diags.append(Diagnostic("C103", "error", f"{where}/verb", f"Verb name {verb!r} is not lower-case and dotted.",
                                 "Use a name like pets.adopt (at most 64 characters)."))
+        verb = None
+    if verb in RESERVED_VERBS:
+        diags.append(Diagnostic("C103", "error", f"{where}/verb", f"Verb name {verb!r} is a command of the pack's CLI.",
+                                f"Use a name with more than one word, like {verb}.run."))
         verb = None
     access = raw.get("access")
     if access is not None and access not in ("read", "write"):

@@ -20,6 +20,7 @@ from .errors import (
     UnknownArgument,
     UnknownVerb,
 )
+from .identifiers import RESERVED_VERBS
 from .oauth_cli import OAuthOptions, parse_oauth_flags
 from .origins import origin_of
 from .pack import Pack, load_pack
@@ -260,6 +261,8 @@ def pack_main(pack_dir: Path, argv: Sequence[str], *, stdout: IO[str] | None = N
             out.write(_usage(pack) + "\n")
             return EXIT_OK if argv else 2
         verb, rest = _match_verb(pack, argv)
+        if verb in RESERVED_VERBS:  # the CLI's own command, never a verb a document named so
+            verb, rest = None, list(argv)
         if verb is None and argv[0] == "connect":
             try:
                 options = _connect_options(argv[1:])

@@ -25,6 +25,7 @@ from typing import ClassVar, Self
 
 __all__ = [
     "MAX_IDENTIFIER",
+    "RESERVED_VERBS",
     "CliBin",
     "Family",
     "Identifier",
@@ -37,6 +38,10 @@ __all__ = [
 ]
 
 MAX_IDENTIFIER = 64
+# The pack CLI's own commands (``<cliBin> connect``, ``<cliBin> mcp``, ``<cliBin> help``): a verb of
+# one of these names would take the command's place, so ``connect`` (which HARNESS.md and every
+# credential error tell the person to run) would call the document's operation instead.
+RESERVED_VERBS = frozenset({"connect", "mcp", "help"})
 _NAME = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
 _VERB = re.compile(r"[a-z0-9][a-z0-9_]*(?:\.[a-z0-9][a-z0-9_]*)*")
 
