@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shutil
 import tempfile
 from collections.abc import Callable, Iterable, Mapping
@@ -81,8 +82,16 @@ def _write_files(root: Path, files: Mapping[str, tuple[str, int]]) -> None:
         directory.chmod(0o755)
 
 
+# The only paths packc ever writes in a pack directory (emit.py, repo.py). A marker travels with
+# the pack (a --repo pack is published with it), so whoever wrote the directory wrote the marker
+# too: an entry outside these shapes (.git/refs/heads/main, .env, notes.md) is never removed.
+_OURS = re.compile(r"(?:surface\.json|policy\.json|openapi\.json|HARNESS\.md|README\.md|pyproject\.toml|\.gitignore"
+                   r"|tests/test_smoke\.py|bin/[a-z][a-z0-9]*(?:-[a-z0-9]+)*|[a-z][a-z0-9_]*_pack/__init__\.py)")
+
+
 def _replace_previous(target: Path, listed: list[str], staging: Path, names: list[str]) -> None:
-    """Remove the files packc wrote before, then move the new ones in."""
+    """Remove the files packc wrote before (only paths of the shapes packc writes), then move the new ones in."""
+    listed = [rel for rel in listed if _OURS.fullmatch(rel)]
     for rel in listed:
         path = safe_child(target, rel)
         if os.path.lexists(path) and not path.is_dir():
