@@ -36,11 +36,20 @@ def args_digest(tool: str, args: Mapping[str, Any]) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def form_message(tool: str, card: Mapping[str, Any]) -> str:
-    """The question shown to the person: the typed preview card, and that nothing is sent otherwise."""
-    lines = [f"Approve this change ({tool})?", *render_card(card), "",
-             "Nothing is sent unless you approve."]
+def form_message(tool: str, card: Mapping[str, Any], args: Mapping[str, Any] | None = None) -> str:
+    """The question shown to the person: the typed preview card, every argument that will be sent
+    (a card shows what its template names: an order's card may leave out ``ship_to``, a member's
+    ``role``, and the approval covers the arguments, not the card), and that nothing is sent otherwise."""
+    lines = [f"Approve this change ({tool})?", *render_card(card)]
+    if args:
+        lines += ["Sent with these arguments:"]
+        lines += [f"  {card_line(key)}: {card_line(_shown(value))}" for key, value in sorted(args.items())]
+    lines += ["", "Nothing is sent unless you approve."]
     return "\n".join(lines)
+
+
+def _shown(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
 
 
 def form_schema(card: Mapping[str, Any]) -> dict[str, Any]:

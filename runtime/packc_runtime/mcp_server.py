@@ -155,13 +155,13 @@ class PackServer:
             if not can_form:
                 return "accept" if self.host_confirms else "unavailable"
             question = types.ElicitRequest(params=types.ElicitRequestFormParams(
-                message=form_message(spec.name, card), requested_schema=form_schema(card)))
+                message=form_message(spec.name, card, args), requested_schema=form_schema(card)))
             return types.InputRequiredResult(input_requests={_CONFIRM_KEY: question},
                                              request_state=self.ledger.issue(digest))
         if not can_form or not ctx.session.can_send_request:
             return "accept" if self.host_confirms else "unavailable"
         try:
-            result = await ctx.session.elicit_form(form_message(spec.name, card), form_schema(card),
+            result = await ctx.session.elicit_form(form_message(spec.name, card, args), form_schema(card),
                                                    related_request_id=ctx.request_id)
         except Exception:  # the client failed to ask (an error answer, a closed stream): no answer, send nothing
             return "cancel"
