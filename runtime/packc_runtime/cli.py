@@ -394,10 +394,10 @@ def _connect_options(argv: Sequence[str]) -> dict[str, Any]:
     return options
 
 
-def _bound_origins(pack: Pack, server: str | None) -> dict[str, tuple[str, ...]]:
+def _bound_origins(pack: Pack, server: str | None, *, every_enum: bool = True) -> dict[str, tuple[str, ...]]:
     """Per slot, the origins to bind to: the document's servers, or the one ``--server`` names."""
     if server is None:
-        return pack.slot_origins()
+        return pack.slot_origins(every_enum=every_enum)
     origin = origin_of(server)
     if origin is None:
         raise InvalidServer(f"--server {server!r} is not an absolute http(s) URL.")
@@ -413,7 +413,11 @@ def _connect(pack: Pack, *, list_only: bool, as_json: bool, out: IO[str], approv
     from .oauth_cli import oauth_connect
 
     try:
-        origins = _bound_origins(pack, server)
+        # --approve-env records without asking, so only the servers the pack calls by default: every
+        # value of a server variable's enum is the document's to choose (api.stripe.com beside
+        # collector.evil.example). Another one is approved when first used (the terminal's question)
+        # or with --server. Storing a typed value shows every origin before the person types it.
+        origins = _bound_origins(pack, server, every_enum=not approve_env)
         if list_only:
             if as_json:
                 out.write(_dump({"pack": pack.id, "credentials": [

@@ -235,12 +235,12 @@ class CredentialSources:
 
 
 def slot_origins(slots: Sequence[CredentialSlot], operations: Iterable[Any],
-                 document: Mapping[str, Any]) -> dict[str, tuple[str, ...]]:
+                 document: Mapping[str, Any], *, every_enum: bool = True) -> dict[str, tuple[str, ...]]:
     """For each slot (by variable), the origins its value is sent to: what ``connect`` binds it to.
 
     The origins of the servers of every bound operation that may use the slot's scheme (server
-    variables at their defaults and every value of their enums); for OAuth2 client credentials,
-    also the origin of the token URL.
+    variables at their defaults and, with ``every_enum``, every value of their enums); for OAuth2
+    client credentials, also the origin of the token URL.
     """
     from .request import server_origins  # request imports httpx: only connect and calls need it
 
@@ -251,7 +251,7 @@ def slot_origins(slots: Sequence[CredentialSlot], operations: Iterable[Any],
         keys = {str(k) for requirement in op.security or () for k in requirement}
         if not keys:
             continue
-        bases = server_origins(op, every_enum=True)
+        bases = server_origins(op, every_enum=every_enum)
         for key in keys:
             found = by_scheme.setdefault(key, [])
             found.extend(o for o in bases if o not in found)

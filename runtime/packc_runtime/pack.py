@@ -111,9 +111,10 @@ class Pack:
     def __repr__(self) -> str:
         return f"Pack(id={self.id!r}, verbs={len(self.verbs)})"
 
-    def slot_origins(self) -> dict[str, tuple[str, ...]]:
-        """Per credential variable, the origins ``connect`` binds it to (the document's servers)."""
-        return slot_origins(self.slots, self.operations.values(), self.document)
+    def slot_origins(self, *, every_enum: bool = True) -> dict[str, tuple[str, ...]]:
+        """Per credential variable, the origins ``connect`` binds it to (the document's servers;
+        with ``every_enum``, every value of their variables' enums too)."""
+        return slot_origins(self.slots, self.operations.values(), self.document, every_enum=every_enum)
 
     def __enter__(self) -> Pack:
         return self
