@@ -22,6 +22,22 @@ def _demo_server_module() -> Any:
     return module
 
 
+@pytest.fixture(autouse=True)
+def _no_user_state(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No test reads or writes the person's own credentials, approvals, keyring or downloads.
+
+    A test that approved an origin in the real ``~/.config/packc`` made a later run of another test
+    pass or fail by what was left there. Folders that need fixtures of their own (tests/runtime)
+    add them on top of this one.
+    """
+    home = tmp_path_factory.mktemp("user-state")
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / "config"))
+    monkeypatch.setenv("PACKC_CREDENTIALS_FILE", str(home / "config" / "packc" / "credentials.json"))
+    monkeypatch.setenv("PACKC_KEYRING", "off")
+    monkeypatch.setenv("PACKC_DOWNLOAD_DIR", str(home / "downloads"))
+    monkeypatch.delenv("PACKC_TRUSTED_ORIGINS", raising=False)
+
+
 @pytest.fixture()
 def demo_server() -> Iterator[Any]:
     """The demo petstore server on a free 127.0.0.1 port; ``.url`` is its base URL, ``.api_key`` its key."""

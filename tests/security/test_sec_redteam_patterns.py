@@ -53,7 +53,7 @@ def test_unevaluated_properties_still_checks_safe_schemas() -> None:
               "unevaluatedProperties": False}
     args = {"type": "object", "properties": {"meta": schema}}
     validate_args("v.x", args, {"meta": {"x-ok": "1"}}, simple=False)
-    with pytest.raises(InvalidArgument, match="Unevaluated"):
+    with pytest.raises(InvalidArgument, match="unknown field"):
         validate_args("v.x", args, {"meta": {"nope": "1"}}, simple=False)
     assert jsonschema.Draft202012Validator(schema).is_valid({"x-ok": "1"})  # the same answer as jsonschema's
 
