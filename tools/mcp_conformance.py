@@ -6,7 +6,9 @@ Starts the demo API server (specs/demo/server.py) and the demo pack served over 
 server cannot pass by design (tools/mcp_conformance_node/baseline.yml says why), or only the
 scenarios named with ``--scenario`` (the CI slice). Exits with the suite's code: 0 when nothing
 failed that the baseline does not expect. Node < 22 lacks ``fs.globSync``, which the suite imports:
-a resolve hook (tools/mcp_conformance_node/) supplies it.
+a resolve hook (tools/mcp_conformance_node/) supplies it. The server requires its bearer secret on
+every request and the suite has no option for headers: the same hooks add it to the suite's fetch
+and undici requests (``PACKC_MCP_BEARER``, read from the server's --token-file).
 
 ``--stateless`` runs the 2026-07-28 scenarios of the suite's pre-release (0.2.0-alpha.12, under
 .mcp-conformance-next/; 0.1.16 has none) and reads every check: it fails on any failed check except
@@ -40,14 +42,18 @@ NOT_SERVED = frozenset({"sep-2549-prompts-list-caching-hints", "sep-2549-resourc
                         "sep-2549-resources-templates-list-caching-hints"})
 
 
-def run_stateless(url: str, out_dir: Path) -> int:
+def _node_env(secret: str) -> dict[str, str]:
+    return {**os.environ, "PACKC_MCP_BEARER": secret}
+
+
+def run_stateless(url: str, out_dir: Path, secret: str) -> int:
     """Every STATELESS scenario on the pre-release suite; 0 unless a check that applies failed."""
     import json
 
     for scenario in STATELESS:
         subprocess.run(["node", "--import", str(NODE_DIR / "register.mjs"), str(NEXT_SUITE), "server", "--url",
                         url, "-o", str(out_dir), "--scenario", scenario], cwd=ROOT, timeout=300,
-                       stdout=subprocess.DEVNULL)
+                       stdout=subprocess.DEVNULL, env=_node_env(secret))
     counts = {"SUCCESS": 0, "WARNING": 0, "untestable": 0, "not served": 0}
     failed = []
     for path in sorted(out_dir.glob("server-*/checks.json")):
@@ -70,15 +76,16 @@ def run_stateless(url: str, out_dir: Path) -> int:
     return 1 if failed else 0
 
 
-def run_suite(url: str, scenarios: Sequence[str], out_dir: Path) -> int:
+def run_suite(url: str, scenarios: Sequence[str], out_dir: Path, secret: str) -> int:
     base = ["node", "--import", str(NODE_DIR / "register.mjs"), str(SUITE), "server", "--url", url,
             "-o", str(out_dir)]
     if not scenarios:
         return subprocess.run([*base, "--expected-failures", str(NODE_DIR / "baseline.yml")], cwd=ROOT,
-                              timeout=900).returncode
+                              timeout=900, env=_node_env(secret)).returncode
     worst = 0
     for scenario in scenarios:  # the suite takes one --scenario at a time
-        worst = max(worst, subprocess.run([*base, "--scenario", scenario], cwd=ROOT, timeout=300).returncode)
+        worst = max(worst, subprocess.run([*base, "--scenario", scenario], cwd=ROOT, timeout=300,
+                                          env=_node_env(secret)).returncode)
     return worst
 
 
@@ -103,8 +110,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         with tempfile.TemporaryDirectory() as tmp:
             subprocess.run([sys.executable, "-m", "packc.cli", "compile", "specs/demo/petstore.yaml", "-o", tmp,
                             "--server", api_url], cwd=ROOT, check=True, capture_output=True, timeout=120)
+            token = Path(tmp) / "mcp-token"
             serve = subprocess.Popen([sys.executable, "-m", "packc.cli", "serve", str(Path(tmp) / "petstore"),
-                                      "--http", "127.0.0.1:0"], cwd=ROOT, stderr=subprocess.PIPE, text=True,
+                                      "--http", "127.0.0.1:0", "--token-file", str(token)], cwd=ROOT, stderr=subprocess.PIPE, text=True,
                                      env={**os.environ, "PETSTORE_API_KEY": "demo-key", "PACKC_KEYRING": "off",
                                           "PACKC_TRUSTED_ORIGINS": api_url})  # the key goes there: named
             assert serve.stderr is not None
@@ -117,9 +125,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print("packc serve did not start", file=sys.stderr)
                 return 1
             print(f"packc serve: {match.group(1)} (demo API at {api_url})", flush=True)
+            secret = token.read_text(encoding="utf-8").strip()
             if opts.stateless:
-                return run_stateless(match.group(1), Path(tmp) / "results")
-            return run_suite(match.group(1), scenarios, ROOT / opts.out_dir)
+                return run_stateless(match.group(1), Path(tmp) / "results", secret)
+            return run_suite(match.group(1), scenarios, ROOT / opts.out_dir, secret)
     finally:
         for proc in (serve, api):
             if proc is not None:

@@ -79,7 +79,7 @@ def _usage(pack: Pack) -> str:
     lines = [f"usage: {pack.cli_bin} VERB [ARGS] [--json] [--confirm] [--server URL] [--server-var NAME=VALUE]",
              f"       {pack.cli_bin} connect [--list] [--json] [--approve-env] [--server URL] [--to keyring|file]",
              f"       {pack.cli_bin} connect [--client-id ID] [--port N] [--no-browser] [--device] [--status] [--logout]",
-             f"       {pack.cli_bin} mcp [--http [HOST:]PORT] [--host-confirms] [--print-config HOST]  (MCP server)",
+             f"       {pack.cli_bin} mcp [--http [HOST:]PORT [--token-file PATH]] [--host-confirms] [--print-config HOST]  (MCP server)",
              "", "verbs:"]
     for name, verb in sorted(pack.verbs.items()):
         access = "write" if pack.is_write(name) else "read"

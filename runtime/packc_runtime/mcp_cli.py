@@ -8,13 +8,16 @@ from __future__ import annotations
 
 import argparse
 import ipaddress
+import json
 import sys
 from collections.abc import Sequence
+from functools import partial
 from pathlib import Path
 from typing import IO
 
 from .errors import PackRuntimeError
-from .mcp_config import HOSTS, render_snippet
+from .mcp_auth import TOKEN_ENV, TokenFileError, new_secret, secret_from_file
+from .mcp_config import HOSTS, HTTP_HOSTS, http_snippet, render_snippet
 from .mcp_tools import DEFAULT_MAX_RESULT_BYTES, find_pack_dirs
 from .pack import Pack, load_pack
 
@@ -58,7 +61,11 @@ def _parser(prog: str, *, with_dirs: bool) -> argparse.ArgumentParser:
     if with_dirs:
         p.add_argument("dirs", metavar="PACK_OR_FAMILY_DIR", nargs="+",
                        help="a pack directory, or a folder of packs (a --split family)")
-    p.add_argument("--http", metavar="[HOST:]PORT", help="streamable HTTP at http://HOST:PORT/mcp (host 127.0.0.1)")
+    p.add_argument("--http", metavar="[HOST:]PORT", help="streamable HTTP at http://HOST:PORT/mcp (host 127.0.0.1); "
+                   "every request must carry 'Authorization: Bearer <secret>', the secret printed at start")
+    p.add_argument("--token-file", metavar="PATH", type=Path,
+                   help="with --http: keep the bearer secret in PATH (created 0600 with a new secret when missing), "
+                        "so host configurations survive restarts; it is then not printed")
     p.add_argument("--host-confirms", action="store_true",
                    help="the MCP host asks a person before every tool call: send write verbs even when the "
                         "client cannot show an approval form (without it such clients get only the preview)")
@@ -106,6 +113,9 @@ def serve_main(argv: Sequence[str], *, pack_dir: Path | None = None, prog: str =
     except ValueError:
         err.write(f"{prog}: --http takes PORT, HOST:PORT or [V6]:PORT, not {opts.http!r}\n")
         return EXIT_USAGE
+    if opts.token_file is not None and http is None:
+        err.write(f"{prog}: --token-file goes with --http (stdio needs no secret)\n")
+        return EXIT_USAGE
     if opts.max_result_bytes < 4096:
         err.write(f"{prog}: --max-result-bytes must be at least 4096\n")
         return EXIT_USAGE
@@ -115,6 +125,11 @@ def serve_main(argv: Sequence[str], *, pack_dir: Path | None = None, prog: str =
     except PackRuntimeError as exc:
         err.write(f"{prog}: error {exc.code}: {exc.message}\n")
         return EXIT_PACK
+    if opts.print_config and http is not None:
+        code = _print_http_config(opts, http, _name(packs), prog, out, err)
+        for pack in packs:
+            pack.close()
+        return code
     if opts.print_config:
         pack_bin = pack_dir / "bin" / packs[0].cli_bin if pack_dir is not None else None
         slots = {s.env: s for p in packs for s in p.slots}
@@ -129,6 +144,36 @@ def serve_main(argv: Sequence[str], *, pack_dir: Path | None = None, prog: str =
             pack.close()
         return EXIT_OK
     return _run(packs, opts, http, prog, err)
+
+
+def _print_http_config(opts: argparse.Namespace, http: tuple[str, int], name: str, prog: str, out: IO[str],
+                       err: IO[str]) -> int:
+    """The snippet pointing a host at this server over HTTP; the secret stays in the token file."""
+    host, port = http
+    if opts.print_config not in HTTP_HOSTS:
+        err.write(f"{prog}: {opts.print_config}'s config file starts servers over stdio only: drop --http "
+                  "(the stdio snippet needs no secret)\n")
+        return EXIT_USAGE
+    if port == 0 or opts.token_file is None:
+        err.write(f"{prog}: --print-config with --http needs a fixed port and --token-file PATH (the host keeps "
+                  "the URL, and the secret must outlive a restart)\n")
+        return EXIT_USAGE
+    try:
+        secret_from_file(opts.token_file)
+    except TokenFileError as exc:
+        err.write(f"{prog}: --token-file: {exc}\n")
+        return EXIT_USAGE
+    shown = f"[{host}]" if ":" in host else host
+    out.write(json.dumps(http_snippet(opts.print_config, name, f"http://{shown}:{port}/mcp"), indent=2) + "\n")
+    err.write(f"Add it to {HOSTS[opts.print_config]}. Start the server with the same --http and --token-file "
+              f"{opts.token_file}; ")
+    if opts.print_config == "vscode":
+        err.write("VS Code asks for the secret once (paste the file's content) and keeps it in its secret store.\n")
+    else:
+        err.write(f"start the host with {TOKEN_ENV} set to that file's content "
+                  f"(export {TOKEN_ENV}=\"$(cat {opts.token_file})\"): the file holds the secret, the snippet "
+                  "does not.\n")
+    return EXIT_OK
 
 
 def _run(packs: list[Pack], opts: argparse.Namespace, http: tuple[str, int] | None, prog: str, err: IO[str]) -> int:
@@ -151,14 +196,27 @@ def _run(packs: list[Pack], opts: argparse.Namespace, http: tuple[str, int] | No
         else:
             host, port = http
             if not _is_loopback(host):
-                err.write(f"{prog}: warning: serving on {host}, not loopback: anyone who can reach it can call "
-                          "these verbs with your credentials.\n")
+                err.write(f"{prog}: warning: serving on {host}, not loopback, without TLS: the bearer secret crosses "
+                          "the network in clear text, and whoever sees it can call these verbs with your "
+                          "credentials.\n")
+
+            try:
+                secret = secret_from_file(opts.token_file) if opts.token_file is not None else new_secret()
+            except TokenFileError as exc:
+                err.write(f"{prog}: --token-file: {exc}\n")
+                return EXIT_USAGE
 
             def ready(url: str) -> None:
                 err.write(f"{prog}: {len(server.tools)} tools at {url}\n")
+                if opts.token_file is not None:
+                    err.write(f"{prog}: every request needs 'Authorization: Bearer <secret>', the secret in "
+                              f"{opts.token_file}\n")
+                else:  # shown once, to the person who started the server; it lives as long as the server
+                    err.write(f"{prog}: every request needs the header 'Authorization: Bearer {secret}' "
+                              "(a new secret each start; --token-file keeps one)\n")
                 err.flush()
 
-            anyio.run(serve_http, server, host, port, ready)
+            anyio.run(partial(serve_http, server, host, port, secret=secret, on_ready=ready))
     except KeyboardInterrupt:
         return 130
     return EXIT_OK

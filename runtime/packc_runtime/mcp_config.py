@@ -14,6 +14,11 @@ Every host starts the server as a subprocess over stdio; they differ in the file
 The command is this Python interpreter with absolute paths, so the host's own PATH does not matter.
 Secrets never go into these files: VS Code prompts for them (``promptString`` inputs, stored by the
 editor); for the others a person runs ``connect`` once and the server reads the OS keyring.
+
+With ``--http`` the snippet points the host at the running server's URL instead (``http_snippet``),
+with the header ``Authorization: Bearer <secret>`` the server requires; the secret is not written
+either: the host reads it from ``PACKC_MCP_TOKEN`` in its environment (each host's own interpolation
+syntax), or VS Code prompts for it. Claude Desktop's file has no HTTP entries (stdio only).
 """
 
 from __future__ import annotations
@@ -24,8 +29,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from .credentials import CredentialSlot
+from .mcp_auth import TOKEN_ENV
 
-__all__ = ["HOSTS", "config_snippet"]
+__all__ = ["HOSTS", "HTTP_HOSTS", "config_snippet", "http_snippet"]
 
 HOSTS: dict[str, str] = {
     "claude-desktop": "claude_desktop_config.json (Settings > Developer > Edit Config)",
@@ -65,3 +71,30 @@ def config_snippet(host: str, name: str, command: Sequence[str], slots: Sequence
 def render_snippet(host: str, name: str, command: Sequence[str], slots: Sequence[CredentialSlot]) -> str:
     """The snippet as indented JSON."""
     return json.dumps(config_snippet(host, name, command, slots), indent=2, ensure_ascii=False)
+
+
+#: Per host: the key holding the URL, extra fixed keys, and how its file reads an environment variable.
+HTTP_HOSTS: dict[str, tuple[str, dict[str, str], str]] = {
+    "claude-code": ("url", {"type": "http"}, "${%s}"),
+    "cursor": ("url", {}, "${env:%s}"),
+    "windsurf": ("serverUrl", {}, "${env:%s}"),
+    "gemini-cli": ("httpUrl", {}, "${%s}"),
+    "vscode": ("url", {"type": "http"}, "${input:%s}"),
+}
+_VSCODE_INPUT = "packc-mcp-token"
+
+
+def http_snippet(host: str, name: str, url: str) -> dict[str, Any]:
+    """The JSON object that points ``host`` at a ``packc serve --http`` server, with its bearer header.
+
+    Raises:
+        KeyError: ``host`` cannot be given an HTTP server in its file (claude-desktop) or is unknown.
+    """
+    key, fixed, variable = HTTP_HOSTS[host]
+    secret_ref = variable % (_VSCODE_INPUT if host == "vscode" else TOKEN_ENV)
+    server = {**fixed, key: url, "headers": {"Authorization": "Bearer " + secret_ref}}
+    if host == "vscode":
+        prompt = {"type": "promptString", "id": _VSCODE_INPUT, "password": True,
+                  "description": f"The bearer secret of packc serve for {name} (its --token-file)"}
+        return {"inputs": [prompt], "servers": {name: server}}
+    return {"mcpServers": {name: server}}

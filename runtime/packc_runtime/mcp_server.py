@@ -203,15 +203,20 @@ async def serve_stdio(server: PackServer) -> None:
         await server.aclose()
 
 
-async def serve_http(server: PackServer, host: str, port: int, on_ready: Callable[[str], None] | None = None) -> None:
+async def serve_http(server: PackServer, host: str, port: int, *, secret: str,
+                     on_ready: Callable[[str], None] | None = None) -> None:
     """Serve streamable HTTP at ``http://HOST:PORT/mcp`` (DNS-rebinding protection on loopback).
 
-    ``on_ready`` gets the URL once the socket listens (port 0 picks a free port).
+    Every request must carry ``Authorization: Bearer <secret>`` (``mcp_auth.BearerGate``: 401
+    otherwise, before the SDK sees it). ``on_ready`` gets the URL once the socket listens (port 0
+    picks a free port).
     """
     import anyio
     import uvicorn
 
-    app = server.server.streamable_http_app(host=host)
+    from .mcp_auth import BearerGate
+
+    app = BearerGate(server.server.streamable_http_app(host=host), secret)
     http = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on"))
     try:
         async with anyio.create_task_group() as tg:

@@ -47,3 +47,19 @@ class Asked:
 @pytest.fixture()
 def pets_count(demo_server: Any) -> Iterator[Callable[[], int]]:
     yield lambda: len(demo_server.store.pets)
+
+
+@pytest.fixture()
+def upstream_log(demo_server: Any) -> Iterator[list[str]]:
+    """Every request that reaches the demo API, as "METHOD /path" (to assert that nothing was sent)."""
+    seen: list[str] = []
+    base = demo_server.RequestHandlerClass
+
+    class Recording(base):  # type: ignore[misc,valid-type]
+        def _handle(self, method: str) -> None:
+            seen.append(f"{method} {self.path.split('?')[0]}")
+            super()._handle(method)
+
+    demo_server.RequestHandlerClass = Recording
+    yield seen
+    demo_server.RequestHandlerClass = base

@@ -8,14 +8,16 @@ import os
 import re
 import subprocess
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any
 
 import mcp_types as types
 import pytest
 from mcp import Client, StdioServerParameters
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared._httpx_utils import create_mcp_http_client
 
 from .conftest import Asked
 
@@ -29,23 +31,43 @@ def _env(extra: dict[str, str], tmp: Path) -> dict[str, str]:
 
 
 @contextmanager
-def _http_server(pack_dir: Path, env: dict[str, str], *flags: str) -> Iterator[str]:
+def http_server(pack_dir: Path, env: dict[str, str], *flags: str, seen: list[str] | None = None,
+                ) -> Iterator[tuple[str, str]]:
+    """``packc serve --http 127.0.0.1:0`` in a subprocess; yields its URL and the bearer secret it printed
+    ("" when it names its --token-file instead). ``seen`` collects the stderr lines read."""
     proc = subprocess.Popen([sys.executable, "-m", "packc.cli", "serve", str(pack_dir), "--http", "127.0.0.1:0",
                              *flags], env={**os.environ, **env}, stderr=subprocess.PIPE, text=True)
+    lines = seen if seen is not None else []
     try:
         assert proc.stderr is not None
-        seen: list[str] = []
-        match = None
-        for line in proc.stderr:  # the URL line, after any warning the interpreter prints first
-            seen.append(line)
-            match = re.search(r"(\d+) tools at (http://127\.0\.0\.1:\d+/mcp)", line)
-            if match:
+        url = secret = None
+        for line in proc.stderr:  # the URL line, then the secret's, after any warning printed first
+            lines.append(line)
+            if found := re.search(r"(\d+) tools at (http://127\.0\.0\.1:\d+/mcp)", line):
+                url = found.group(2)
+            if found := re.search(r"'Authorization: Bearer ([A-Za-z0-9_-]{43})'", line):
+                secret = found.group(1)
+            elif "the secret in" in line:
+                secret = ""
+            if url and secret is not None:
                 break
-        assert match, "".join(seen)
-        yield match.group(2)
+        assert url and secret is not None, "".join(lines)
+        yield url, secret
     finally:
         proc.terminate()
         proc.wait(10)
+
+
+def with_bearer(url: str, secret: str) -> Callable[[], Any]:
+    """A fresh client transport per Client, sending the server's secret on every request."""
+
+    @asynccontextmanager
+    async def transport() -> AsyncIterator[Any]:
+        async with create_mcp_http_client(headers={"Authorization": f"Bearer {secret}"}) as http, \
+                streamable_http_client(url, http_client=http) as streams:
+            yield streams
+
+    return transport
 
 
 def _stdio(pack_dir: Path, env: dict[str, str], *flags: str) -> StdioServerParameters:
@@ -53,10 +75,10 @@ def _stdio(pack_dir: Path, env: dict[str, str], *flags: str) -> StdioServerParam
                                  args=["-m", "packc.cli", "serve", str(pack_dir), *flags], env=env)
 
 
-async def _scenario(target: Any, mode: str, demo: Any) -> dict[str, Any]:
+async def _scenario(target: Callable[[], Any], mode: str, demo: Any) -> dict[str, Any]:
     seen: dict[str, Any] = {}
     accept, decline = Asked("accept"), Asked("decline")
-    async with Client(target, mode=mode, elicitation_callback=accept) as client:
+    async with Client(target(), mode=mode, elicitation_callback=accept) as client:
         tools = {t.name: t for t in (await client.list_tools()).tools}
         seen["annotations"] = {n: t.annotations for n, t in tools.items()}
         seen["read"] = await client.call_tool("pets.get", {"pet_id": 1})
@@ -68,9 +90,9 @@ async def _scenario(target: Any, mode: str, demo: Any) -> dict[str, Any]:
                                          "status": "available", "ownerId": None}
         seen["huge"] = await client.call_tool("pets.list", {"limit": 100})
     seen["asked"] = accept.questions
-    async with Client(target, mode=mode, elicitation_callback=decline) as client:
+    async with Client(target(), mode=mode, elicitation_callback=decline) as client:
         seen["declined"] = await client.call_tool("pets.delete", {"pet_id": 2})
-    async with Client(target, mode=mode) as client:  # no elicitation
+    async with Client(target(), mode=mode) as client:  # no elicitation
         seen["preview"] = await client.call_tool("pets.delete", {"pet_id": 2})
     return seen
 
@@ -97,15 +119,16 @@ def _check(seen: dict[str, Any], demo: Any) -> None:
 @pytest.mark.parametrize("mode", MODES)
 def test_stdio_subprocess(pack_dir: Path, demo_server: Any, tmp_path: Path, mode: str) -> None:
     env = _env({"PETSTORE_API_KEY": demo_server.api_key, "PACKC_TRUSTED_ORIGINS": demo_server.url}, tmp_path)
-    seen = asyncio.run(_scenario(_stdio(pack_dir, env, "--max-result-bytes", "4096"), mode, demo_server))
+    params = _stdio(pack_dir, env, "--max-result-bytes", "4096")
+    seen = asyncio.run(_scenario(lambda: params, mode, demo_server))
     _check(seen, demo_server)
 
 
 @pytest.mark.parametrize("mode", MODES)
 def test_streamable_http_server_on_loopback(pack_dir: Path, demo_server: Any, tmp_path: Path, mode: str) -> None:
     env = _env({"PETSTORE_API_KEY": demo_server.api_key, "PACKC_TRUSTED_ORIGINS": demo_server.url}, tmp_path)
-    with _http_server(pack_dir, env, "--max-result-bytes", "4096") as url:
-        seen = asyncio.run(_scenario(url, mode, demo_server))
+    with http_server(pack_dir, env, "--max-result-bytes", "4096") as (url, secret):
+        seen = asyncio.run(_scenario(with_bearer(url, secret), mode, demo_server))
     _check(seen, demo_server)
 
 
