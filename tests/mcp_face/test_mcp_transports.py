@@ -132,7 +132,8 @@ def test_streamable_http_server_on_loopback(pack_dir: Path, demo_server: Any, tm
     _check(seen, demo_server)
 
 
-def test_missing_credential_over_stdio_names_the_variable_and_connect(pack_dir: Path, tmp_path: Path) -> None:
+def test_missing_credential_over_stdio_names_the_variable_and_connect(pack_dir: Path, tmp_path: Path,
+                                                                     upstream_log: list[str]) -> None:
     async def call() -> types.CallToolResult:
         async with Client(_stdio(pack_dir, _env({}, tmp_path))) as client:
             return await client.call_tool("pets.get", {"pet_id": 1})
@@ -141,6 +142,7 @@ def test_missing_credential_over_stdio_names_the_variable_and_connect(pack_dir: 
     error = result.structured_content["error"]  # type: ignore[index]
     assert result.is_error and error["code"] == "missing_credentials"
     assert "PETSTORE_API_KEY" in error["fix"] and "petstore connect" in error["fix"]
+    assert upstream_log == []  # nothing reached the API
 
 
 def test_the_packs_own_cli_serves_it_too(pack_dir: Path, demo_server: Any, tmp_path: Path) -> None:
