@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 import httpx
 
 from packc_runtime.diagnostics import Diagnostic
-from packc_runtime.send import origin
+from packc_runtime.origins import origin_of
 
 from .errors import InputError
 from .limits import too_large
@@ -89,28 +89,20 @@ def fetch(source: str | Path, *, timeout: float, max_bytes: int, allowed_origin:
                          [_read_error(str(path), f"The file cannot be read ({exc.strerror or exc}).")]) from None
 
 
-def origin_of(url: str) -> str | None:
-    """``scheme://host:port`` of an http(s) URL, parsed as httpx parses it to send; None if it is not one."""
-    try:
-        parsed = httpx.URL(url)
-        if parsed.scheme not in ("http", "https") or not parsed.host:
-            return None
-        scheme, host, port = origin(parsed)  # .host decodes IDNA, which may refuse the name
-    except (httpx.InvalidURL, ValueError, TypeError):  # idna's errors are UnicodeErrors, so ValueErrors
-        return None
-    return f"{scheme}://{host}:{port}"
-
-
 def same_origin(allowed: str, url: str) -> bool:
-    """True when ``url`` is on the ``allowed`` origin, or is its https upgrade (http://h:80 → https://h:443)."""
+    """True when ``url`` is on the ``allowed`` origin, or is its https upgrade (http://h → https://h).
+
+    Origins are ``packc_runtime.origins.origin_of``'s (the one rule, shared with credentials): the
+    URL read by the parser httpx sends with, the host as its A-label, a default port left out.
+    """
     target = origin_of(url)
     if target is None:
         return False
     if target == allowed:
         return True
-    scheme, _, rest = allowed.partition("://")
-    host = rest.rpartition(":")[0]
-    return scheme == "http" and allowed == f"http://{host}:80" and target == f"https://{host}:443"
+    rest = allowed.removeprefix("http://")
+    default_port = ":" not in rest.rpartition("]")[2]  # "[::1]" has none, "[::1]:8080" has one
+    return allowed.startswith("http://") and default_port and target == f"https://{rest}"
 
 
 def _refusal(allowed: str | None, current: str, target: str) -> str | None:

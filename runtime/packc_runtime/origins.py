@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import re
-from urllib.parse import urlsplit
+
+import httpx
 
 __all__ = ["origin_of", "parse_origins"]
 
@@ -14,39 +15,29 @@ def origin_of(url: str) -> str | None:
     """The origin of an http(s) URL, canonical: lower-case scheme and host, default port left out.
 
     ``HTTPS://API.Example.com:443/v1`` -> ``https://api.example.com``; ``http://[::1]:8080/`` ->
-    ``http://[::1]:8080``. None for anything that is not an absolute http(s) URL with a host.
+    ``http://[::1]:8080``. None for anything that is not an absolute http(s) URL with a host httpx
+    can send to.
 
-    A host outside ASCII is written as the A-label httpx connects to (``https://аpi.stripe.com``,
-    with a Cyrillic ``а``, is ``https://xn--pi-6kc.stripe.com``): the origin a person approves or
-    stores a credential for is shown as what it is, never as a lookalike of another one.
+    The URL is read by the parser that sends it (httpx's), so user info, backslashes and other
+    tricks cannot make the origin judged differ from the host connected to; and a host outside
+    ASCII is written as the A-label httpx connects to (``https://аpi.stripe.com``, with a Cyrillic
+    ``а``, is ``https://xn--pi-6kc.stripe.com``): the origin a person approves or stores a
+    credential for is shown as what it is, never as a lookalike of another one. This is the one
+    home of the rule: credentials (runtime) and fetches (compiler) both judge origins with it.
     """
     try:
-        parts = urlsplit(url.strip())
-        port = parts.port
-    except ValueError:
+        parsed = httpx.URL(url)
+        scheme = parsed.scheme.lower()
+        _ = parsed.host  # decodes the A-label: refuses a host IDNA refuses (``xn--bcher-kva.example%20``)
+        host = parsed.raw_host.decode("ascii").lower()
+        port = parsed.port
+    except (httpx.InvalidURL, ValueError, TypeError):  # idna's errors are UnicodeErrors, so ValueErrors
         return None
-    scheme = parts.scheme.lower()
-    host = (parts.hostname or "").lower()
-    if scheme not in _DEFAULT_PORTS or not host or any(ch in host for ch in "/\\@ \t\r\n"):
+    if scheme not in _DEFAULT_PORTS or not host:
         return None
-    if not host.isascii():
-        label = _a_label(host)
-        if label is None:
-            return None
-        host = label
     if ":" in host:
         host = f"[{host}]"
     return f"{scheme}://{host}" + (f":{port}" if port is not None and port != _DEFAULT_PORTS[scheme] else "")
-
-
-def _a_label(host: str) -> str | None:
-    """The IDNA A-label of ``host``, as httpx encodes it to connect (None when it cannot be)."""
-    import idna  # httpx's own dependency; only hosts outside ASCII need it
-
-    try:
-        return str(idna.encode(host).decode("ascii"))
-    except (idna.IDNAError, UnicodeError, ValueError):
-        return None
 
 
 def parse_origins(text: str) -> frozenset[str]:
