@@ -32,6 +32,7 @@ class Shape:
     action: str  # list, get, create, update, delete, or the operation's own verb (merge, send, ...)
     depth: int
     object: str = ""  # what an RPC-style name acts on: "message" in /chat.postMessage
+    verb: str = ""  # the RPC-style name's own verb when it differs from the action: "history" (a list)
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,7 +145,7 @@ def shape(op: Operation) -> Shape:
     if verb in _RPC_VERBS and (dotted or len(ws) > 1 or verb in ("search", "list")):
         # /chat.postMessage → (chat, post); /sendMessage → (message, send); /customers/search → (customers, search)
         rest = tuple(segs[:-1]) or (("_".join(ws[1:]),) if len(ws) > 1 else ())
-        return Shape(rest, _RPC_VERBS[verb], depth, "_".join(ws[1:]))
+        return Shape(rest, _RPC_VERBS[verb], depth, "_".join(ws[1:]), "" if _RPC_VERBS[verb] == verb else verb)
     singular = stem(last) == last.lower() and not last.lower().endswith("s")
     said = [stem(w) for w in words(op.summary)[:1]]
     if len(segs) > 1 and singular and (method == "post" or (method in ("put", "patch") and said == [stem(last)])):
@@ -240,6 +241,13 @@ def _schema_name(api: Api, schema: Any, depth: int, memo: dict[str, str | None])
         return memo[ref]
     if isinstance(schema.get("items"), dict):
         return _schema_name(api, schema["items"], depth + 1, memo)
+    for key in ("anyOf", "oneOf", "allOf"):  # Stripe's customer | deleted_customer: the first named one
+        parts = schema.get(key)
+        if isinstance(parts, list):
+            for part in parts:
+                name = _schema_name(api, part, depth + 1, memo)
+                if name:
+                    return name
     if _is_wrapper(schema):
         for prop in schema["properties"].values():
             name = _schema_name(api, prop, depth + 1, memo)
@@ -320,6 +328,13 @@ def rank_operations(api: Api, ops: Sequence[Operation]) -> dict[str, Ranked]:
     for s in shapes.values():
         if s.action in _CORE:
             crud.setdefault(s.resource, set()).add(s.action)
+    # A collection whose items hold nearly all the API (/Accounts/{sid}/... in Twilio): every call works
+    # inside one of them; listing, creating or deleting them is management, not the API's use.
+    containers = {seg[:-1]: under[seg] for seg in under if len(seg) >= 2 and seg[-1] == "{}" and "{}" not in seg[:-1]
+                  and under[seg] >= 0.9 * len(ops) and len(ops) >= 20}
+    alone = {r for r, acts in crud.items() if acts == {"create"} and members[r] == 1}
+    # An API made mostly of such calls (a model's completions, embeddings, moderations): they are its point.
+    alone_points = 28 if len(alone) >= 0.3 * len(members) else 16
     depths = sorted(s.depth for s in shapes.values())
     base_depth = depths[len(depths) // 4] if depths else 1
     stems = {op.key: _text_stems(op) for op in ops}
@@ -382,13 +397,16 @@ def rank_operations(api: Api, ops: Sequence[Operation]) -> dict[str, Ranked]:
         if schema and refs.get(schema) and _names_noun(schema, nouns.get(s.resource, ())):
             pts.append((f"schema {schema!r} referenced {refs[schema]} times" + ("" if home else " (not its home)"),
                         round(share * _log_points(refs[schema], 4, 20))))
-        if s.action == "create" and crud.get(s.resource) == {"create"} and members[s.resource] == 1:
+        if s.action == "create" and s.resource in alone:
             # POST /chat/completions, /mail/send-like resources: nothing to list or read back, the
             # request is the point. An API of such calls has these as its signature actions.
-            pts.append(("standalone action (nothing to list or read back)", 16))
+            pts.append(("standalone action (nothing to list or read back)" if alone_points == 16 else
+                        f"standalone action, like {len(alone)} of {len(members)} resources", alone_points))
         if len(crud.get(s.resource, ())) >= 2:
             pts.append((f"resource has {len(crud[s.resource])} of list/get/create/update/delete",
                         3 * len(crud[s.resource])))
+        if s.resource in containers and s.action in ("list", "create", "delete"):
+            pts.append((f"{containers[s.resource]} of {len(ops)} operations work inside one of its items", -25))
         if tag_pos and op.tags and op.tags[0] in tag_pos:
             pts.append((f"tag {op.tags[0]!r} is #{tag_pos[op.tags[0]] + 1} of {len(tag_pos)}",
                         round(12 * (1 - tag_pos[op.tags[0]] / len(tag_pos)))))
@@ -411,6 +429,7 @@ GLOBAL_SEARCH = "search of the whole API"
 _SELF_WORDS = frozenset({"me", "myself", "self", "whoami", "viewer", "identity"})
 _ACCOUNT_WORDS = frozenset({"user", "account", "profile", "ping"})
 _CURRENT = re.compile(r"\b(current|authenticated|logged[- ]in|calling|your)\s+(user|account|member|profile)\b"
+                      r"(?!\s+(?!and\b|or\b|for\b|of\b|in\b|with\b|by\b|to\b)[a-z])"  # not "current account balance"
                       r"|\bwho am i\b|\byourself\b", re.I)
 
 
@@ -520,6 +539,15 @@ def _mentions(shapes: Mapping[str, Shape], by_stem: Mapping[str, set[str]],
     return out
 
 
+_TRIO = frozenset({"list", "get", "create"})
+
+
+def _kind(s: Shape) -> tuple[str, str, str]:
+    """What an operation does to its resource, told apart from its siblings: conversations.history
+    and conversations.replies both list, but neither is the other's companion."""
+    return (s.action, s.object, s.verb)
+
+
 def select(ranked: Sequence[tuple[str, Ranked]], limit: int, *, spread: int = 10, most: int = 4,
            together: int = 10) -> list[str]:
     """The ``limit`` best operations, over several resources, each kept whole where it counts.
@@ -532,6 +560,7 @@ def select(ranked: Sequence[tuple[str, Ranked]], limit: int, *, spread: int = 10
     fewer keeps them all.
     """
     taken: Counter[tuple[str, ...]] = Counter()
+    actions: dict[tuple[str, ...], set[tuple[str, str, str]]] = {}
     chosen: list[str] = []
     remaining = list(ranked)
     if len(remaining) <= limit:
@@ -546,13 +575,15 @@ def select(ranked: Sequence[tuple[str, Ranked]], limit: int, *, spread: int = 10
             key, r = remaining.pop(pick)
             chosen.append(key)
             taken[r.shape.resource] += 1
+            actions.setdefault(r.shape.resource, set()).add(_kind(r.shape))
 
     def adjusted(r: Ranked) -> int:
         n = taken[r.shape.resource]
-        trio = r.shape.action in ("list", "get", "create")
-        exempt = trio or r.shape.action in SIGNATURE_VERBS
-        bonus = together if n and trio and n < 3 else 0
-        cost = (0 if exempt else spread * n) + (25 * (n - most + 1) if n >= most else 0)
+        done = actions.get(r.shape.resource, set())
+        trio = r.shape.action in _TRIO and _kind(r.shape) not in done  # a second "get" is no companion
+        exempt = trio or r.shape.action in SIGNATURE_VERBS or (r.shape.action == "update" and _kind(r.shape) not in done)
+        bonus = together if trio and any(k[0] in _TRIO for k in done) else 0
+        cost = (0 if exempt else spread * n) + (25 * (n - most + 1) if n >= most and not trio else 0)
         return r.score + bonus - cost
 
     # ``ranked`` is best first: no operation gains more than ``together`` points, so the scan for
@@ -568,4 +599,5 @@ def select(ranked: Sequence[tuple[str, Ranked]], limit: int, *, spread: int = 10
         key, r = remaining.pop(best_i)
         chosen.append(key)
         taken[r.shape.resource] += 1
+        actions.setdefault(r.shape.resource, set()).add(_kind(r.shape))
     return chosen
