@@ -95,6 +95,7 @@ _RPC_VERBS = {"list": "list", "get": "get", "info": "get", "create": "create", "
               "copy": "copy", "answer": "answer", "export": "export", "import": "import", "archive": "archive",
               "open": "open", "close": "close", "join": "join", "leave": "leave", "rename": "rename", "history": "list",
               "replies": "list", "members": "list", "approve": "approve", "restrict": "restrict", "revoke": "revoke"}
+_RPC_NOUNS = frozenset({"history", "replies", "members", "info", "new"})  # verbs only in a dotted name: not /membersInvited
 _ITEM = {"get": "get", "put": "update", "patch": "update", "post": "update", "delete": "delete"}
 _COLLECTION = {"get": "list", "post": "create", "put": "update", "patch": "update", "delete": "delete"}
 
@@ -142,7 +143,7 @@ def shape(op: Operation) -> Shape:
     last = segs[-1]
     ws = words(last)
     verb = ws[0] if ws else ""
-    if verb in _RPC_VERBS and (dotted or len(ws) > 1 or verb in ("search", "list")):
+    if verb in _RPC_VERBS and (dotted or (len(ws) > 1 and verb not in _RPC_NOUNS) or verb in ("search", "list")):
         # /chat.postMessage → (chat, post); /sendMessage → (message, send); /customers/search → (customers, search)
         rest = tuple(segs[:-1]) or (("_".join(ws[1:]),) if len(ws) > 1 else ())
         return Shape(rest, _RPC_VERBS[verb], depth, "_".join(ws[1:]), "" if _RPC_VERBS[verb] == verb else verb)
@@ -174,7 +175,12 @@ _ADMIN = frozenset({"admin", "admins", "administrator", "enterprise", "enterpris
 _PLUMBING = frozenset({"settings", "setting", "permissions", "permission", "audit", "billing", "webhook", "webhooks",
                        "hook", "hooks", "oauth", "token", "tokens", "secret", "secrets", "keys", "rulesets",
                        "configuration", "configurations", "config", "migrations", "credentials", "credential",
-                       "runners", "runner", "usage", "quotas", "limits", "logs", "metrics", "reports"})
+                       "runners", "runner", "usage", "quotas", "limits", "logs", "metrics", "reports",
+                       "field", "fields", "property", "properties", "metadata", "schema", "schemas"})
+# Who is in the API's directory: creating or removing them is an administrator's chore, not an agent's
+# everyday work (Stripe Connect accounts, Jira users, GitHub teams, Trello organizations).
+_DIRECTORY = frozenset({"user", "team", "group", "organization", "org", "member", "account", "workspace",
+                        "tenant", "role", "subaccount"})
 _ADMIN_TEXT = re.compile(r"\b(admin|administrators?|enterprise)\b", re.I)
 
 
@@ -345,6 +351,14 @@ def rank_operations(api: Api, ops: Sequence[Operation]) -> dict[str, Ranked]:
             by_stem.setdefault(st, set()).add(key)
     mentions = _mentions(shapes, by_stem, nouns)
     homes = _homes(nouns, under)
+    # A noun whose home has no list is listed under a parent (no GET /cards: /lists/{id}/cards); the
+    # shallowest such listing under the busiest parent is the way to list it.
+    lister: dict[tuple[str, ...], tuple[str, ...]] = {}
+    for r in sorted(crud, key=lambda r: (len(r), -under[_parent(r)], r)):
+        noun = nouns.get(r, ())
+        home_of = homes.get(noun)
+        if "list" in crud[r] and home_of not in (None, r) and "list" not in crud.get(home_of, ()):
+            lister.setdefault(noun, r)
     refs = _schema_refs(api)
     memo: dict[str, str | None] = {}
     tag_pos = _ordered_tags(api)
@@ -381,8 +395,12 @@ def rank_operations(api: Api, ops: Sequence[Operation]) -> dict[str, Ranked]:
             if parent and under[parent] > under[s.resource]:
                 pts.append((f"{under[parent]} operations under its parent {'/'.join(parent)}",
                             _log_points(under[parent], 2, 12)))
-        home = homes.get(nouns.get(s.resource, ())) == s.resource
-        share = 1.0 if home else 0.34  # the noun's main home earns its fame; a nested listing of it, a third
+        home_of = homes.get(nouns.get(s.resource, ()))
+        home = home_of == s.resource
+        # The noun's main home earns its fame; a nested listing of it, a third, unless the home cannot
+        # list (no GET /cards: /lists/{id}/cards is how cards are listed).
+        home = home or (s.action == "list" and lister.get(nouns.get(s.resource, ())) == s.resource)
+        share = 1.0 if home else 0.34
         noun = " ".join(nouns.get(s.resource, ()))
         if mentions.get(s.resource):
             pts.append((f"{noun!r} named by {mentions[s.resource]} other operations" + ("" if home else " (not its home)"),
@@ -420,6 +438,9 @@ def rank_operations(api: Api, ops: Sequence[Operation]) -> dict[str, Ranked]:
         if fields >= 4:
             pts.append((f"request body of {fields} fields", min(10, round(3 * math.log2(fields / 2)))))
         pts += _penalties(op)
+        last = nouns.get(s.resource, ())[-1:]
+        if s.action in ("create", "delete") and last and last[0] in _DIRECTORY:
+            pts.append((f"{s.action} a {last[0]}: directory management", -15))
         out[op.key] = Ranked(s, tuple(pts))
     return out
 
@@ -542,6 +563,11 @@ def _mentions(shapes: Mapping[str, Shape], by_stem: Mapping[str, set[str]],
 _TRIO = frozenset({"list", "get", "create"})
 
 
+@functools.lru_cache(maxsize=1 << 12)
+def _parent_of(resource: tuple[str, ...]) -> tuple[str, ...]:
+    return parent_item(resource)
+
+
 def _kind(s: Shape) -> tuple[str, str, str]:
     """What an operation does to its resource, told apart from its siblings: conversations.history
     and conversations.replies both list, but neither is the other's companion."""
@@ -561,6 +587,7 @@ def select(ranked: Sequence[tuple[str, Ranked]], limit: int, *, spread: int = 10
     """
     taken: Counter[tuple[str, ...]] = Counter()
     actions: dict[tuple[str, ...], set[tuple[str, str, str]]] = {}
+    read: set[tuple[str, ...]] = set()  # resources whose item is taken
     chosen: list[str] = []
     remaining = list(ranked)
     if len(remaining) <= limit:
@@ -576,6 +603,8 @@ def select(ranked: Sequence[tuple[str, Ranked]], limit: int, *, spread: int = 10
             chosen.append(key)
             taken[r.shape.resource] += 1
             actions.setdefault(r.shape.resource, set()).add(_kind(r.shape))
+            if r.shape.action == "get":
+                read.add(r.shape.resource)
 
     def adjusted(r: Ranked) -> int:
         n = taken[r.shape.resource]
@@ -583,6 +612,8 @@ def select(ranked: Sequence[tuple[str, Ranked]], limit: int, *, spread: int = 10
         trio = r.shape.action in _TRIO and _kind(r.shape) not in done  # a second "get" is no companion
         exempt = trio or r.shape.action in SIGNATURE_VERBS or (r.shape.action == "update" and _kind(r.shape) not in done)
         bonus = together if trio and any(k[0] in _TRIO for k in done) else 0
+        if not bonus and not n and r.shape.action == "list" and _parent_of(r.shape.resource) in read:
+            bonus = together  # an item taken brings the listing of its children (a board's lists)
         cost = (0 if exempt else spread * n) + (25 * (n - most + 1) if n >= most and not trio else 0)
         return r.score + bonus - cost
 
@@ -600,4 +631,6 @@ def select(ranked: Sequence[tuple[str, Ranked]], limit: int, *, spread: int = 10
         chosen.append(key)
         taken[r.shape.resource] += 1
         actions.setdefault(r.shape.resource, set()).add(_kind(r.shape))
+        if r.shape.action == "get":
+            read.add(r.shape.resource)
     return chosen
