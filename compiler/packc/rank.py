@@ -364,6 +364,9 @@ def rank_operations(api: Api, ops: Sequence[Operation]) -> dict[str, Ranked]:
     tag_pos = _ordered_tags(api)
     texts = sorted(len(op.summary) + len(op.description) for op in ops)
     median_text = texts[len(texts) // 2] if texts else 0
+    # The few operations a document describes at most length (its authors' own emphasis): top 1%, at least 3.
+    richest = texts[-max(3, len(texts) // 100)] if len(texts) >= 20 else None
+    said = Counter(op.description for op in ops)  # a text shared by a resource's operations is no emphasis
     out: dict[str, Ranked] = {}
     for op in ops:
         s = shapes[op.key]
@@ -434,6 +437,8 @@ def rank_operations(api: Api, ops: Sequence[Operation]) -> dict[str, Ranked]:
         if text > median_text:
             pts.append((f"description {text} characters (median {median_text})",
                         min(14, round(5 * math.log2(text / max(median_text, 20))))))
+            if richest is not None and text >= richest and text >= 4 * median_text and said[op.description] == 1:
+                pts.append(("among the document's most described operations", 12))
         fields = _body_fields(api, op)
         if fields >= 4:
             pts.append((f"request body of {fields} fields", min(10, round(3 * math.log2(fields / 2)))))
