@@ -583,12 +583,14 @@ def select(ranked: Sequence[tuple[str, Ranked]], limit: int, *, spread: int = 10
            together: int = 10) -> list[str]:
     """The ``limit`` best operations, over several resources, each kept whole where it counts.
 
-    A resource's list, get and create go together: once one is taken, the others of the three gain
-    ``together`` points. Any other operation of a resource already taken costs ``spread`` points per
-    operation taken before it, except a signature action (merge, send, share); from the ``most``-th
-    on, every operation of the resource costs 25 points more (a pack of 12 verbs of one resource is
-    no pack, but neither is one padded with an API's plumbing). An API of ``limit`` operations or
-    fewer keeps them all.
+    Companions gain ``together`` points: a resource's list, get and create once one of the three is
+    taken (each kind once: a second list is no companion), and the listing of children under an item
+    taken (a board's lists). Any other
+    operation of a resource already taken costs ``spread`` points per operation taken before it,
+    except a signature action (merge, send, share) and the resource's first update; from the
+    ``most``-th on, every operation of the resource but its list/get/create costs 25 points more (a
+    pack of 12 verbs of one resource is no pack, but neither is one padded with an API's plumbing).
+    An API of ``limit`` operations or fewer keeps them all.
     """
     taken: Counter[tuple[str, ...]] = Counter()
     actions: dict[tuple[str, ...], set[tuple[str, str, str]]] = {}
@@ -597,28 +599,35 @@ def select(ranked: Sequence[tuple[str, Ranked]], limit: int, *, spread: int = 10
     remaining = list(ranked)
     if len(remaining) <= limit:
         return [key for key, _ in remaining]
+
+    def take(i: int) -> None:
+        key, r = remaining.pop(i)
+        chosen.append(key)
+        taken[r.shape.resource] += 1
+        actions.setdefault(r.shape.resource, set()).add(_kind(r.shape))
+        if r.shape.action == "get":
+            read.add(r.shape.resource)
+
     # Two verbs every pack wants when its API has them: who am I (the first call of every
     # quickstart, and how an agent checks its credentials), and a search of the whole API.
     for kind in (ENTRY, GLOBAL_SEARCH):
         found = [(max(p for n, p in r.points if n == kind), r.score, -i) for i, (_, r) in enumerate(remaining)
                  if any(n == kind for n, _ in r.points)]
-        pick = -max(found)[2] if found else None
-        if pick is not None and len(chosen) < limit:
-            key, r = remaining.pop(pick)
-            chosen.append(key)
-            taken[r.shape.resource] += 1
-            actions.setdefault(r.shape.resource, set()).add(_kind(r.shape))
-            if r.shape.action == "get":
-                read.add(r.shape.resource)
+        if found and len(chosen) < limit:
+            take(-max(found)[2])
 
     def adjusted(r: Ranked) -> int:
-        n = taken[r.shape.resource]
-        done = actions.get(r.shape.resource, set())
-        trio = r.shape.action in _TRIO and _kind(r.shape) not in done  # a second "get" is no companion
-        exempt = trio or r.shape.action in SIGNATURE_VERBS or (r.shape.action == "update" and _kind(r.shape) not in done)
-        bonus = together if trio and any(k[0] in _TRIO for k in done) else 0
-        if not bonus and not n and r.shape.action == "list" and _parent_of(r.shape.resource) in read:
-            bonus = together  # an item taken brings the listing of its children (a board's lists)
+        s = r.shape
+        n = taken[s.resource]
+        done = actions.get(s.resource, set())
+        first = _kind(s) not in done
+        trio = s.action in _TRIO and first  # a second "get" is no companion
+        exempt = trio or s.action in SIGNATURE_VERBS or (s.action == "update" and first)
+        bonus = 0
+        if trio and any(k[0] in _TRIO for k in done):
+            bonus = together
+        elif not n and s.action == "list" and _parent_of(s.resource) in read:
+            bonus = together
         cost = (0 if exempt else spread * n) + (25 * (n - most + 1) if n >= most and not trio else 0)
         return r.score + bonus - cost
 
@@ -632,10 +641,5 @@ def select(ranked: Sequence[tuple[str, Ranked]], limit: int, *, spread: int = 10
             candidate = (-adjusted(r), key)
             if best_i < 0 or candidate < best:
                 best_i, best = i, candidate
-        key, r = remaining.pop(best_i)
-        chosen.append(key)
-        taken[r.shape.resource] += 1
-        actions.setdefault(r.shape.resource, set()).add(_kind(r.shape))
-        if r.shape.action == "get":
-            read.add(r.shape.resource)
+        take(best_i)
     return chosen
