@@ -155,6 +155,11 @@ def shape(op: Operation) -> Shape:
         parent = segs[:-1]
         while parent and parent[-1] == "{}":
             parent.pop()
+        if len(parent) > 1 and parent[-1].lower() in ("actions", "action"):
+            parent.pop()  # /campaigns/{id}/actions/send: "actions" only gathers a campaign's verbs
+            depth -= 1
+            while parent and parent[-1] == "{}":
+                parent.pop()
         return Shape(tuple(parent), last.lower(), depth)
     if method == "get" and singular:
         return Shape(tuple(segs), "get", depth)  # GET /user, /v2/account, /me: one object
@@ -624,8 +629,8 @@ def select(ranked: Sequence[tuple[str, Ranked]], limit: int, *, spread: int = 10
         trio = s.action in _TRIO and first  # a second "get" is no companion
         exempt = trio or s.action in SIGNATURE_VERBS or (s.action == "update" and first)
         bonus = 0
-        if trio and any(k[0] in _TRIO for k in done):
-            bonus = together
+        if (trio or (s.action in SIGNATURE_VERBS and first)) and any(k[0] in _TRIO for k in done):
+            bonus = together  # a campaign created brings its send
         elif not n and s.action == "list" and _parent_of(s.resource) in read:
             bonus = together
         cost = (0 if exempt else spread * n) + (25 * (n - most + 1) if n >= most and not trio else 0)
