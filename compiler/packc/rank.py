@@ -449,7 +449,7 @@ def rank_operations(api: Api, ops: Sequence[Operation]) -> dict[str, Ranked]:
             pts.append((f"request body of {fields} fields", min(10, round(3 * math.log2(fields / 2)))))
         pts += _penalties(op)
         last = nouns.get(s.resource, ())[-1:]
-        if s.action in ("create", "delete") and last and last[0] in _DIRECTORY:
+        if s.action in ("create", "update", "delete") and last and last[0] in _DIRECTORY:
             pts.append((f"{s.action} a {last[0]}: directory management", -15))
         out[op.key] = Ranked(s, tuple(pts))
     return out
@@ -629,8 +629,8 @@ def select(ranked: Sequence[tuple[str, Ranked]], limit: int, *, spread: int = 10
         trio = s.action in _TRIO and first  # a second "get" is no companion
         exempt = trio or s.action in SIGNATURE_VERBS or (s.action == "update" and first)
         bonus = 0
-        if (trio or (s.action in SIGNATURE_VERBS and first)) and any(k[0] in _TRIO for k in done):
-            bonus = together  # a campaign created brings its send
+        if (trio or (s.action in SIGNATURE_VERBS and first)) and any(k[0] in _TRIO or k[0] in SIGNATURE_VERBS for k in done):
+            bonus = together  # a campaign created brings its send; a payment intent's confirm, its create
         elif not n and s.action == "list" and _parent_of(s.resource) in read:
             bonus = together
         cost = (0 if exempt else spread * n) + (25 * (n - most + 1) if n >= most and not trio else 0)
