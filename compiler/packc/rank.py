@@ -321,7 +321,7 @@ def _ordered_tags(api: Api) -> dict[str, int]:
     """Declared tag positions, when the document ordered its tags itself (not alphabetically)."""
     names = [t.name for t in api.tags]
     in_order = sum(1 for a, b in itertools.pairwise(names) if a.casefold() <= b.casefold())
-    if len(names) < 3 or in_order >= 0.8 * (len(names) - 1):
+    if len(names) < 3 or in_order >= 0.7 * (len(names) - 1):
         return {}  # alphabetical (or nearly): the order says nothing about importance
     return {n: i for i, n in enumerate(names)}
 
