@@ -100,6 +100,9 @@ _ITEM = {"get": "get", "put": "update", "patch": "update", "post": "update", "de
 _COLLECTION = {"get": "list", "post": "create", "put": "update", "patch": "update", "delete": "delete"}
 
 
+_EXTENSION = re.compile(r"\.(json|xml|yaml|csv)$", re.I)
+
+
 def _segments(path: str) -> tuple[list[str], bool]:
     segs, dotted = _segments_of(path)
     return list(segs), dotted
@@ -119,7 +122,11 @@ def _segments_of(path: str) -> tuple[tuple[str, ...], bool]:
             out.append("{}")
             dotted = False
             continue
-        raw = re.sub(r"\.(json|xml|yaml|csv)$", "", raw, flags=re.I)
+        if "." not in raw:
+            out.append(raw)
+            dotted = False
+            continue
+        raw = _EXTENSION.sub("", raw)
         parts = [p for p in raw.split(".") if p]
         out.extend(parts)
         dotted = len(parts) > 1
@@ -479,10 +486,14 @@ def entry_point(op: Operation, s: Shape) -> int:
     return strength
 
 
+@functools.lru_cache(maxsize=1 << 16)
+def _path_marks(path: str) -> frozenset[str]:
+    return frozenset(w for seg in _segments_of(path)[0] for w in words(seg))
+
+
 def _penalties(op: Operation) -> list[Signal]:
     pts: list[Signal] = []
-    marks = {w for seg in _segments(op.path)[0] for w in words(seg)}
-    marks |= {w for t in op.tags for w in words(t)} | set(words(op.operation_id or ""))
+    marks = _path_marks(op.path) | {w for t in op.tags for w in words(t)} | set(words(op.operation_id or ""))
     if op.deprecated:
         pts.append(("deprecated", -100))
     admin = marks & _ADMIN or {k for k in op.extensions if k in ("x-internal", "x-beta")}
