@@ -369,7 +369,7 @@ def rank_operations(api: Api, ops: Sequence[Operation]) -> dict[str, Ranked]:
     for r in sorted(crud, key=lambda r: (len(r), -under[_parent(r)], r)):
         noun = nouns.get(r, ())
         home_of = homes.get(noun)
-        if "list" in crud[r] and home_of not in (None, r) and "list" not in crud.get(home_of, ()):
+        if "list" in crud[r] and "{}" in r and len(r) <= 3 and home_of not in (None, r) and "list" not in crud.get(home_of, ()):
             lister.setdefault(noun, r)
     refs = _schema_refs(api)
     memo: dict[str, str | None] = {}
@@ -403,9 +403,11 @@ def rank_operations(api: Api, ops: Sequence[Operation]) -> dict[str, Ranked]:
             pts.append((f"path depth {s.depth}", -5 * (s.depth - base_depth - 1)))
         elif s.depth <= base_depth and s.depth <= 2:
             pts.append((f"shallow path (depth {s.depth})", 6))
+        lists_for = lister.get(nouns.get(s.resource, ())) == s.resource and s.action == "list"
         if s.resource:
-            pts.append((f"{under[s.resource]} operations under {'/'.join(s.resource)}",
-                        _log_points(under[s.resource], 5, 30)))
+            where = homes[nouns[s.resource]] if lists_for else s.resource  # the listing stands in for its home
+            pts.append((f"{under[where]} operations under {'/'.join(where)}",
+                        _log_points(under[where], 5, 30)))
             parent = _parent(s.resource)
             if parent and under[parent] > under[s.resource]:
                 pts.append((f"{under[parent]} operations under its parent {'/'.join(parent)}",
@@ -414,7 +416,7 @@ def rank_operations(api: Api, ops: Sequence[Operation]) -> dict[str, Ranked]:
         home = home_of == s.resource
         # The noun's main home earns its fame; a nested listing of it, a third, unless the home cannot
         # list (no GET /cards: /lists/{id}/cards is how cards are listed).
-        home = home or (s.action == "list" and lister.get(nouns.get(s.resource, ())) == s.resource)
+        home = home or lists_for
         share = 1.0 if home else 0.34
         noun = " ".join(nouns.get(s.resource, ()))
         if mentions.get(s.resource):
