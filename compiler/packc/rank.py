@@ -367,10 +367,10 @@ def rank_operations(api: Api, ops: Sequence[Operation]) -> dict[str, Ranked]:
     # shallowest such listing under the busiest parent is the way to list it.
     lister: dict[tuple[str, ...], tuple[str, ...]] = {}
     for r in sorted(crud, key=lambda r: (len(r), -under[_parent(r)], r)):
-        noun = nouns.get(r, ())
-        home_of = homes.get(noun)
+        listed = nouns.get(r, ())
+        home_of = homes.get(listed)
         if "list" in crud[r] and "{}" in r and len(r) <= 3 and home_of not in (None, r) and "list" not in crud.get(home_of, ()):
-            lister.setdefault(noun, r)
+            lister.setdefault(listed, r)
     refs = _schema_refs(api)
     memo: dict[str, str | None] = {}
     tag_pos = _ordered_tags(api)

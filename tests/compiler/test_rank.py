@@ -122,3 +122,70 @@ def test_plan_is_deterministic_and_shows_signals(capsys: pytest.CaptureFixture[s
     assert main(["plan", "specs/taskboard.yaml"]) == 0
     text = capsys.readouterr().out
     assert "score" in text and "core list (+30)" in text
+
+
+def _points(ranking: dict[str, object], key: str) -> dict[str, int]:
+    return dict(ranking[key].points)  # type: ignore[attr-defined]
+
+
+def test_rpc_companions_are_told_apart_and_a_camel_case_noun_is_no_verb() -> None:
+    assert shape(op("get", "/conversations.history")).verb == "history"
+    assert shape(op("get", "/conversations.list")).verb == ""
+    # /membersInvited names a resource; only a dotted name (/conversations.members) reads "members" as a verb.
+    assert shape(op("get", "/boards/{id}/membersInvited")).resource == ("boards", "{}", "membersInvited")
+    ops = [op("get", f"/conversations.{m}", summary=f"{m} of a conversation") for m in ("history", "replies", "list", "info")]
+    ops += [op("post", "/conversations.create", summary="Create a conversation")]
+    ops += [op(m, f"/x{i}", summary="Filler") for i in range(8) for m in ("get", "post")]
+    api = make_api(*ops)
+    ranking = rank_operations(api, api.operations)
+    ranked = sorted(ranking.items(), key=lambda kv: (-kv[1].score, kv[0]))
+    # history and replies are lists too, but not list's companion: all five conversation calls fit in.
+    assert {"GET /conversations.list", "GET /conversations.info", "GET /conversations.history"} <= set(select(ranked, 12))
+
+
+def test_actions_namespace_and_a_signature_act_come_with_their_resource() -> None:
+    s = shape(op("post", "/campaigns/{campaign_id}/actions/send"))
+    assert (s.resource, s.action, s.depth) == (("campaigns",), "send", 3)
+
+
+def test_directory_management_and_a_container_of_the_whole_api_are_not_the_core() -> None:
+    ops = [op("post", "/teams", summary="Create a team"), op("get", "/teams", summary="List teams"),
+           op("post", "/tickets", summary="Create a ticket"), op("get", "/tickets", summary="List tickets")]
+    api = make_api(*ops)
+    ranking = rank_operations(api, api.operations)
+    assert _points(ranking, "POST /teams")["create a team: directory management"] == -15
+    assert not any("directory" in n for n in _points(ranking, "POST /tickets"))
+    # Every call works inside /accounts/{sid}: listing or creating accounts is management; its items are the API.
+    inside = [op(m, f"/accounts/{{sid}}/thing{i}", summary="Thing") for i in range(24) for m in ("get",)]
+    api = make_api(op("get", "/accounts", summary="List accounts"), op("post", "/accounts", summary="Create an account"),
+                   op("get", "/accounts/{sid}", summary="Get an account"), *inside)
+    ranking = rank_operations(api, api.operations)
+    assert any(p == -25 and "work inside one of its items" in n for n, p in ranking["GET /accounts"].points)
+    assert not any("work inside" in n for n, _ in ranking["GET /accounts/{sid}"].points)
+
+
+def test_plumbing_nouns_alphabetical_tags_and_the_most_described_operations() -> None:
+    ops = [op("post", "/field", summary="Create a custom field"), op("get", "/things", summary="List things",
+                                                                   description="x" * 4000)]
+    ops += [op("get", f"/other{i}", summary="Other", description=f"short {i}") for i in range(30)]
+    api = make_api(*ops)
+    ranking = rank_operations(api, api.operations)
+    assert _points(ranking, "POST /field")["field: plumbing"] == -15
+    assert _points(ranking, "GET /things")["among the document's most described operations"] == 12
+    assert not any("most described" in n for n in _points(ranking, "GET /other1"))
+
+
+def test_a_noun_listed_only_under_its_parent_earns_its_home_there() -> None:
+    # No GET /cards: the cards of a list are how cards are listed; that listing earns the cards' fame.
+    ops = [op("post", "/cards", summary="Create a card"), op("get", "/cards/{id}", summary="Get a card"),
+           op("put", "/cards/{id}", summary="Update a card"), op("delete", "/cards/{id}", summary="Delete a card"),
+           op("get", "/lists/{id}/cards", summary="Cards in a list"), op("get", "/lists/{id}", summary="Get a list"),
+           op("post", "/labels", summary="Create a label"), op("get", "/labels", summary="List labels"),
+           op("get", "/labels/{id}/cards", summary="Cards with a label (older)"),
+           op("get", "/boards/{id}/stickers/{s}/cards", summary="Cards of a sticker")]
+    api = make_api(*ops)
+    ranking = rank_operations(api, api.operations)
+    listing = _points(ranking, "GET /lists/{id}/cards")
+    assert "4 operations under cards" in listing
+    assert not any("not its home" in n for n in listing)
+    assert any("not its home" in n for n in _points(ranking, "GET /boards/{id}/stickers/{s}/cards"))
