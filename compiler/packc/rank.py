@@ -586,11 +586,6 @@ def _mentions(shapes: Mapping[str, Shape], by_stem: Mapping[str, set[str]],
 _TRIO = frozenset({"list", "get", "create"})
 
 
-@functools.lru_cache(maxsize=1 << 12)
-def _parent_of(resource: tuple[str, ...]) -> tuple[str, ...]:
-    return parent_item(resource)
-
-
 def _kind(s: Shape) -> tuple[str, str, str]:
     """What an operation does to its resource, told apart from its siblings: conversations.history
     and conversations.replies both list, but neither is the other's companion."""
@@ -602,8 +597,7 @@ def select(ranked: Sequence[tuple[str, Ranked]], limit: int, *, spread: int = 10
     """The ``limit`` best operations, over several resources, each kept whole where it counts.
 
     Companions gain ``together`` points: a resource's list, get and create once one of the three is
-    taken (each kind once: a second list is no companion), and the listing of children under an item
-    taken (a board's lists). Any other
+    taken (each kind once: a second list is no companion), and so do its signature acts. Any other
     operation of a resource already taken costs ``spread`` points per operation taken before it,
     except a signature action (merge, send, share) and the resource's first update; from the
     ``most``-th on, every operation of the resource but its list/get/create costs 25 points more (a
@@ -612,7 +606,6 @@ def select(ranked: Sequence[tuple[str, Ranked]], limit: int, *, spread: int = 10
     """
     taken: Counter[tuple[str, ...]] = Counter()
     actions: dict[tuple[str, ...], set[tuple[str, str, str]]] = {}
-    read: set[tuple[str, ...]] = set()  # resources whose item is taken
     chosen: list[str] = []
     remaining = list(ranked)
     if len(remaining) <= limit:
@@ -623,8 +616,6 @@ def select(ranked: Sequence[tuple[str, Ranked]], limit: int, *, spread: int = 10
         chosen.append(key)
         taken[r.shape.resource] += 1
         actions.setdefault(r.shape.resource, set()).add(_kind(r.shape))
-        if r.shape.action == "get":
-            read.add(r.shape.resource)
 
     # Two verbs every pack wants when its API has them: who am I (the first call of every
     # quickstart, and how an agent checks its credentials), and a search of the whole API.
@@ -641,11 +632,10 @@ def select(ranked: Sequence[tuple[str, Ranked]], limit: int, *, spread: int = 10
         first = _kind(s) not in done
         trio = s.action in _TRIO and first  # a second "get" is no companion
         exempt = trio or s.action in SIGNATURE_VERBS or (s.action == "update" and first)
-        bonus = 0
-        if (trio or (s.action in SIGNATURE_VERBS and first)) and any(k[0] in _TRIO or k[0] in SIGNATURE_VERBS for k in done):
-            bonus = together  # a campaign created brings its send; a payment intent's confirm, its create
-        elif not n and s.action == "list" and _parent_of(s.resource) in read:
-            bonus = together
+        # A campaign created brings its send; a payment intent's confirm, its create.
+        companion = (trio or (s.action in SIGNATURE_VERBS and first)) and any(
+            k[0] in _TRIO or k[0] in SIGNATURE_VERBS for k in done)
+        bonus = together if companion else 0
         cost = (0 if exempt else spread * n) + (25 * (n - most + 1) if n >= most and not trio else 0)
         return r.score + bonus - cost
 
