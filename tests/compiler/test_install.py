@@ -81,3 +81,17 @@ def test_install_refuses_what_it_should_not_touch(tmp_path: Path) -> None:
         install_pack(pack, environ=env)
     with pytest.raises(InputError):
         install_pack(tmp_path / "nowhere", environ=env)
+
+
+@pytest.mark.e2e
+@pytest.mark.slow
+def test_install_venv_gives_the_pack_its_own_interpreter(tmp_path: Path) -> None:
+    result = compile(SPEC, tmp_path / "out")
+    assert result.ok
+    done = install_pack(tmp_path / "out" / "petstore", venv=True, environ={"HOME": str(tmp_path), "PATH": ""})
+    assert done.python == tmp_path / ".local" / "share" / "packc" / "venvs" / "petstore" / "bin" / "python"
+    probe = subprocess.run([str(done.python), "-c", "import packc"], capture_output=True, timeout=60)
+    assert probe.returncode != 0  # the runtime alone, not the compiler
+    ran = subprocess.run([shutil.which("env") or "/usr/bin/env", "-i", f"HOME={tmp_path}", "PATH=/usr/bin:/bin",
+                          str(done.command), "--help"], capture_output=True, text=True, timeout=120)
+    assert ran.returncode == 0 and "usage: petstore VERB" in ran.stdout
