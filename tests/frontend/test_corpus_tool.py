@@ -42,3 +42,24 @@ def test_the_time_limit_is_not_swallowed_by_a_catch_all(monkeypatch: pytest.Monk
     outcome = corpus.check_document(str(ROOT / "specs" / "clinic.yaml"), {"timeout": 1, "compile": True})
     assert outcome.status == "timeout"
     assert outcome.seconds < 4
+
+
+def test_one_pack_mode_compiles_the_default_pack_and_split_mode_the_family() -> None:
+    # `--compile --one-pack` checks what `packc compile` writes by default (the 12 best verbs); the
+    # family of --split is a different plan, so the corpus run measures both.
+    corpus = _corpus_tool()
+    spec = str(ROOT / "specs" / "taskboard.yaml")  # 30 operations: one pack of 12, a family of 3
+    one = corpus.check_document(spec, {"timeout": 60, "compile": True, "one_pack": True})
+    family = corpus.check_document(spec, {"timeout": 60, "compile": True})
+    assert (one.status, family.status) == ("ok", "ok")
+    assert one.packs == 1 and 0 < one.operations <= 12
+    assert family.packs > 1
+    assert one.lint_errors == family.lint_errors == 0
+
+
+def test_one_pack_needs_compile(capsys: pytest.CaptureFixture[str]) -> None:
+    corpus = _corpus_tool()
+    with pytest.raises(SystemExit) as exc:
+        corpus.main(["--one-pack", "--dir", str(ROOT / "specs")])
+    assert exc.value.code == 2
+    assert "--one-pack: only with --compile" in capsys.readouterr().err
