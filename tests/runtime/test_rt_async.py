@@ -86,3 +86,47 @@ def test_acall_end_to_end_oauth_redirect_and_deadline(echo_server: Server, other
     assert not any(v in str(arrived.headers) + arrived.query for v in env.values())
     assert slow["error"]["code"] == "timeout"
     assert time.monotonic() - started < 10
+
+
+_COUNT_SNIFFIO = """
+import asyncio, sys
+from packc_runtime import load_pack
+looked = []
+
+class Spy:  # first on sys.meta_path: sees every import that is not already in sys.modules
+    @staticmethod
+    def find_spec(name, path=None, target=None):
+        if name == "sniffio":
+            looked.append(name)
+        return None
+
+sys.meta_path.insert(0, Spy)
+
+async def main():
+    async with load_pack(sys.argv[1]) as pack:
+        return [await pack.acall("items.get", {"item_id": "1"}, server=sys.argv[2]) for _ in range(5)]
+
+done = asyncio.run(main())
+assert all(r["ok"] for r in done), done
+print(len(looked), repr(sys.modules.get("sniffio", "absent")))
+"""
+
+
+@pytest.mark.e2e
+def test_acall_does_not_search_for_a_missing_sniffio_on_every_request(echo_server: Server, tmp_path: Any) -> None:
+    # httpcore runs `import sniffio` four times per async request; when it is not installed each was a
+    # failed search of sys.path. The async transport records the miss once (the same ImportError).
+    import os
+    import subprocess
+    import sys
+
+    _, url = echo_server
+    run = [sys.executable, "-c", _COUNT_SNIFFIO, str(PACKS / "echo"), url + "/api"]
+    done = subprocess.run(run, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["1", "None"]  # one search when the pool is made (not 4 per call), then "None"
+    (tmp_path / "sniffio.py").write_text("def current_async_library():\n    return 'asyncio'\n")
+    present = subprocess.run(run, capture_output=True, text=True, timeout=60,
+                             env={**os.environ, "PYTHONPATH": str(tmp_path)})
+    assert present.returncode == 0, present.stderr
+    assert "<module 'sniffio' from" in present.stdout  # an installed sniffio is used, not hidden
