@@ -193,6 +193,12 @@ def render_readme(pack: PackOutput) -> str:
     lines += [fenced_line(_example(v)) for v in pack.verbs[:3]]
     lines += ["```", "", "Write verbs return a preview until you add `--confirm`. `--server URL` calls another "
               "server; `--json` prints the result envelope.", ""]
+    if "mcp" in (m.transports or []):
+        lines += ["## Use from an MCP host", "",
+                  f"{md_code(cli_bin + ' mcp')} serves these verbs as MCP tools over stdio (it needs "
+                  f"`pip install 'packc-runtime[mcp]'`); {md_code(cli_bin + ' mcp --print-config claude-desktop')} "
+                  "prints the entry for the host's configuration (also claude-code, cursor, windsurf, gemini-cli, "
+                  "vscode). Write verbs are sent only after a person approves the preview in the host.", ""]
     return "\n".join(lines) + "\n"
 
 

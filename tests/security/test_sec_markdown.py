@@ -60,7 +60,7 @@ def _assert_structure(directory: Path) -> None:
     for fence in fences:
         assert fence.info == "sh" and fence.content.count("\n") == 1 and fence.content.startswith(directory.name + " ")
     readme_headings, readme_fences = _structure((directory / "README.md").read_text())
-    assert [h[1] for h in readme_headings[1:]] == ["Credentials", "Verbs", "Run a verb"]
+    assert [h[1] for h in readme_headings[1:]] == ["Credentials", "Verbs", "Run a verb", "Use from an MCP host"]
     (fence,) = readme_fences
     assert fence.content.count("\n") == 3
 
