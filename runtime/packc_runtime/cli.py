@@ -458,7 +458,9 @@ def _connect(pack: Pack, *, list_only: bool, as_json: bool, out: IO[str], approv
         ask = prompt
         stored, where = prompt_and_store(slots, lambda text: ask(terminal_text(text)), origins, target=target)
     except PackRuntimeError as exc:
-        out.write(f"error {exc.code}: {exc.message}\n")
+        reason = exc.details.get("reason")
+        out.write(_dump({"ok": False, "error": exc.to_json()}) + "\n" if as_json else
+                  f"error {exc.code}{f' ({reason})' if reason else ''}: {exc.message}\n")
         return exc.exit_code
     except (EOFError, KeyboardInterrupt):
         out.write("connect: cancelled, nothing stored.\n")

@@ -104,10 +104,15 @@ def _status(plans: Sequence[Any], out: IO[str], as_json: bool) -> int:
 
 
 def _logout(plans: Sequence[Any], out: IO[str]) -> int:
+    from .credentials import CredentialSources
     from .credstore import remove_credentials
+    from .oauth_tokens import parse_token_set
 
+    sources = CredentialSources(environ={})
     for plan in plans:
-        removed = remove_credentials([plan.env], plan.origins)
+        value = sources.stored(plan.env, plan.origins[:1])
+        tokens = parse_token_set(value) if value else None
+        removed = remove_credentials([plan.env], {*plan.origins, *(tokens.origins if tokens else ())})
         out.write(f"{plan.env}: " + (f"removed for {', '.join(sorted({r.partition('@')[2] for r in removed}))}.\n"
                                      if removed else "nothing was stored.\n"))
     return 0
@@ -121,7 +126,7 @@ def oauth_connect(document: Mapping[str, Any], slots: Sequence[Any], operations:
 
     Returns the exit code and the slot variables handled (the caller prompts for the others).
     """
-    from .oauth_connect import authorize_code, authorize_device, oauth_plans
+    from .oauth_connect import authorize_code, authorize_device, discover, oauth_plans
 
     plans = oauth_plans(document, slots, operations, origins, device_url=options.device_url)
     if not plans:
@@ -152,6 +157,9 @@ def oauth_connect(document: Mapping[str, Any], slots: Sequence[Any], operations:
                 f"registered with the provider: pass --client-id ID or set {prefix}_CLIENT_ID (packs never carry one).",
                 argument="client-id")
         secret = options.client_secret or env.get(f"{prefix}_CLIENT_SECRET") or None
+        plan = discover(plan)  # openIdConnect endpoints; every endpoint https (or loopback)
+        out.write(f"Signing in for {plan.env}: tokens come from {plan.token_url} and are stored for "
+                  f"{', '.join(plan.origins)}; the refresh token is sent to that token endpoint only.\n")
         if options.device:
             tokens = authorize_device(plan, client_id, secret, out=out)
         else:

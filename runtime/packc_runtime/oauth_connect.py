@@ -19,7 +19,7 @@ from .errors import OAuthFailed
 from .oauth_tokens import TokenSet, bound_origins
 from .openapi import resolve
 
-__all__ = ["OAuthPlan", "authorize_code", "authorize_device", "oauth_plans"]
+__all__ = ["OAuthPlan", "authorize_code", "authorize_device", "discover", "oauth_plans"]
 
 DEVICE_GRANT = "urn:ietf:params:oauth:grant-type:device_code"
 _PAGE = ("<!doctype html><meta charset=utf-8><title>packc connect</title>"
@@ -36,6 +36,7 @@ class OAuthPlan(NamedTuple):
     device_url: str | None
     scopes: tuple[str, ...]  # the union of what the pack's verbs require
     origins: tuple[str, ...]  # the API's origins, then the token endpoint's
+    discovery_url: str | None = None  # openIdConnect: the endpoints are read from here (``discover``)
 
 
 def _absolute(base: str, url: Any) -> str | None:
@@ -44,38 +45,99 @@ def _absolute(base: str, url: Any) -> str | None:
 
 def oauth_plans(document: Mapping[str, Any], slots: Sequence[Any], operations: Sequence[Any],
                 origins: Mapping[str, Sequence[str]], *, device_url: str | None = None) -> list[OAuthPlan]:
-    """One plan per token slot of an oauth2 scheme with an authorization code or device flow.
+    """One plan per token slot of an oauth2 scheme with an authorization code or device flow, or of
+    an ``openIdConnect`` scheme (its endpoints come later, from ``discover``).
 
-    ``openIdConnect`` schemes are not planned (their endpoints need discovery, not done yet).
-    A device endpoint comes from ``device_url``, OpenAPI 3.2's ``deviceAuthorization`` flow, or
-    ``x-device-authorization-url`` on the flow or the scheme.
+    A device endpoint comes from ``device_url``, OpenAPI 3.2's ``deviceAuthorization`` flow,
+    ``x-device-authorization-url`` on the flow or the scheme, or the discovery document.
     """
     components = document.get("components")
     schemes = components.get("securitySchemes", {}) if isinstance(components, Mapping) else {}
     plans = []
     for slot in slots:
         scheme = resolve(document, schemes.get(slot.scheme)) if isinstance(schemes, Mapping) else None
-        if slot.kind != "token" or not isinstance(scheme, Mapping) or scheme.get("type") != "oauth2":
-            continue
-        flows = _mapping(scheme.get("flows"))
-        code, device = _mapping(flows.get("authorizationCode")), _mapping(flows.get("deviceAuthorization"))
-        if not code and not device:
+        if slot.kind != "token" or not isinstance(scheme, Mapping):
             continue
         api = tuple(origins.get(slot.env, ()))
         base = next(iter(_servers(operations, slot.scheme)), api[0] if api else "")
-        token_url = _absolute(base, code.get("tokenUrl") or device.get("tokenUrl"))
-        if token_url is None:
-            continue
-        found_device = device_url or _absolute(base, device.get("deviceAuthorizationUrl")
-                                               or code.get("x-device-authorization-url")
-                                               or scheme.get("x-device-authorization-url"))
         scopes: list[str] = []
         for op in operations:
             for requirement in op.security or ():
                 scopes.extend(s for s in requirement.get(slot.scheme, ()) if s not in scopes)
+        if scheme.get("type") == "openIdConnect":
+            discovery = _absolute(base, scheme.get("openIdConnectUrl"))
+            if discovery is not None:
+                plans.append(OAuthPlan(slot.env, slot.scheme, None, "", device_url, tuple(scopes), api, discovery))
+            continue
+        if scheme.get("type") != "oauth2":
+            continue
+        flows = _mapping(scheme.get("flows"))
+        code, device = _mapping(flows.get("authorizationCode")), _mapping(flows.get("deviceAuthorization"))
+        token_url = _absolute(base, code.get("tokenUrl") or device.get("tokenUrl"))
+        if (not code and not device) or token_url is None:
+            continue
+        found_device = device_url or _absolute(base, device.get("deviceAuthorizationUrl")
+                                               or code.get("x-device-authorization-url")
+                                               or scheme.get("x-device-authorization-url"))
         plans.append(OAuthPlan(slot.env, slot.scheme, _absolute(base, code.get("authorizationUrl")), token_url,
                                found_device, tuple(scopes), bound_origins(api, token_url)))
     return plans
+
+
+def discover(plan: OAuthPlan) -> OAuthPlan:
+    """The plan with its endpoints: an ``openIdConnect`` plan's read from its discovery document
+    (``authorization_endpoint``, ``token_endpoint``, ``device_authorization_endpoint``); every plan's
+    endpoints checked to be https (plain http only on loopback: the code and tokens cross them).
+
+    Raises:
+        OAuthFailed: the discovery document cannot be read, or an endpoint is not https.
+    """
+    if plan.discovery_url is not None:
+        import httpx
+
+        url, data, why = plan.discovery_url, None, "no token_endpoint"
+        try:
+            answer = httpx.get(url, headers={"Accept": "application/json"}, timeout=15.0)
+            if answer.status_code != 200:
+                why = f"HTTP {answer.status_code}"
+            else:
+                data = answer.json()
+        except httpx.HTTPError as exc:
+            why = f"{type(exc).__name__}: {exc}"
+        except ValueError:
+            why = "not JSON"
+        if not isinstance(data, dict) or not isinstance(data.get("token_endpoint"), str):
+            raise OAuthFailed(f"The OpenID Connect discovery document {url} could not be read ({why}): check that "
+                              "the provider is reachable, or sign in elsewhere and enter the token with connect "
+                              "(without --client-id).", reason="discovery_failed")
+        token_url = data["token_endpoint"]
+        plan = plan._replace(authorization_url=_text(data.get("authorization_endpoint")), token_url=token_url,
+                             device_url=plan.device_url or _text(data.get("device_authorization_endpoint")),
+                             origins=bound_origins(plan.origins, token_url), discovery_url=None)
+    for name, endpoint in (("token", plan.token_url), ("authorization", plan.authorization_url),
+                           ("device authorization", plan.device_url)):
+        if endpoint is not None and not _safe_endpoint(endpoint):
+            raise OAuthFailed(f"The {name} endpoint {endpoint!r} is not https: the authorization code and tokens "
+                              "would cross the network readable by anyone on the way. Nothing was sent.",
+                              reason="insecure_endpoint")
+    return plan
+
+
+def _text(value: Any) -> str | None:
+    return value if isinstance(value, str) and value else None
+
+
+def _safe_endpoint(url: str) -> bool:
+    import ipaddress
+
+    parts = urlsplit(url)
+    if parts.scheme == "https" and parts.hostname:
+        return True
+    try:
+        return parts.scheme == "http" and (parts.hostname == "localhost"
+                                           or ipaddress.ip_address(parts.hostname or "").is_loopback)
+    except ValueError:
+        return False
 
 
 def _mapping(value: Any) -> Mapping[str, Any]:

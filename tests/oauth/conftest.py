@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +14,7 @@ HERE = Path(__file__).resolve().parent
 if str(HERE) not in sys.path:
     sys.path.insert(0, str(HERE))
 
-from oauth_server import TestAuthServer, running  # noqa: E402
+from oauth_server import TestAuthServer, document, running  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
@@ -34,21 +34,6 @@ def auth_server() -> Iterator[TestAuthServer]:
         yield server
 
 
-def document(url: str, *, device: bool = False) -> dict[str, Any]:
-    """An API whose verbs need the ``read`` and ``write`` scopes of an authorization code flow."""
-    flow: dict[str, Any] = {"authorizationUrl": f"{url}/authorize", "tokenUrl": f"{url}/token",
-                            "scopes": {"read": "read", "write": "write", "admin": "admin"}}
-    if device:
-        flow["x-device-authorization-url"] = f"{url}/device"
-    ok = {"200": {"description": "ok"}}
-    return {"openapi": "3.0.3", "info": {"title": "Tasks", "version": "1"}, "servers": [{"url": url}],
-            "components": {"securitySchemes": {"oauth": {"type": "oauth2", "flows": {"authorizationCode": flow}}}},
-            "paths": {"/v1/me": {"get": {"operationId": "getMe", "summary": "Read the signed-in user",
-                                         "security": [{"oauth": ["read"]}], "responses": ok},
-                                 "put": {"operationId": "updateMe", "summary": "Update the signed-in user",
-                                         "security": [{"oauth": ["read", "write"]}], "responses": ok}}}}
-
-
 @pytest.fixture()
 def pack_dir(tmp_path: Path, auth_server: TestAuthServer) -> Path:
     from packc import compile as compile_api
@@ -58,3 +43,25 @@ def pack_dir(tmp_path: Path, auth_server: TestAuthServer) -> Path:
     directory = compile_api(source, tmp_path / "packs").packs[0].directory
     assert directory is not None
     return directory
+
+
+def compiled(tmp_path: Path, doc: dict[str, Any], name: str = "tasks") -> Path:
+    """``doc`` compiled to a pack under ``tmp_path``; the pack's directory."""
+    from packc import compile as compile_api
+
+    source = tmp_path / f"{name}.json"
+    source.write_text(json.dumps(doc), "utf-8")
+    directory = compile_api(source, tmp_path / f"{name}-packs").packs[0].directory
+    assert directory is not None
+    return directory
+
+
+@pytest.fixture()
+def oidc_pack_dir(tmp_path: Path, auth_server: TestAuthServer) -> Path:
+    return compiled(tmp_path, document(auth_server.url, oidc=True), "oidc")
+
+
+@pytest.fixture()
+def compile_doc(tmp_path: Path) -> Callable[..., Path]:
+    """Compile a document (a dict) to a pack: ``compile_doc(doc, name)`` -> the pack's directory."""
+    return lambda doc, name="tasks": compiled(tmp_path, doc, name)

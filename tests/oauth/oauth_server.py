@@ -12,13 +12,18 @@
 
 from __future__ import annotations
 
+import io
+import json
+import os
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any, ClassVar
 from urllib.parse import urlsplit
 
+import httpx
 from authlib.oauth2 import AuthorizationServer
 from authlib.oauth2.rfc6749 import ClientMixin, JsonRequest, OAuth2Request, grants
 from authlib.oauth2.rfc6749.requests import OAuth2Payload
@@ -27,6 +32,9 @@ from authlib.oauth2.rfc7636 import CodeChallenge
 from authlib.oauth2.rfc8628 import DeviceAuthorizationEndpoint, DeviceCodeGrant, DeviceCredentialDict
 from werkzeug.serving import make_server
 from werkzeug.wrappers import Request, Response
+
+from packc_runtime.cli import connect_main
+from packc_runtime.oauth_cli import OAuthOptions
 
 CLIENT_ID = "packc-test-client"
 
@@ -200,6 +208,7 @@ class TestAuthServer(AuthorizationServer):  # type: ignore[misc]
         self.seen: list[str] = []  # Authorization headers the API received
         self.log: list[str] = []  # every request line with its body: what reached the server
         self.lifetime = access_lifetime
+        self.endpoint_host = ""  # where the discovery document puts the endpoints (default: ``url``)
         self.register_token_generator("default", BearerTokenGenerator(
             lambda **_: _token("at"), lambda **_: _token("rt"), lambda client, grant_type: self.lifetime))
         self.register_grant(CodeGrant, [CodeChallenge(required=True)])
@@ -217,6 +226,13 @@ class TestAuthServer(AuthorizationServer):  # type: ignore[misc]
             if "refresh_token" in token:
                 self.refresh_tokens[token["refresh_token"]] = Stored(token)
 
+    def discovery(self) -> dict[str, Any]:
+        """The OpenID Connect discovery document (``endpoint_host`` moves the endpoints elsewhere)."""
+        at = self.endpoint_host or self.url
+        return {"issuer": self.url, "authorization_endpoint": f"{at}/authorize", "token_endpoint": f"{at}/token",
+                "device_authorization_endpoint": f"{at}/device", "response_types_supported": ["code"],
+                "code_challenge_methods_supported": ["S256"], "scopes_supported": ["openid", "read", "write"]}
+
     def revoke_access(self) -> None:
         self.access.clear()
 
@@ -230,8 +246,6 @@ class TestAuthServer(AuthorizationServer):  # type: ignore[misc]
         return JsonRequest(request.method, request.url, request.headers)
 
     def handle_response(self, status: int, body: Any, headers: Any) -> Response:
-        import json
-
         text = json.dumps(body) if isinstance(body, dict) else body
         return Response(text, status=status, headers=headers)
 
@@ -248,6 +262,8 @@ class TestAuthServer(AuthorizationServer):  # type: ignore[misc]
             response = self.create_token_response(request)
         elif request.path == "/device":
             response = self.create_endpoint_response("device_authorization", request)
+        elif request.path == "/.well-known/openid-configuration":  # OpenID Connect discovery
+            response = Response(json.dumps(self.discovery()), content_type="application/json")
         elif request.path == "/v1/me":
             sent = request.headers.get("Authorization", "")
             self.seen.append(sent)
@@ -278,3 +294,58 @@ def running(server: TestAuthServer) -> Iterator[str]:
     finally:
         httpd.shutdown()
         thread.join(10)
+
+
+# --- the API document, the person at the browser, and connect as a test calls it ---
+
+
+def document(url: str, *, device: bool = False, oidc: bool = False) -> dict[str, Any]:
+    """An API whose verbs need the ``read`` and ``write`` scopes of an authorization code flow (or,
+    with ``oidc``, of an openIdConnect scheme whose endpoints come from discovery)."""
+    flow: dict[str, Any] = {"authorizationUrl": f"{url}/authorize", "tokenUrl": f"{url}/token",
+                            "scopes": {"read": "read", "write": "write", "admin": "admin"}}
+    if device:
+        flow["x-device-authorization-url"] = f"{url}/device"
+    ok = {"200": {"description": "ok"}}
+    scheme: dict[str, Any] = {"type": "oauth2", "flows": {"authorizationCode": flow}}
+    if oidc:
+        scheme = {"type": "openIdConnect", "openIdConnectUrl": f"{url}/.well-known/openid-configuration"}
+    return {"openapi": "3.0.3", "info": {"title": "Tasks", "version": "1"}, "servers": [{"url": url}],
+            "components": {"securitySchemes": {"oauth": scheme}},
+            "paths": {"/v1/me": {"get": {"operationId": "getMe", "summary": "Read the signed-in user",
+                                         "security": [{"oauth": ["read"]}], "responses": ok},
+                                 "put": {"operationId": "updateMe", "summary": "Update the signed-in user",
+                                         "security": [{"oauth": ["read", "write"]}], "responses": ok}}}}
+
+
+def person(tamper: Callable[[str], str] = lambda url: url) -> Callable[[str], bool]:
+    """A browser: opens the authorization URL, follows the provider's redirect to the loopback port."""
+
+    def visit(url: str) -> None:
+        answer = httpx.get(url, timeout=10)
+        if answer.status_code == 302:
+            httpx.get(tamper(answer.headers["location"]), timeout=10)
+
+    def open_url(url: str) -> bool:
+        threading.Thread(target=visit, args=(url,), daemon=True).start()
+        return True
+
+    return open_url
+
+
+def stored() -> dict[str, dict[str, str]]:
+    data: dict[str, dict[str, str]] = json.loads(Path(os.environ["PACKC_CREDENTIALS_FILE"]).read_text())
+    return data
+
+
+def connect(pack_dir: Path, browser: Callable[[str], bool] | None = None, as_json: bool = False,
+            **options: object) -> tuple[int, str]:
+    """``connect`` with the test's client id; its exit code and what it printed."""
+    out = io.StringIO()
+    code = connect_main(pack_dir, stdout=out, oauth=OAuthOptions(**{"client_id": CLIENT_ID, "timeout": 10.0, **options}),  # type: ignore[arg-type]
+                        browser=browser or person(), as_json=as_json)
+    return code, out.getvalue()
+
+
+def secrets_of(server: TestAuthServer) -> list[str]:
+    return [*server.access, *server.refresh_tokens]

@@ -8,13 +8,11 @@ import io
 import json
 import os
 import threading
-from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
-import httpx
 import pytest
-from oauth_server import CLIENT_ID, TestAuthServer
+from oauth_server import TestAuthServer, connect, person, secrets_of, stored
 
 from packc_runtime import load_pack
 from packc_runtime.cli import connect_main, pack_main
@@ -22,37 +20,6 @@ from packc_runtime.oauth_cli import OAuthOptions
 from packc_runtime.oauth_tokens import parse_token_set
 
 pytestmark = pytest.mark.e2e
-
-
-def person(tamper: Callable[[str], str] = lambda url: url) -> Callable[[str], bool]:
-    """A browser: opens the authorization URL, follows the provider's redirect to the loopback port."""
-
-    def visit(url: str) -> None:
-        answer = httpx.get(url, timeout=10)
-        if answer.status_code == 302:
-            httpx.get(tamper(answer.headers["location"]), timeout=10)
-
-    def open_url(url: str) -> bool:
-        threading.Thread(target=visit, args=(url,), daemon=True).start()
-        return True
-
-    return open_url
-
-
-def stored() -> dict[str, dict[str, str]]:
-    data: dict[str, dict[str, str]] = json.loads(Path(os.environ["PACKC_CREDENTIALS_FILE"]).read_text())
-    return data
-
-
-def connect(pack_dir: Path, browser: Callable[[str], bool] | None = None, **options: object) -> tuple[int, str]:
-    out = io.StringIO()
-    code = connect_main(pack_dir, stdout=out, oauth=OAuthOptions(**{"client_id": CLIENT_ID, "timeout": 10.0, **options}),  # type: ignore[arg-type]
-                        browser=browser or person())
-    return code, out.getvalue()
-
-
-def secrets_of(server: TestAuthServer) -> list[str]:
-    return [*server.access, *server.refresh_tokens]
 
 
 def test_code_with_pkce_through_the_loopback_redirect(pack_dir: Path, auth_server: TestAuthServer) -> None:
