@@ -263,7 +263,8 @@ def authorize_code(plan: OAuthPlan, client_id: str, client_secret: str | None, *
         raise OAuthFailed(
             f"No redirect came back to {redirect_uri} within {timeout:g} s. If the provider's page said the "
             "redirect URI is not allowed, register http://127.0.0.1:PORT/callback for your app and pass "
-            "--port PORT, or use --device; otherwise run connect again and finish signing in sooner.",
+            f"--port PORT, or use --device; if it said the client is unknown, check --client-id ({client_id!r}); "
+            "otherwise run connect again and finish signing in sooner (--timeout SECONDS gives more time).",
             reason="timeout")
     if query.get("state") != state:
         raise OAuthFailed("The redirect's state does not match this sign-in (another tab or a forged redirect); "

@@ -203,6 +203,7 @@ class TestAuthServer(AuthorizationServer):  # type: ignore[misc]
         self.devices: dict[str, dict[str, Any]] = {}
         self.device_grants: dict[str, tuple[str, bool]] = {}
         self.refresh_requests = 0
+        self.issued: list[str] = []  # every access and refresh token ever issued
         self.device_lifetime = 60.0
         self.device_person: bool | None = True  # approves (True), denies (False) or never comes (None)
         self.seen: list[str] = []  # Authorization headers the API received
@@ -222,6 +223,7 @@ class TestAuthServer(AuthorizationServer):  # type: ignore[misc]
 
     def save_token(self, token: dict[str, Any], request: Any) -> None:
         with self._lock:
+            self.issued.extend(str(token[k]) for k in ("access_token", "refresh_token") if k in token)
             self.access[token["access_token"]] = time.time() + float(token.get("expires_in", 3600))
             if "refresh_token" in token:
                 self.refresh_tokens[token["refresh_token"]] = Stored(token)
@@ -348,4 +350,4 @@ def connect(pack_dir: Path, browser: Callable[[str], bool] | None = None, as_jso
 
 
 def secrets_of(server: TestAuthServer) -> list[str]:
-    return [*server.access, *server.refresh_tokens]
+    return list(server.issued)

@@ -174,3 +174,27 @@ def test_calls_and_refresh_never_import_authlib(pack_dir: Path, auth_server: Tes
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, env=os.environ)
     assert json.loads(done.stdout) == [True, False], done.stderr
     assert auth_server.refresh_requests == 1
+
+
+def test_the_client_id_from_the_environment_and_packs_never_carry_secrets(
+        pack_dir: Path, auth_server: TestAuthServer, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """``<PREFIX>_CLIENT_ID`` (and ``_CLIENT_SECRET``) come from the environment; compiling the document
+    again, or the pack itself, with them set and a token stored, writes none of them into a pack."""
+    from oauth_server import CLIENT_ID
+
+    from packc import compile as compile_api
+
+    monkeypatch.setenv("TASKS_CLIENT_ID", CLIENT_ID)
+    out = io.StringIO()
+    assert connect_main(pack_dir, stdout=out, oauth=OAuthOptions(timeout=10.0), browser=person()) == 0, out.getvalue()
+    assert "Connected TASKS_TOKEN" in out.getvalue()
+    monkeypatch.setenv("TASKS_CLIENT_SECRET", "s3cret-not-for-packs")  # (the test's public client has none)
+    again = compile_api(pack_dir / "surface.json", tmp_path / "again").packs[0].directory
+    assert again is not None
+    secrets = [CLIENT_ID, "s3cret-not-for-packs", *secrets_of(auth_server)]
+    assert len(secrets) >= 4
+    for directory in (pack_dir, again):
+        for path in directory.rglob("*"):
+            if path.is_file():
+                text = path.read_bytes().decode("utf-8", "replace")
+                assert not [s for s in secrets if s in text], path
