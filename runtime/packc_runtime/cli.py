@@ -8,24 +8,24 @@ import sys
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import IO, Any, Literal
+from typing import IO, TYPE_CHECKING, Any, Literal
 
 from .args import coerce_cli_value
 from .errors import (
     ERROR_CLASSES,
     InvalidArgument,
     InvalidRequest,
-    InvalidServer,
     PackRuntimeError,
     UnknownArgument,
     UnknownVerb,
 )
 from .identifiers import RESERVED_VERBS
-from .oauth_cli import OAuthOptions, parse_oauth_flags
-from .origins import origin_of
 from .pack import Pack, load_pack
 from .results import failure
 from .terminal import for_terminal, terminal_text
+
+if TYPE_CHECKING:
+    from .oauth_cli import OAuthOptions
 
 __all__ = ["call_main", "connect_main", "exec_main", "exit_code_for", "pack_main", "server_variables"]
 
@@ -264,12 +264,14 @@ def pack_main(pack_dir: Path, argv: Sequence[str], *, stdout: IO[str] | None = N
         if verb in RESERVED_VERBS:  # the CLI's own command, never a verb a document named so
             verb, rest = None, list(argv)
         if verb is None and argv[0] == "connect":
+            from .connect_cli import connect_options, run_connect
+
             try:
-                options = _connect_options(argv[1:])
+                options = connect_options(argv[1:])
             except PackRuntimeError as exc:
                 out.write(f"error {exc.code}: {exc.message}\n")
                 return exc.exit_code
-            return _connect(pack, out=out, **options)
+            return run_connect(pack, out=out, **options)
         if verb is None and argv[0] == "mcp":  # lazily: a pack that is never served never imports mcp
             from .mcp_cli import serve_main
 
@@ -378,111 +380,20 @@ def exec_main(pack_dir: Path, *, stdin: IO[str] | None = None, stdout: IO[str] |
     return exit_code_for(envelope)
 
 
-def _connect_options(argv: Sequence[str]) -> dict[str, Any]:
-    """The pack CLI's ``connect [--list] [--json] [--approve-env] [--server URL] [--to keyring|file]``."""
-    options: dict[str, Any] = {"list_only": "--list" in argv, "as_json": "--json" in argv,
-                               "approve_env": "--approve-env" in argv, "server": None, "target": None,
-                               "oauth": parse_oauth_flags(argv)}
-    for flag, key in (("--server", "server"), ("--to", "target")):
-        for i, token in enumerate(argv):
-            if token == flag and i + 1 < len(argv):
-                options[key] = argv[i + 1]
-            elif token.startswith(flag + "="):
-                options[key] = token.partition("=")[2]
-    if options["target"] not in (None, "keyring", "file"):
-        raise InvalidArgument("--to takes keyring or file.", argument="to")
-    return options
-
-
-def _bound_origins(pack: Pack, server: str | None, *, every_enum: bool = True) -> dict[str, tuple[str, ...]]:
-    """Per slot, the origins to bind to: the document's servers, or the one ``--server`` names."""
-    if server is None:
-        return pack.slot_origins(every_enum=every_enum)
-    origin = origin_of(server)
-    if origin is None:
-        raise InvalidServer(f"--server {server!r} is not an absolute http(s) URL.")
-    return {slot.env: (origin,) for slot in pack.slots}
-
-
-def _connect(pack: Pack, *, list_only: bool, as_json: bool, out: IO[str], approve_env: bool = False,
-             server: str | None = None, target: Literal["keyring", "file"] | None = None,
-             prompt: Callable[[str], str] | None = None, oauth: OAuthOptions | None = None,
-             browser: Callable[[str], bool] | None = None) -> int:
-    from .credentials import prompt_and_store
-    from .credstore import approve_env as record_approval
-    from .oauth_cli import oauth_connect
-
-    try:
-        # --approve-env records without asking, so only the servers the pack calls by default: every
-        # value of a server variable's enum is the document's to choose (api.stripe.com beside
-        # collector.evil.example). Another one is approved when first used (the terminal's question)
-        # or with --server. Storing a typed value shows every origin before the person types it.
-        origins = _bound_origins(pack, server, every_enum=not approve_env)
-        if list_only:
-            if as_json:
-                out.write(_dump({"pack": pack.id, "credentials": [
-                    {**s.to_json(), "origins": list(origins.get(s.env, ()))} for s in pack.slots]}) + "\n")
-            else:
-                for slot in pack.slots:
-                    out.write(f"{slot.env:<36} {slot.scheme:<20} for {', '.join(origins.get(slot.env, ())) or '-'}\n"
-                              f"{'':<36} {slot.description}\n")
-                if not pack.slots:
-                    out.write(f"{pack.id} needs no credentials.\n")
-            return EXIT_OK
-        if not pack.slots:
-            out.write(f"{pack.id} needs no credentials.\n")
-            return EXIT_OK
-        if approve_env:
-            by_origins: dict[tuple[str, ...], list[str]] = {}
-            for slot in pack.slots:
-                by_origins.setdefault(origins.get(slot.env, ()), []).append(slot.env)
-            for bound, names in by_origins.items():
-                if bound:
-                    recorded = record_approval(names, bound)
-                    out.write(f"Approved {', '.join(names)} from your environment for {', '.join(bound)} "
-                              f"(recorded in {recorded}).\n")
-            return EXIT_OK
-        oauth = oauth or OAuthOptions()
-        slots = pack.slots
-        signed = oauth_connect(pack.document, slots, list(pack.operations.values()), origins, oauth, out=out,
-                               as_json=as_json, target=target, browser=browser)
-        if signed is not None:  # OAuth2 slots are signed in for; the others are asked for as before
-            code, handled = signed
-            slots = [slot for slot in slots if slot.env not in handled]
-            if code or not slots or oauth.status or oauth.logout:
-                return code
-        if prompt is None:
-            import getpass
-
-            prompt = getpass.getpass
-        ask = prompt
-        stored, where = prompt_and_store(slots, lambda text: ask(terminal_text(text)), origins, target=target)
-    except PackRuntimeError as exc:
-        reason = exc.details.get("reason")
-        out.write(_dump({"ok": False, "error": exc.to_json()}) + "\n" if as_json else
-                  f"error {exc.code}{f' ({reason})' if reason else ''}: {exc.message}\n")
-        return exc.exit_code
-    except (EOFError, KeyboardInterrupt):
-        out.write("connect: cancelled, nothing stored.\n")
-        return 130
-    if stored:
-        out.write(f"Stored {', '.join(stored)} in {where}, each for the origins shown.\n")
-    else:
-        out.write("Nothing entered, nothing stored.\n")
-    return EXIT_OK
-
-
 def connect_main(pack_dir: Path, *, list_only: bool = False, as_json: bool = False, approve_env: bool = False,
                  server: str | None = None, target: Literal["keyring", "file"] | None = None,
                  stdout: IO[str] | None = None, prompt: Callable[[str], str] | None = None,
                  oauth: OAuthOptions | None = None, browser: Callable[[str], bool] | None = None) -> int:
     """``packc connect PACK``: prompt for each credential without echo and store it bound to the pack's
-    origins; ``--approve-env`` approves the environment variables for them instead; ``--list`` lists."""
+    origins, or sign in with OAuth2 (``oauth``: ``OAuthOptions``; connect_cli.py, oauth_cli.py);
+    ``--approve-env`` approves the environment variables for them instead; ``--list`` lists."""
     quiet_pattern_warnings()
     out = for_terminal(stdout or sys.stdout)
     loaded = _load(pack_dir, None, out)
     if isinstance(loaded, int):
         return loaded
+    from .connect_cli import run_connect
+
     with loaded as pack:
-        return _connect(pack, list_only=list_only, as_json=as_json, out=out, approve_env=approve_env,
-                        server=server, target=target, prompt=prompt, oauth=oauth, browser=browser)
+        return run_connect(pack, list_only=list_only, as_json=as_json, out=out, approve_env=approve_env,
+                           server=server, target=target, prompt=prompt, oauth=oauth, browser=browser)
