@@ -101,6 +101,11 @@ def _describe(key: str, scheme: Mapping[str, Any], kind: SlotKind) -> str:
         return f"HTTP {str(scheme.get('scheme', 'bearer')).lower()} token for scheme {key!r}."
     if kind in ("client_id", "client_secret"):
         return f"OAuth2 client-credentials {kind.replace('_', ' ')} for scheme {key!r}."
+    flows = scheme.get("flows")
+    if stype == "openIdConnect" or (isinstance(flows, Mapping) and (
+            "authorizationCode" in flows or "deviceAuthorization" in flows)):
+        return (f"OAuth2 access token for scheme {key!r} ({stype}): a person signs in with connect --client-id ID "
+                "(the client id of an app registered with the provider), or enters one obtained beforehand.")
     return f"Access token obtained beforehand for scheme {key!r} ({stype})."
 
 

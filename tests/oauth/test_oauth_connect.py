@@ -184,6 +184,8 @@ def test_the_client_id_from_the_environment_and_packs_never_carry_secrets(
 
     from packc import compile as compile_api
 
+    harness = (pack_dir / "HARNESS.md").read_text("utf-8")  # the person is told how to sign in
+    assert "`TASKS_TOKEN`: OAuth2 access token for scheme 'oauth' (oauth2): a person signs in with connect --client-id ID" in harness
     monkeypatch.setenv("TASKS_CLIENT_ID", CLIENT_ID)
     out = io.StringIO()
     assert connect_main(pack_dir, stdout=out, oauth=OAuthOptions(timeout=10.0), browser=person()) == 0, out.getvalue()
