@@ -100,9 +100,11 @@ def token_set_from_response(data: dict[str, Any], previous: TokenSet, now: float
 class TokenSets:
     """The token sets of one pack's calls: the latest per slot, refreshed one at a time."""
 
-    def __init__(self, redactor: Redactor, save: Callable[[str, TokenSet], None] | None = None) -> None:
+    def __init__(self, redactor: Redactor, save: Callable[[str, TokenSet], None] | None = None,
+                 load: Callable[[str, TokenSet], TokenSet | None] | None = None) -> None:
         self._redactor = redactor
         self._save = save or _store
+        self._load = load or _load_stored
         self._latest: dict[str, TokenSet] = {}
         self._stale: set[str] = set()
         self._fetching: set[str] = set()
@@ -129,8 +131,12 @@ class TokenSets:
                     break
             yield ("sleep", _POLL)
         try:
-            renewed = yield from self._refresh(current, send)
-            self._save(env, renewed)
+            try:
+                renewed = yield from self._refresh(current, send)
+            except Unauthorized as refused:
+                renewed = yield from self._saved_meanwhile(env, current, send, refused)
+            else:
+                self._save(env, renewed)
             with self._lock:
                 self._latest[env] = renewed
                 self._stale.discard(env)
@@ -138,6 +144,19 @@ class TokenSets:
             with self._lock:
                 self._fetching.discard(env)
         return renewed.access_token
+
+    def _saved_meanwhile(self, env: str, current: TokenSet, send: TokenSender, refused: Unauthorized) -> Steps:
+        """After a refused refresh: the set another process saved since ours was read (it rotated the
+        refresh token we sent), used as it is or refreshed once; else the refusal stands."""
+        other = self._load(env, current)
+        if other is None or other.refresh_token == current.refresh_token or other.token_url != current.token_url:
+            raise refused
+        self._redactor.add_secret(other.access_token)
+        if not other.due() or other.refresh_token is None:
+            return other
+        renewed = yield from self._refresh(other, send)
+        self._save(env, renewed)
+        return renewed
 
     def _refresh(self, current: TokenSet, send: TokenSender) -> Steps:
         assert current.refresh_token is not None
@@ -164,6 +183,14 @@ class TokenSets:
         if renewed.refresh_token:
             self._redactor.add_secret(renewed.refresh_token)
         return renewed
+
+
+def _load_stored(env: str, tokens: TokenSet) -> TokenSet | None:
+    """The token set stored now for ``env`` under the set's first origin (read afresh)."""
+    from .credentials import CredentialSources
+
+    value = CredentialSources(environ={}).stored(env, tokens.origins[:1])
+    return parse_token_set(value) if value else None
 
 
 def _store(env: str, tokens: TokenSet) -> None:

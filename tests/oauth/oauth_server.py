@@ -151,6 +151,7 @@ class RefreshGrant(grants.RefreshTokenGrant):  # type: ignore[misc]
 
     def authenticate_refresh_token(self, refresh_token: str) -> Any:
         self.server.refresh_requests += 1
+        time.sleep(self.server.refresh_delay)  # a slow token endpoint: concurrent calls arrive meanwhile
         found = self.server.refresh_tokens.get(refresh_token)
         return found if found and not found.revoked else None
 
@@ -203,6 +204,7 @@ class TestAuthServer(AuthorizationServer):  # type: ignore[misc]
         self.devices: dict[str, dict[str, Any]] = {}
         self.device_grants: dict[str, tuple[str, bool]] = {}
         self.refresh_requests = 0
+        self.refresh_delay = 0.0
         self.issued: list[str] = []  # every access and refresh token ever issued
         self.device_lifetime = 60.0
         self.device_person: bool | None = True  # approves (True), denies (False) or never comes (None)

@@ -93,20 +93,28 @@ def test_a_401_refreshes_once_and_retries(pack_dir: Path, auth_server: TestAuthS
 
 
 def test_concurrent_calls_refresh_once(pack_dir: Path, auth_server: TestAuthServer) -> None:
-    auth_server.lifetime = 30
+    """Eight calls find the token due while the token endpoint takes 0.5 s: one refresh serves them all
+    (without single flight each would send the same refresh token, and rotation would refuse seven)."""
+    auth_server.lifetime = 30  # due at once
     assert connect(pack_dir)[0] == 0
+    auth_server.lifetime, auth_server.refresh_delay = 3600, 0.5  # the refreshed token is fresh for an hour
     with load_pack(pack_dir) as pack:
         verb = next(v for v in sorted(pack.verbs) if not pack.is_write(v))
         results: list[dict[str, object]] = []
-        threads = [threading.Thread(target=lambda: results.append(pack.call(verb, {}))) for _ in range(4)]
+        start = threading.Barrier(8)
+
+        def call() -> None:
+            start.wait(10)
+            results.append(pack.call(verb, {}))
+
+        threads = [threading.Thread(target=call) for _ in range(8)]
         for thread in threads:
             thread.start()
         for thread in threads:
             thread.join(30)
-    assert len(results) == 4 and all(r["ok"] for r in results)
-    assert auth_server.refresh_requests >= 1
-    # single flight: one refresh serves every waiting call until the token is due again
-    assert auth_server.refresh_requests <= 4
+    assert len(results) == 8 and all(r["ok"] for r in results), results
+    assert auth_server.refresh_requests == 1
+    assert len(set(auth_server.seen[-8:])) == 1  # every call sent the one refreshed token
 
 
 def test_denied_consent_stores_nothing(pack_dir: Path, auth_server: TestAuthServer) -> None:
@@ -200,3 +208,19 @@ def test_the_client_id_from_the_environment_and_packs_never_carry_secrets(
             if path.is_file():
                 text = path.read_bytes().decode("utf-8", "replace")
                 assert not [s for s in secrets if s in text], path
+
+
+def test_another_process_rotated_the_refresh_token_meanwhile(pack_dir: Path, auth_server: TestAuthServer) -> None:
+    """Two processes share the stored token set: the one that refreshes second finds its refresh token
+    rotated away (invalid_grant), reads the set the other saved and uses it instead of failing."""
+    assert connect(pack_dir)[0] == 0
+    with load_pack(pack_dir) as first, load_pack(pack_dir) as second:
+        verb = next(v for v in sorted(first.verbs) if not first.is_write(v))
+        assert first.call(verb, {})["ok"] and second.call(verb, {})["ok"]  # both hold the connected set
+        auth_server.revoke_access()  # both access tokens stop working: each process refreshes
+        assert first.call(verb, {})["ok"] and auth_server.refresh_requests == 1  # rotated and saved
+        envelope = second.call(verb, {})  # its refresh token was revoked by the rotation
+        assert envelope["ok"], envelope
+        assert auth_server.refresh_requests == 2  # the refused one; then the saved set served
+        saved = parse_token_set(stored()[auth_server.url]["TASKS_TOKEN"])
+        assert saved is not None and auth_server.seen[-1] == f"Bearer {saved.access_token}"
