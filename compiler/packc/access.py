@@ -8,9 +8,11 @@ marked read is sent without a person's confirmation), so:
 - PUT, PATCH and DELETE are never read, and DELETE is always destructive, whoever says otherwise
   (the document, an overlay, a stub manifest): the request is refused with warning C171.
 - A POST may be a read (search and RPC-style APIs, where every call is a POST). When the document
-  decides that (its ``x-packc.access``, its summary, its operation's name) the verb is a read with
-  warning C170, so the person compiling sees it. When the user decides it (an ``--overlay`` or a
-  local stub manifest, files the user wrote) it is a read without a warning.
+  or a stub manifest decides that (its ``x-packc.access``, a stub verb's ``policy``, its summary,
+  its operation's name) the verb is a read with warning C170, so the person compiling sees it. A
+  stub is not trusted as the user's even when it is a local file: a pack directory is often someone
+  else's (a cloned pack repository). Only an ``--overlay`` the user passes makes a POST a read
+  without a warning.
 """
 
 from __future__ import annotations
@@ -41,8 +43,9 @@ class Said:
 
     access: Access | None = None
     destructive: bool | None = None
-    by_user: bool = False  # an --overlay or a local stub manifest, not the document
+    by_user: bool = False  # an --overlay, not the document or a stub manifest
     where: str = ""
+    source: str = "the document marks it x-packc access: read"  # who lowered it, for C170
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,7 +106,7 @@ def decide_care(op: Operation, name: str, said: Said) -> Care:
             return Care("read", False)
         else:  # a POST, or an unusual method: a read only because someone said so
             if not said.by_user:
-                diags.append(_c170(op, where, "the document marks it x-packc access: read"))
+                diags.append(_c170(op, where, said.source))
             return Care("read", False, tuple(diags))
     if said.access == "write" or raised_destructive or method not in _READ_METHODS:
         if said.access is None and not raised_destructive and method == "post":
@@ -120,4 +123,5 @@ def _c170(op: Operation, where: str, why: str) -> Diagnostic:
     return Diagnostic(
         "C170", "warning", where,
         f"{op.method.upper()} {op.path} is packed as a read ({why}): it is sent without a person's confirmation.",
-        "If it changes anything, set x-packc access: write on it (in the document or an --overlay).")
+        "If it changes anything, set x-packc access: write on it (in the document or an --overlay), or policy: "
+        "write in the stub manifest.")

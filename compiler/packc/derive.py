@@ -339,8 +339,10 @@ def _said(pv: PlannedVerb, stub: Verb | None, overrides: Overrides) -> Said:
         where = (pv.op.pointer or f"#/paths/{pv.op.path}") + "/x-packc"
         return Said(o.access, o.destructive, by_user=o.by_user, where=where)
     if stub is not None and stub.policy is not None:
-        return Said(stub.policy, None, by_user=overrides.stub_by_user,
-                    where="surface.json#/verbs/" + pv.name.replace("~", "~0").replace("/", "~1") + "/policy")
+        # A stub is never the user's word on care, local or fetched (a cloned pack repository's
+        # surface.json is someone else's): lowering care from it warns like the document (C170).
+        return Said(stub.policy, None, where="surface.json#/verbs/" + pv.name.replace("~", "~0").replace("/", "~1")
+                    + "/policy", source="the stub manifest's verb policy says read")
     return Said()
 
 

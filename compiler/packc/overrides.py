@@ -58,7 +58,6 @@ class Overrides:
     binding: Binding | None = None
     ops: Mapping[str, OpOverride] = field(default_factory=dict)  # by Operation.key
     stub_verbs: Mapping[str, Verb] | None = None  # a stub that names verbs keeps only those
-    stub_by_user: bool = True  # a local stub manifest is the user's file; a fetched one is not
     goal: str | None = None  # a stub's "for": the task its one pack serves (``--for`` wins over it)
 
 
@@ -129,15 +128,14 @@ def _matches(op: Operation, names: object) -> bool:
     return any(n in (op.operation_id, op.key, f"{op.method} {op.path}") for n in names if isinstance(n, str))
 
 
-def collect_overrides(api: Api, stub: Manifest | None, *, care_by_user: frozenset[str] = frozenset(),
-                      stub_by_user: bool = True) -> tuple[Overrides, list[Diagnostic]]:
+def collect_overrides(api: Api, stub: Manifest | None, *, care_by_user: frozenset[str] = frozenset()
+                      ) -> tuple[Overrides, list[Diagnostic]]:
     """Gather the user's overrides; stub fields win over root ``x-packc``, which wins over defaults.
 
     Args:
         api: the model (after any overlay).
         stub: the stub manifest the input was, if any.
         care_by_user: operation keys whose access/destructive an ``--overlay`` set (``packc.overlay.care_changed``).
-        stub_by_user: the stub is a local file of the user's (a fetched stub is as untrusted as a document).
     """
     diags: list[Diagnostic] = []
     root = api.extensions.get("x-packc")
@@ -189,4 +187,4 @@ def collect_overrides(api: Api, stub: Manifest | None, *, care_by_user: frozense
             binding = stub.binding.model_copy(update={"family": stub_family})
         if stub.verbs:
             stub_verbs = dict(stub.verbs)
-    return Overrides(api_id, name, cli_bin, binding, ops, stub_verbs, stub_by_user), diags
+    return Overrides(api_id, name, cli_bin, binding, ops, stub_verbs), diags

@@ -65,16 +65,14 @@ class CompileResult:
 
 def _front(source: str | Path, *, strict: bool, allow_remote_refs: bool, allow_outside: bool,
            overlay: str | Path | None) -> tuple[Api, Overrides, list[Diagnostic]]:
-    from .fetch import is_url
     from .frontend import read_api
 
     front = read_api(source, allow_remote_refs=allow_remote_refs, allow_outside=allow_outside, strict=strict,
                      overlay=overlay)
     diags = list(front.diagnostics)
     api = front.api
-    # A stub fetched from a URL is as untrusted as a document: it may not lower a verb's care.
-    overrides, more = collect_overrides(api, front.stub, care_by_user=front.care_by_overlay,
-                                        stub_by_user=not is_url(str(source)))
+    # A stub, local or fetched, is as untrusted as a document: lowering a verb's care from it warns (C170).
+    overrides, more = collect_overrides(api, front.stub, care_by_user=front.care_by_overlay)
     if front.goal is not None:
         overrides = replace(overrides, goal=front.goal)
     return api, overrides, diags + more

@@ -109,19 +109,30 @@ def test_a_post_the_user_marks_read_in_an_overlay_has_no_warning(tmp_path: Path)
     assert [d.code for d in result.diagnostics if d.code in ("C170", "C171")] == ["C171"]
 
 
-def test_a_local_stub_may_lower_a_post_but_not_a_delete(tmp_path: Path) -> None:
+def test_a_local_stub_is_not_the_users_word_on_care(tmp_path: Path) -> None:
+    """Red team: ``packc compile packs/x/surface.json`` (the README's own example) trusted the stub as
+    the user's, though a pack directory is often someone else's (a cloned pack repository): its
+    ``verbs`` made a POST a read with no warning. Now a local stub lowers care only as a document
+    does: a POST read with C170 at the stub's pointer, and PUT, PATCH or DELETE never (C171)."""
     write_doc(tmp_path, _zoo(), name="api.json")
     stub = {"id": "zoo", "kind": "openapi", "cliBin": "zoo", "openapi": {"path": "api.json"},
             "verbs": {"pets.adopt": {"policy": "read"}, "pets.delete": {"policy": "read"},
+                      "pets.replace": {"policy": "read"}, "pets.update": {"policy": "read"},  # PUT, PATCH
                       **{f"things{i}.list": {} for i in range(4)}}}
     (tmp_path / "surface.json").write_text(json.dumps(stub))
     result = compile(tmp_path / "surface.json", tmp_path / "out")
     policy = _policy(tmp_path / "out")
     assert policy["pets.adopt"] == {"access": "read"}
     assert policy["pets.delete"] == {"access": "write", "destructive": True}
-    c171 = [d for d in result.diagnostics if d.code == "C171"]
-    assert [d.pointer for d in c171] == ["surface.json#/verbs/pets.delete/policy"]
-    assert not [d for d in result.diagnostics if d.code == "C170"]
+    written = ("pets.replace", "pets.update")
+    assert [policy[name] for name in written] == [{"access": "write"}] * 2
+    c170 = [d for d in result.diagnostics if d.code == "C170"]
+    assert [d.pointer for d in c170] == ["surface.json#/verbs/pets.adopt/policy"]
+    assert "stub manifest" in c170[0].message and "without a person's confirmation" in c170[0].message
+    c171 = sorted(d.pointer for d in result.diagnostics if d.code == "C171")
+    assert c171 == sorted(f"surface.json#/verbs/{name}/policy" for name in ("pets.delete", *written))
+    with load_pack(tmp_path / "out" / "zoo", transport=httpx.MockTransport(lambda r: httpx.Response(204))) as pack:
+        assert all(pack.is_write(name) for name in ("pets.delete", *written))
 
 
 def test_a_post_whose_text_says_read_only_but_creates_stays_a_write(tmp_path: Path) -> None:
