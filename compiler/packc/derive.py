@@ -256,7 +256,8 @@ def _without_credential_params(api: Api, op: Operation, requirements: Sequence[A
     """``params`` without those an apiKey scheme of the operation sends (same place, same name).
 
     An argument there would be sent beside the credential or instead of it
-    (``?api_key=ATTACKER&api_key=REAL``: many servers read the first); the credential must win, so
+    (``?api_key=ATTACKER&api_key=REAL``: many servers read the first; the name compared without
+    case); the credential must win, so
     such a parameter is never an argument (C159). The runtime refuses one too (defence in depth).
     """
     sent: dict[tuple[str, str], str] = {}
@@ -264,11 +265,12 @@ def _without_credential_params(api: Api, op: Operation, requirements: Sequence[A
         for key, _scopes in req:
             scheme = api.security_schemes.get(key)
             if scheme is not None and scheme.type == "apiKey" and scheme.location:
-                name = scheme.param_name.lower() if scheme.location == "header" else scheme.param_name
-                sent.setdefault((scheme.location, name), key)
+                # Without case in every place: headers are case-insensitive, and some servers
+                # (ASP.NET) read query keys and cookies so too (``?API_KEY=x&api_key=REAL``).
+                sent.setdefault((scheme.location, scheme.param_name.casefold()), key)
     kept = []
     for p in params:
-        key = sent.get((p.location, p.name.lower() if p.location == "header" else p.name))
+        key = sent.get((p.location, p.name.casefold()))
         if key is None:
             kept.append(p)
             continue

@@ -275,13 +275,17 @@ def _refuse_shadowing(arg: str, location: str, names: Iterable[str], credentials
     """Refuse an argument that would be sent under the name a credential is sent under, in the same place.
 
     Beside the credential (``?api_key=ATTACKER&api_key=REAL``) or in place of it, the argument
-    could decide which key the server reads; the credential must always win. The compiler leaves
-    such parameters out of args (C159); this is the runtime's own check (older or hand-written packs).
+    could decide which key the server reads; the credential must always win. Names are compared
+    without case (``casefold``): a server that reads query keys or cookies case-insensitively
+    (ASP.NET) would see ``?API_KEY=ATTACKER&api_key=REAL`` as two values of one key. The compiler
+    leaves such parameters out of args (C159); this is the runtime's own check (older or
+    hand-written packs).
     """
     if not credentials:
         return
+    folded = {c.casefold() for c in credentials}
     for name in names:
-        if name in credentials:
+        if name.casefold() in folded:
             raise InvalidArgument(f"Argument {arg!r} would be sent as {name!r} in the {location}, where a credential "
                                   "is sent; it is refused (the credential always wins).", argument=arg)
 

@@ -28,6 +28,11 @@ SHADOWS: dict[str, tuple[str, dict[str, Any], dict[str, Any]]] = {
     "shadow.cookie": ("keyCookie", {"in": "cookie", "name": "sid"}, {"type": "string"}),
     "shadow.header": ("keyHeader", {"in": "header", "name": "x-api-key"}, {"type": "string"}),
     "shadow.object": ("keyQuery", {"in": "query", "name": "filter"}, {"type": "object"}),  # form, explode: key=value
+    # Red team: exact names only let ``?API_KEY=ATTACKER&api_key=REAL`` through; a server reading
+    # query keys or cookies case-insensitively (ASP.NET) sees two values of the credential's key.
+    "shadow.query_case": ("keyQuery", {"in": "query", "name": "API_KEY"}, {"type": "string"}),
+    "shadow.cookie_case": ("keyCookie", {"in": "cookie", "name": "SID"}, {"type": "string"}),
+    "shadow.header_case": ("keyHeader", {"in": "header", "name": "X-Api-KEY"}, {"type": "string"}),
 }
 
 
@@ -57,7 +62,9 @@ def pack_dir(tmp_path: Path) -> Path:
 
 @pytest.mark.e2e
 @pytest.mark.parametrize("verb, value", [("shadow.query", "ATTACKER"), ("shadow.cookie", "ATTACKER"),
-                                         ("shadow.header", "ATTACKER"), ("shadow.object", {"api_key": "ATTACKER"})])
+                                         ("shadow.header", "ATTACKER"), ("shadow.object", {"api_key": "ATTACKER"}),
+                                         ("shadow.query_case", "ATTACKER"), ("shadow.cookie_case", "ATTACKER"),
+                                         ("shadow.header_case", "ATTACKER"), ("shadow.object", {"Api_Key": "ATTACKER"})])
 def test_an_argument_named_like_the_credential_is_refused(pack_dir: Path, echo_server: Server, verb: str,
                                                           value: Any) -> None:
     app, url = echo_server
@@ -69,7 +76,7 @@ def test_an_argument_named_like_the_credential_is_refused(pack_dir: Path, echo_s
         assert len(app.log) == before  # nothing sent, so no `?api_key=ATTACKER&api_key=REAL`
         assert pack.call(verb, {}, server=url + "/api")["ok"]  # without the argument: the credential alone
     sent = app.log[-1]
-    assert sent.query.count("api_key=") <= 1 and "ATTACKER" not in json.dumps([sent.query, sent.headers])
+    assert sent.query.lower().count("api_key=") <= 1 and "ATTACKER" not in json.dumps([sent.query, sent.headers])
 
 
 @pytest.mark.e2e
@@ -101,3 +108,26 @@ def test_the_compiler_leaves_the_credential_parameter_out_of_args(tmp_path: Path
         refused = loaded.call(verb, {"q": "x", "api_key": "ATTACKER"})
     assert refused["error"]["code"] == "unknown_argument"
     assert app.log[-1].query == f"q=x&api_key={REAL}"
+
+
+def test_the_compiler_leaves_out_a_credential_parameter_of_another_case(tmp_path: Path) -> None:
+    """``API_KEY`` in the query and ``SID`` as a cookie are where ``api_key``/``sid`` credentials go."""
+    document = {
+        "openapi": "3.0.3", "info": {"title": "Keyed", "version": "1"}, "servers": [{"url": "http://127.0.0.1:9"}],
+        "security": [{"key": [], "cookie": []}],
+        "components": {"securitySchemes": {"key": {"type": "apiKey", "in": "query", "name": "api_key"},
+                                           "cookie": {"type": "apiKey", "in": "cookie", "name": "sid"}}},
+        "paths": {f"/echo/{name}": {"get": {"operationId": name, "responses": {"200": {"description": "ok"}},
+                                            "parameters": [{"name": "API_KEY", "in": "query"},
+                                                           {"name": "Sid", "in": "cookie"},
+                                                           {"name": "api_key", "in": "header"},  # another place
+                                                           {"name": "q", "in": "query"}]}}
+                  for name in ("a", "b", "c", "d", "e")}}
+    source = tmp_path / "keyed.json"
+    source.write_text(json.dumps(document))
+    result = compile_api(source, tmp_path / "packs")
+    assert sorted({d.pointer.rsplit("/", 1)[-1] for d in result.diagnostics if d.code == "C159"}) == ["0", "1"]
+    pack = result.packs[0].directory
+    assert pack is not None
+    surface = json.loads((pack / "surface.json").read_text())
+    assert all(set(v["args"]["properties"]) == {"q", "api_key"} for v in surface["verbs"].values())
