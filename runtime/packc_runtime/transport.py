@@ -24,7 +24,7 @@ from typing import Any
 
 import httpx
 
-__all__ = ["DEADLINE", "LazyTLSAsyncTransport", "LazyTLSTransport"]
+__all__ = ["DEADLINE", "LazyTLSAsyncTransport", "LazyTLSTransport", "PoolMoved"]
 
 # ``time.monotonic()`` by which the exchange running in this context must be done; None: no bound.
 DEADLINE: ContextVar[float | None] = ContextVar("packc_deadline", default=None)
@@ -133,16 +133,28 @@ class _DeadlineBackend:
         self._backend.sleep(seconds)
 
 
+class PoolMoved(RuntimeError):
+    """httpx no longer keeps its connection pool where the deadline backend is put (an httpx upgrade)."""
+
+
 def _deadline_transport(verify: ssl.SSLContext | bool) -> httpx.HTTPTransport:
     """httpx's default transport, its pool rebuilt over :class:`_DeadlineBackend`.
 
     httpx has no public way to pass a network backend; its transport keeps the pool in ``_pool``
-    (httpx 0.28). tests/security/test_deadline.py fails if that stops bounding the head.
+    (httpx 0.28). Should a later httpx keep it elsewhere, replacing ``_pool`` would silently leave
+    httpx's own pool in use and the deadline would no longer cover the head: so a transport without
+    an httpcore pool there raises :class:`PoolMoved` (nothing is sent), and
+    tests/security/test_sec_deadline_pool.py checks that requests really run over the deadline backend.
     """
     import httpcore
 
     context = httpx.create_ssl_context(verify=verify)  # built once, shared by both below
     transport = httpx.HTTPTransport(verify=context)
+    if not isinstance(getattr(transport, "_pool", None), httpcore.ConnectionPool):
+        raise PoolMoved(f"httpx {httpx.__version__} keeps no httpcore.ConnectionPool in HTTPTransport._pool, where "
+                        "packc_runtime puts the pool that bounds every socket wait by the call's deadline; nothing "
+                        "is sent rather than sent without the deadline. Install the httpx the runtime declares "
+                        "(httpx>=0.28,<0.29).")
     limits = httpx.Limits(max_connections=100, max_keepalive_connections=20)  # httpx's defaults
     transport._pool = httpcore.ConnectionPool(
         ssl_context=context, max_connections=limits.max_connections,
