@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from .errors import UsageError
 from .model import Operation
 from .rank import Ranked, Shape, entry_point, noun_of, parent_item, same_noun, stem, words
+from .task import OpWords, clause_fit, common_arguments, intents, item_aliases, op_words, read_task
+from .task import _meets as task_meets
 
 __all__ = ["GoalMatch", "check_goal", "match_goal", "select_for_goal"]
 
@@ -43,6 +45,9 @@ _FLOOR = 0.25  # relevance below this (a quarter of the best match's) is not abo
 _GENERAL = 0.8  # share of the general score in an operation's worth for the task
 _SPREAD = 15
 _COMPANIONS = 0.7  # an operation this relevant brings its companions
+_PLAIN = frozenset({"list", "get", "create", "update", "delete"})
+_REALIZE = 10  # worth of a point of fit when choosing what does a clause
+_FIT = 6  # worth per point of how well an operation does what a clause of the task asks
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,15 +157,39 @@ def _named_first(goal: str, ranked: Sequence[str], shapes: Mapping[str, Shape]) 
     return sorted(out, key=ranked.index)
 
 
+def _plural(resource: tuple[str, ...]) -> bool:
+    last = next((seg for seg in reversed(resource) if seg != "{}"), "")
+    return stem(last) != last.lower()
+
+
+def _finder(target: str, keys: Sequence[str], shapes: Mapping[str, Shape], said: Mapping[str, OpWords],
+            vocabulary: Collection[str]) -> str | None:
+    """How to find the thing a task names as a target (``to a channel``): the best list of it, by its
+    resource or by its summary's head noun (``conversations.list``: "Lists all channels")."""
+    lists = [k for k in keys if shapes[k].action == "list" and not said[k].asks
+             and not task_meets(target, said[k].needs, vocabulary)]  # not a list that needs one of them first
+    # Its own collection first (plural, fewest ids to give): /boards/{id}/lists over /cards/{id}/list.
+    lists.sort(key=lambda k: (len(said[k].needs), not _plural(shapes[k].resource)))
+    home = [k for k in lists if (n := noun_of(shapes[k].resource)) and task_meets(target, {n[-1]}, vocabulary)]
+    for key in home or [k for k in lists if task_meets(target, said[k].heads, vocabulary)]:
+        return key
+    # No list of it (or only a lookup by ids): a search that says it finds it, else the API's own search.
+    searches = [k for k in keys if shapes[k].action == "search" and not shapes[k].resource]
+    return next((k for k in searches if task_meets(target, said[k].mentions | said[k].heads, vocabulary)), None)
+
+
 def select_for_goal(goal: str, ops: Sequence[Operation], ranking: Mapping[str, Ranked], limit: int,
                     minimum: int) -> tuple[list[str], dict[str, GoalMatch]]:
     """The operations for the task, best first with their companions, at most ``limit``; filled up to
     ``minimum`` from the general ranking when the task names fewer.
 
-    An operation's worth for the task is its relevance (0..1, times 100) plus a share of its general
-    score, so that among operations that say the same words the API's everyday ones win
-    (``POST /refunds`` over a terminal reader's ``refund_payment``); each one already taken from a
-    resource costs the next one of it ``_SPREAD``, so every part of the task gets its verbs.
+    First each clause of the task (``read_task``) gets the operation that does what it says to what
+    it names; then what those need (their resource's list and get, their parent's, the list of each
+    place the task names: ``to a channel``), then the rest by worth. An operation's worth for the
+    task is its relevance (0..1, times 100) plus a share of its general score, so that among
+    operations that say the same words the API's everyday ones win (``POST /refunds`` over a
+    terminal reader's ``refund_payment``); each one already taken from a resource costs the next
+    one of it ``_SPREAD``, so every part of the task gets its verbs.
     """
     shapes = {k: r.shape for k, r in ranking.items()}
     matches = match_goal(goal, ops, shapes)
@@ -168,34 +197,65 @@ def select_for_goal(goal: str, ops: Sequence[Operation], ranking: Mapping[str, R
     by_resource: dict[tuple[str, ...], dict[str, str]] = {}
     for key in general:
         by_resource.setdefault(shapes[key].resource, {}).setdefault(shapes[key].action, key)
-    worth = {k: 100 * m.relevance + _GENERAL * ranking[k].score for k, m in matches.items() if m.relevance >= _FLOOR}
+    aliases = item_aliases(ops, shapes)
+    common = common_arguments(ops)
+    said = {op.key: op_words(op, shapes[op.key], aliases.get(shapes[op.key].resource, ()), common) for op in ops
+            if op.key in shapes}
+    vocabulary = {w for op in ops for w in words(op.path) + words(op.summary)}
+    nouns = {n[-1] for s in shapes.values() if (n := noun_of(s.resource))}
+    clauses = read_task(goal, nouns)
+    fits = {k: max((clause_fit(c, said[k], vocabulary) for c in clauses), default=0) for k in said}
+    worth = {k: 100 * m.relevance + _GENERAL * ranking[k].score + _FIT * fits.get(k, 0)
+             for k, m in matches.items() if m.relevance >= _FLOOR or fits.get(k, 0) >= 4}
+    by_worth = sorted(ranking, key=lambda k: (-(worth.get(k, 0.0) + (0 if k in worth else _GENERAL * ranking[k].score)), k))
     taken: Counter[tuple[str, ...]] = Counter()
     chosen: list[str] = []
 
-    def take(key: str) -> None:
-        chosen.append(key)
-        taken[shapes[key].resource] += 1
+    def take(key: str | None) -> None:
+        if key is not None and key not in chosen and len(chosen) < limit:
+            chosen.append(key)
+            taken[shapes[key].resource] += 1
 
-    remaining = sorted(worth, key=lambda k: (-worth[k], k))
-    # Each thing the task names gets its best verb first; "me"/"my" names the current user.
+    # Each clause: the operation that does what it says to what it names.
+    done: list[str] = []
+    for clause in (part for c in clauses for part in c.parts()):
+        scored = [(clause_fit(clause, said[k], vocabulary), k) for k in by_worth]
+        top = max((f for f, _ in scored), default=0)
+        if top >= 4 or (top and not (clause.objects or clause.targets)):
+            # The best fit, unless one a point below is much more the API's own (mail/send over a test send).
+            best = max((k for f, k in scored if f >= top - 1),
+                       key=lambda k: (_REALIZE * clause_fit(clause, said[k], vocabulary) + worth.get(k, 0.0), k))
+            # An action of its own (moveAllCards) and the everyday verb that also does it (update a card).
+            asked = {i for v in clause.verbs for i in intents(v)}
+            plain = next((k for f, k in scored if f >= 4 and shapes[k].action in _PLAIN and said[k].intent in asked
+                          and shapes[k].resource != shapes[best].resource), None)
+            for pick in (best, plain):
+                if pick is not None:
+                    take(pick)
+                    done.append(pick)
+    # What they need, one round at a time so every clause gets its first companion before any its second.
+    points = {op.key: entry_point(op, shapes[op.key]) for op in ops if op.key in shapes}
+    me = min((k for k, p in points.items() if p), key=lambda k: (-points[k], k), default=None)
+    needs = [_companions(k, shapes, by_resource, matches) + ([me] if me and said[k].user else []) for k in done]
+    for round_ in range(max((len(n) for n in needs), default=0)):
+        for need in needs:
+            if round_ < len(need):
+                take(need[round_])
+        if round_ == 0:
+            for clause in clauses:
+                for target in clause.targets:
+                    take(_finder(target, general, shapes, said, vocabulary))
+    remaining = [k for k in sorted(worth, key=lambda k: (-worth[k], k)) if k not in chosen]
+    # Each thing the task names gets its best verb; "me"/"my" names the current user.
     for key in _named_first(goal, remaining, shapes):
-        if len(chosen) < limit and key not in chosen:
-            take(key)
-            remaining.remove(key)
+        take(key)
     if _SELF & set(words(goal)):
-        me = next((op.key for op in ops if op.key in ranking and entry_point(op, shapes[op.key])
-                   and op.key not in chosen), None)
-        if me is not None and len(chosen) < limit:
-            take(me)
-            if me in remaining:
-                remaining.remove(me)
+        take(me)
     for key in list(chosen):
         if matches[key].relevance >= _COMPANIONS:
             for companion in _companions(key, shapes, by_resource, matches):
-                if companion not in chosen and len(chosen) < limit:
-                    take(companion)
-                    if companion in remaining:
-                        remaining.remove(companion)
+                take(companion)
+    remaining = [k for k in remaining if k not in chosen]
     while remaining and len(chosen) < limit:
         best = min(remaining, key=lambda k: (-(worth[k] - _SPREAD * taken[shapes[k].resource]), k))
         remaining.remove(best)
@@ -203,13 +263,10 @@ def select_for_goal(goal: str, ops: Sequence[Operation], ranking: Mapping[str, R
         if matches[best].relevance < _COMPANIONS:
             continue
         for companion in _companions(best, shapes, by_resource, matches):
-            if companion not in chosen and len(chosen) < limit:
-                take(companion)
-                if companion in remaining:
-                    remaining.remove(companion)
+            take(companion)
+        remaining = [k for k in remaining if k not in chosen]
     for key in general:
         if len(chosen) >= minimum:
             break
-        if key not in chosen:
-            take(key)
+        take(key)
     return chosen, matches
