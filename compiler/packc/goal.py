@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from .errors import UsageError
 from .model import Operation
 from .rank import Ranked, Shape, entry_point, noun_of, parent_item, same_noun, stem, words
-from .task import OpWords, clause_fit, common_arguments, intents, item_aliases, op_words, read_task
+from .task import OpWords, body_refs, clause_fit, common_arguments, intents, item_aliases, op_words, read_task
 from .task import _meets as task_meets
 
 __all__ = ["GoalMatch", "check_goal", "match_goal", "select_for_goal"]
@@ -162,20 +162,31 @@ def _plural(resource: tuple[str, ...]) -> bool:
     return stem(last) != last.lower()
 
 
-def _finder(target: str, keys: Sequence[str], shapes: Mapping[str, Shape], said: Mapping[str, OpWords],
-            vocabulary: Collection[str]) -> str | None:
-    """How to find the thing a task names as a target (``to a channel``): the best list of it, by its
-    resource or by its summary's head noun (``conversations.list``: "Lists all channels")."""
+def _finder(thing: tuple[str, ...], keys: Sequence[str], shapes: Mapping[str, Shape], said: Mapping[str, OpWords],
+            vocabulary: Collection[str], action: str = "list", hints: Collection[tuple[str, ...]] = ()
+            ) -> str | None:
+    """How to find a thing the task names (``to a channel``, ``a payment``): the best list of it (or,
+    with ``action="get"``, the read of one): one the chosen operations' bodies name (``hints``), by its
+    resource's noun, by its summary's head noun (``conversations.list``: "Lists all channels"), by a
+    word of its noun; no list of it: a search that says it finds it."""
+    last = thing[-1]
+    if action == "get":
+        ones = [k for k in keys if shapes[k].action == "get" and not said[k].asks and len(said[k].needs) <= 1
+                and task_meets(last, said[k].heads, vocabulary)]
+        return ones[0] if ones else None
     lists = [k for k in keys if shapes[k].action == "list" and not said[k].asks
-             and not task_meets(target, said[k].needs, vocabulary)]  # not a list that needs one of them first
+             and not task_meets(last, said[k].needs, vocabulary)]  # not a list that needs one of them first
     # Its own collection first (plural, fewest ids to give): /boards/{id}/lists over /cards/{id}/list.
     lists.sort(key=lambda k: (len(said[k].needs), not _plural(shapes[k].resource)))
-    home = [k for k in lists if (n := noun_of(shapes[k].resource)) and task_meets(target, {n[-1]}, vocabulary)]
-    for key in home or [k for k in lists if task_meets(target, said[k].heads, vocabulary)]:
-        return key
-    # No list of it (or only a lookup by ids): a search that says it finds it, else the API's own search.
+    nouns = {k: noun_of(shapes[k].resource) for k in lists}
+    for found in ([k for k in lists if nouns[k] in hints and last in nouns[k]],  # the body takes a payment_intent
+                  [k for k in lists if nouns[k] and task_meets(last, {nouns[k][-1]}, vocabulary)],
+                  [k for k in lists if task_meets(last, said[k].heads, vocabulary)],
+                  [k for k in lists if set(thing) & set(nouns[k])]):  # a payment: payment_intents
+        if found:
+            return found[0]
     searches = [k for k in keys if shapes[k].action == "search" and not shapes[k].resource]
-    return next((k for k in searches if task_meets(target, said[k].mentions | said[k].heads, vocabulary)), None)
+    return next((k for k in searches if task_meets(last, said[k].mentions | said[k].heads, vocabulary)), None)
 
 
 def select_for_goal(goal: str, ops: Sequence[Operation], ranking: Mapping[str, Ranked], limit: int,
@@ -237,14 +248,21 @@ def select_for_goal(goal: str, ops: Sequence[Operation], ranking: Mapping[str, R
     points = {op.key: entry_point(op, shapes[op.key]) for op in ops if op.key in shapes}
     me = min((k for k, p in points.items() if p), key=lambda k: (-points[k], k), default=None)
     needs = [_companions(k, shapes, by_resource, matches) + ([me] if me and said[k].user else []) for k in done]
-    for round_ in range(max((len(n) for n in needs), default=0)):
+    refs = {k: body_refs(op) for op in ops if (k := op.key) in done}
+    hints = {ref for k in done for ref, _ in refs[k]}
+    for k, need in zip(done, needs):  # recipients.list_id: the list of lists, to find one
+        need += [f for ref, named_id in refs[k] if named_id and (f := _finder(ref, general, shapes, said, vocabulary,
+                                                                              hints={ref}))]
+    for round_ in range(max([2, *(len(n) for n in needs)])):
         for need in needs:
             if round_ < len(need):
                 take(need[round_])
-        if round_ == 0:
-            for clause in clauses:
-                for target in clause.targets:
-                    take(_finder(target, general, shapes, said, vocabulary))
+        if round_ < 2:  # how to find what the task names: first a list of it, then the read of one
+            action = ("list", "get")[round_]
+            for clause in clauses:  # the read of a place only when it is all the clause names ("reply to a topic")
+                places = [(t,) for t in clause.targets] if round_ == 0 or not clause.phrases else []
+                for thing in [*places, *clause.phrases]:
+                    take(_finder(thing, general, shapes, said, vocabulary, action, hints))
     remaining = [k for k in sorted(worth, key=lambda k: (-worth[k], k)) if k not in chosen]
     # Each thing the task names gets its best verb; "me"/"my" names the current user.
     for key in _named_first(goal, remaining, shapes):

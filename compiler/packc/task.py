@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from .model import Operation
 from .rank import Shape, noun_of, parent_item, same_noun, stem, words
 
-__all__ = ["INTENT", "Clause", "OpWords", "clause_fit", "common_arguments", "intents", "item_aliases", "op_words", "param_nouns", "read_task"]
+__all__ = ["INTENT", "Clause", "OpWords", "body_refs", "clause_fit", "common_arguments", "intents", "item_aliases", "op_words", "param_nouns", "read_task"]
 
 STOP = frozenset(["a", "an", "the", "and", "or", "but", "to", "of", "for", "in", "on", "at", "by", "with", "from", "into", "onto", "as", "is", "are", "be", "been", "was", "were", "it", "its", "this", "that", "these", "those", "my", "me", "our", "your", "their", "them", "they", "we", "i", "you", "he", "she", "his", "her", "all", "any", "some", "each", "every", "one", "once", "when", "whether", "then", "than", "so", "if", "do", "does", "did", "done", "not", "no", "can", "could", "should", "would", "will", "shall", "may", "might", "must", "have", "has", "had", "about", "after", "before", "over", "under", "up", "down", "out", "off", "via", "per", "using", "use", "new", "s", "another", "other", "single", "specific", "given", "existing", "several", "multiple", "many", "more", "most", "next", "previous", "last", "first", "info", "information", "details", "detail"])
 # Verbs of a task → what the operation does. General English, not any vendor's vocabulary.
@@ -76,7 +76,7 @@ def read_task(goal: str, nouns: Collection[str]) -> tuple[Clause, ...]:
     before: tuple[tuple[str, ...], ...] = ()
     pending: list[str] = []  # "review and merge a merge request": verbs waiting for their thing
     for part in _SPLIT.split(goal.lower()):
-        tokens = [w for w in words(part) if len(w) > 1 or w == "s"]
+        tokens = [w for w in words(part) if len(w) > 1 or w in ("s", "a")]
         if not [w for w in tokens if w not in STOP]:
             continue
         verbs: list[str] = []
@@ -101,7 +101,10 @@ def read_task(goal: str, nouns: Collection[str]) -> tuple[Clause, ...]:
                 phrase = False
                 continue
             named = any(same_noun(stem(w), n) for n in nouns)
-            if not phrases and not targets and (not verbs or (intents(w) and not named)) and (intents(w) or not named):
+            # "refund a payment": a clause's first word before an article or a preposition is its verb
+            leads = not verbs and i == 0 and i + 1 < len(tokens) and tokens[i + 1] in STOP | _PREPOSITIONS
+            if not phrases and not targets and (not verbs or (intents(w) and not named)) and (
+                    intents(w) or not named or leads):
                 verbs.append(stem(w))  # the clause's first word, and verbs after it that name no resource
                 continue
             if where:
@@ -256,3 +259,27 @@ def common_arguments(ops: Collection[Operation]) -> frozenset[str]:
             if p.required and p.location == "query":
                 seen[p.name] = seen.get(p.name, 0) + 1
     return frozenset(name for name, n in seen.items() if 2 * n > len(ops))
+
+
+def body_refs(op: Operation) -> list[tuple[tuple[str, ...], bool]]:
+    """What an operation's request body refers to by name, in stems, and whether the name says it is
+    an id: ``payment_intent`` → ((payment, intent), False); ``recipients.list_id`` → ((list,), True).
+    Top-level fields and one level of inline objects; references (``$ref``) are not followed."""
+    out: list[tuple[tuple[str, ...], bool]] = []
+    body = op.request_body
+    for media in body.content if body is not None else ():
+        schema = media.schema
+        props = schema.get("properties") if isinstance(schema, Mapping) else None
+        if not isinstance(props, Mapping):
+            continue
+        fields = [(str(n), v) for n, v in props.items()]
+        for _, v in list(fields):
+            inner = v.get("properties") if isinstance(v, Mapping) else None
+            if isinstance(inner, Mapping):
+                fields += [(str(n), None) for n in inner]
+        for name, _ in fields:
+            ws = words(name)
+            own = tuple(stem(w) for w in ws if w not in _GENERIC)
+            if own:
+                out.append((own, len(own) < len(ws)))
+    return list(dict.fromkeys(out))
