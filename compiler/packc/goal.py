@@ -239,7 +239,7 @@ def select_for_goal(goal: str, ops: Sequence[Operation], ranking: Mapping[str, R
             # An action of its own (moveAllCards) and the everyday verb that also does it (update a card).
             asked = {i for v in clause.verbs for i in intents(v)}
             plain = next((k for f, k in scored if f >= 4 and shapes[k].action in _PLAIN and said[k].intent in asked
-                          and shapes[k].resource != shapes[best].resource), None)
+                          and said[k].intent != said[best].intent), None)
             for pick in (best, plain):
                 if pick is not None:
                     take(pick)
@@ -250,7 +250,7 @@ def select_for_goal(goal: str, ops: Sequence[Operation], ranking: Mapping[str, R
     needs = [_companions(k, shapes, by_resource, matches) + ([me] if me and said[k].user else []) for k in done]
     refs = {k: body_refs(op) for op in ops if (k := op.key) in done}
     hints = {ref for k in done for ref, _ in refs[k]}
-    for k, need in zip(done, needs):  # recipients.list_id: the list of lists, to find one
+    for k, need in zip(done, needs, strict=True):  # recipients.list_id: the list of lists, to find one
         need += [f for ref, named_id in refs[k] if named_id and (f := _finder(ref, general, shapes, said, vocabulary,
                                                                               hints={ref}))]
     for round_ in range(max([2, *(len(n) for n in needs)])):

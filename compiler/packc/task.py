@@ -147,6 +147,7 @@ class OpWords:
 
 _GENERIC = frozenset({"id", "ids", "hash", "key", "gid", "number", "num", "no", "uuid", "guid", "slug", "name", "code",
                       "sid", "ref", "or", "identifier", "index", "idx", "pk"})
+_ID_WORDS = frozenset({"id", "ids", "gid", "uuid", "guid"})
 _PARAM = re.compile(r"([^/{}]*)/?\{([^{}]+)\}")
 
 
@@ -281,5 +282,5 @@ def body_refs(op: Operation) -> list[tuple[tuple[str, ...], bool]]:
             ws = words(name)
             own = tuple(stem(w) for w in ws if w not in _GENERIC)
             if own:
-                out.append((own, len(own) < len(ws)))
+                out.append((own, ws[-1] in _ID_WORDS))
     return list(dict.fromkeys(out))
