@@ -103,8 +103,9 @@ def read_task(goal: str, nouns: Collection[str]) -> tuple[Clause, ...]:
             named = any(same_noun(stem(w), n) for n in nouns)
             # "refund a payment": a clause's first word before an article or a preposition is its verb
             leads = not verbs and i == 0 and i + 1 < len(tokens) and tokens[i + 1] in STOP | _PREPOSITIONS
-            if not phrases and not targets and (not verbs or (intents(w) and not named)) and (
-                    intents(w) or not named or leads):
+            more = any(t not in STOP and t not in _PREPOSITIONS for t in tokens[i + 1:])  # something to act on
+            if not where and not phrases and not targets and (
+                    (intents(w) and not (verbs and named)) or (not verbs and more and (not named or leads))):
                 verbs.append(stem(w))  # the clause's first word, and verbs after it that name no resource
                 continue
             if where:
