@@ -34,7 +34,12 @@ def read_servers(ctx: Context, raw: JSON, where: str, *, default_root: bool = Fa
         variables = _server_variables(ctx, entry.get("variables"), f"{here}/variables")
         url = entry["url"].strip()
         concrete = _substitute(url, variables)
-        parts = urlsplit(concrete)
+        try:
+            parts = urlsplit(concrete)
+        except ValueError:  # "https://[::1/": a bracket never closed
+            ctx.warn("D031", f"{here}/url", f"The server URL {url!r} is not a URL; it is skipped.",
+                     "Give an http or https server URL.")
+            continue
         if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
             if parts.scheme and parts.scheme.lower() not in ("http", "https"):
                 ctx.warn("D031", f"{here}/url", f"The server URL {url!r} is not http(s); it is skipped.",

@@ -247,6 +247,17 @@ def test_relative_server_from_a_file_warns(specs: Path) -> None:
     assert "--server" in result.diagnostics[0].fix
 
 
+def test_a_server_url_that_is_no_url_is_skipped_with_a_warning(tmp_path: Path) -> None:
+    # Found by test_arbitrary_yaml_never_crashes: urlsplit raised ValueError out of read_api.
+    doc = tmp_path / "api.json"
+    doc.write_text(json.dumps({"openapi": "3.0.3", "info": {"title": "t", "version": "1"},
+                               "servers": [{"url": "https://[::1/v1"}, {"url": "https://api.example.com"}],
+                               "paths": {}}))
+    result = read_api(doc)
+    assert [s.url for s in result.api.servers] == ["https://api.example.com"]
+    assert ("D031", "#/servers/0/url") in [(d.code, d.pointer) for d in result.diagnostics]
+
+
 def test_stub_manifest(specs: Path, served: str) -> None:
     result = read_api(specs / "stub" / "surface.json")
     assert result.stub is not None and result.stub.id == "petstore"
