@@ -16,6 +16,7 @@ from .derive import DerivedVerb, binding_for, derive_verb
 from .emit import PackOutput, about, write_pack
 from .errors import UsageError
 from .goal import check_goal
+from .hidden import hidden_values
 from .ids import display_name
 from .implied import imply_security
 from .model import Api
@@ -201,6 +202,7 @@ def compile(source: str | Path, out_dir: str | Path = "packs", *, split: bool = 
     packed = [v.op for pack in plan_.packs for v in pack.verbs]
     diags += check_operations(api, packed)
     diags += silent_auth(api, packed)
+    diags += hidden_values(api, packed)
     servers = _servers(api, server)
     if not servers:
         diags.append(Diagnostic("C130", "warning", "#/servers", "The document names no server.",

@@ -8,14 +8,15 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from packc_runtime.credentials import CredentialSlot
-from packc_runtime.escaping import md_code
+from packc_runtime.escaping import invisible, md_code, visible
 from packc_runtime.openapi import BINDING_KEY, METHODS, resolve
 
 from .text import inline_md, shorten
 
-__all__ = ["ENUM_SHOWN", "allowed_values", "credential_lines"]
+__all__ = ["ENUM_SHOWN", "HIDDEN_SHOWN", "allowed_values", "credential_lines"]
 
 ENUM_SHOWN = 5  # values listed before "and N more"
+HIDDEN_SHOWN = 400  # characters of an escaped value holding unseen characters (C160) shown
 
 _KIND_WORDS = {"api_key": "an API key", "token": "a token", "username": "a username", "password": "a password",
                "client_id": "an OAuth2 client ID", "client_secret": "an OAuth2 client secret"}
@@ -36,13 +37,23 @@ def _enum(prop: Mapping[str, Any]) -> list[Any] | None:
     return None
 
 
+def _value(text: str) -> str:
+    """One allowed value as Markdown. A value holding characters no one sees (tag characters,
+    zero-width or bidi controls: compile warns C160) is shown whole in a code span with each of them
+    written ``\\u{XXXX}``: cleaning them away would show a person ``open`` where a model reads
+    ``open`` plus a hidden instruction."""
+    if invisible(text):
+        return md_code(shorten(visible(text), HIDDEN_SHOWN))
+    return inline_md(shorten(text, 40))
+
+
 def allowed_values(prop: Any) -> str:
     """``One of: open, closed, all.`` (the first few, then how many more); ``''`` without an enum."""
     values = _enum(prop) if isinstance(prop, Mapping) else None
     if not values:
         return ""
     values = [v for v in values if v is not None] or values
-    shown = [inline_md(shorten(v if isinstance(v, str) else json.dumps(v, ensure_ascii=False, sort_keys=True), 40))
+    shown = [_value(v if isinstance(v, str) else json.dumps(v, ensure_ascii=False, sort_keys=True))
              for v in values[:ENUM_SHOWN]]
     shown = [s if s else '""' for s in shown]
     rest = len(values) - len(shown)

@@ -21,7 +21,8 @@ import json
 import re
 import unicodedata
 
-__all__ = ["fenced_line", "md_code", "md_text", "shell_line", "shell_word", "toml_string", "yaml_scalar"]
+__all__ = ["fenced_line", "invisible", "md_code", "md_text", "shell_line", "shell_word", "toml_string",
+           "visible", "yaml_scalar"]
 
 # Characters that must never reach a file or terminal as themselves: C0/C1 controls, DEL, format
 # characters (bidi overrides, zero-width), line/paragraph separators, surrogates, private use.
@@ -38,6 +39,38 @@ def _show(ch: str) -> str:
     """A hidden character as visible text: ``\\x1b``, ``\\u202e``."""
     code = ord(ch)
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+
+
+# Characters that show as nothing although their category is not a hidden one: variation selectors
+# (which can carry bytes unseen), the combining grapheme joiner, Mongolian free variation selectors,
+# Khmer inherent vowels, Hangul fillers.
+_BLANK_RANGES = ((0x034F, 0x034F), (0x115F, 0x1160), (0x17B4, 0x17B5), (0x180B, 0x180F), (0x3164, 0x3164),
+                 (0xFE00, 0xFE0F), (0xFFA0, 0xFFA0), (0xE0100, 0xE01EF))
+
+
+def _unseen(ch: str) -> bool:
+    """A character a person does not see as itself: a hidden one, or one that shows as nothing."""
+    if " " <= ch <= "~":
+        return False
+    if _hidden(ch):
+        return True
+    code = ord(ch)
+    return any(low <= code <= high for low, high in _BLANK_RANGES)
+
+
+def invisible(text: str) -> bool:
+    """True when ``text`` holds a character no one sees on screen (tab, line feed and CR are not counted).
+
+    Tag characters (U+E0000–U+E007F, which spell ASCII unseen), zero-width and bidi controls,
+    variation selectors, other controls: a person reviewing reads ``a`` while a model reads more.
+    """
+    return any(_unseen(ch) and ch not in "\t\n\r" for ch in text)
+
+
+def visible(text: str) -> str:
+    """``text`` with every unseen character (see :func:`invisible`; tab and line breaks too) written
+    ``\\u{XXXX}`` and every backslash doubled, so what a person reads names each character it holds."""
+    return "".join("\\\\" if ch == "\\" else f"\\u{{{ord(ch):04X}}}" if _unseen(ch) else ch for ch in text)
 
 
 # --- Markdown --------------------------------------------------------------------------------------
@@ -157,13 +190,13 @@ def shell_word(value: str) -> str:
     """``value`` as one shell word that bash, zsh, ksh and POSIX.1-2024 sh read back as exactly ``value``.
 
     A word of safe characters stays as it is; other printable text is single-quoted; text with a
-    hidden character (a line break, an escape, a bidi override) uses ``$'...'`` with every
-    non-printable byte written as ``\\xHH``, so the word is always one visible line. A shell without
-    ``$'...'`` (dash) reads that word as other text, but still as one word of the same command.
+    hidden character (a line break, an escape, a bidi override, a tag character or variation
+    selector) uses ``$'...'`` with every unseen character's bytes written as ``\\xHH``, so the word
+    is always one visible line that names every character. A shell without ``$'...'`` (dash) reads that word as other text, but still as one word of the same command.
     """
     if _SHELL_SAFE.fullmatch(value):
         return value
-    if not any(_hidden(ch) for ch in value):
+    if not any(_unseen(ch) for ch in value):
         return "'" + value.replace("'", "'\"'\"'") + "'"
     # Inside $'...' a quote is written \x27, never \': a shell without $'...' (dash) reads the word
     # as $ followed by an ordinary single-quoted string, which then holds no quote that could end it.
@@ -173,7 +206,7 @@ def shell_word(value: str) -> str:
             out.append("\\\\")
         elif ch in "'!":  # and ! is never left for an interactive shell's history expansion
             out.append(f"\\x{ord(ch):02x}")
-        elif _hidden(ch):
+        elif _unseen(ch):
             raw = (ch if not 0xD800 <= ord(ch) <= 0xDFFF else "\ufffd").encode()  # lone surrogate: U+FFFD
             out.append("".join(f"\\x{b:02x}" for b in raw))
         else:
