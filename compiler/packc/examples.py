@@ -177,7 +177,12 @@ def _candidates(schema: Any, depth: int, fill: bool = False) -> list[Any]:
         out.append(schema["default"])
     for key in ("oneOf", "anyOf"):
         for option in schema.get(key, []):
-            out += _candidates(option, depth + 1)[:2]
+            if isinstance(option, Mapping) and "type" not in option and ("properties" in schema or "type" in schema):
+                # `oneOf: [{required: [url]}, {required: [html]}]` beside the properties: the option
+                # only narrows the schema around it, so the example is that schema narrowed.
+                out += _candidates(_narrowed(schema, option), depth + 1)[:2]
+            else:
+                out += _candidates(option, depth + 1)[:2]
     if isinstance(schema.get("allOf"), list):
         merged: dict[str, Any] = {}
         for part in schema["allOf"]:
@@ -220,6 +225,19 @@ def _candidates(schema: Any, depth: int, fill: bool = False) -> list[Any]:
                 out.append(_filled(schema, obj, max(least, 1), props, depth))
             out.append(obj)
     return out
+
+
+def _narrowed(schema: Mapping[str, Any], option: Mapping[str, Any]) -> dict[str, Any]:
+    """``schema`` without its ``oneOf``/``anyOf``, with one option's properties and required added."""
+    merged = {k: v for k, v in schema.items() if k not in ("oneOf", "anyOf", "examples", "default")}
+    for k, v in option.items():
+        if k == "properties" and isinstance(v, Mapping):
+            merged["properties"] = {**merged.get("properties", {}), **v}
+        elif k == "required" and isinstance(v, list):
+            merged["required"] = [*merged.get("required", []), *v]
+        else:
+            merged.setdefault(k, v)
+    return merged
 
 
 def _filled(schema: Mapping[str, Any], obj: dict[str, Any], least: int, props: Mapping[str, Any],

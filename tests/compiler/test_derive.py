@@ -296,3 +296,23 @@ def test_a_pattern_example_grows_a_repeat_to_reach_min_length() -> None:
     assert found and len(value) >= 47 and re.search(arn["pattern"], value)
     found, value = example_for({"type": "string", "pattern": "^[A-Z]{3}$", "minLength": 3})
     assert (found, value) == (True, "AAA")  # nothing to grow: the shortest match already fits
+
+
+def test_an_object_whose_one_of_only_names_required_properties_gets_an_example() -> None:
+    # urlbox.io's render body: `oneOf: [{required: [url]}, {required: [html]}]` beside its properties.
+    # The options alone read as strings, so no example was found (C120) and the conformance run
+    # had to make one up ('x', refused by the runtime before sending).
+    from jsonschema import Draft202012Validator
+
+    from packc.examples import example_for
+
+    for key in ("oneOf", "anyOf"):
+        schema = {"type": "object", key: [{"required": ["url"]}, {"required": ["html"]}],
+                  "properties": {"url": {"type": "string", "format": "uri"}, "html": {"type": "string"},
+                                 "width": {"type": "integer"}}}
+        found, value = example_for(schema)
+        assert found and Draft202012Validator(schema).is_valid(value)
+        assert value == {"url": "https://example.com/item"}
+    nested = {"type": "object", "properties": {"body": schema}, "required": ["body"]}
+    assert example_for(nested) == (True, {"body": {"url": "https://example.com/item"}})
+    assert example_for({"oneOf": [{"type": "integer"}, {"type": "string"}]}) == (True, 1)  # whole options: as before
