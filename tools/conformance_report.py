@@ -26,7 +26,7 @@ def table(docs: list[dict[str, Any]]) -> str:
                      f"{doc['seconds']:.0f}"])
         totals.update({"verbs": len(verbs), "ok": counts["ok"], "rejected": counts["rejected"],
                        "not_called": counts["not_called"], "crash": crash, "packs": doc["packsRun"],
-                       "compiled": doc["compiled"] == "ok", "seconds": int(doc["seconds"])})
+                       "compiled": int(doc["compiled"] == "ok"), "seconds": int(doc["seconds"])})
     rows.append([f"TOTAL ({len(docs)} documents, {totals['compiled']} compiled)", "", str(totals["packs"]),
                  str(totals["verbs"]), str(totals["ok"]), str(totals["rejected"]), str(totals["not_called"]),
                  str(totals["crash"]), str(totals["seconds"])])

@@ -97,6 +97,15 @@ def _judged(status: int, headers: dict[str, str], body: Any) -> Any:
     return record
 
 
+def test_the_total_counts_compiled_documents_also_for_one_document() -> None:
+    # `--only DOC` printed "TOTAL (1 documents, True compiled)": a Counter keeps the first bool as is.
+    doc = {"doc": "doc.json", "compiled": "ok", "packsRun": 1, "packs": 1, "seconds": 3.0,
+           "verbs": [{"outcome": "ok"}]}
+    assert "TOTAL (1 documents, 1 compiled)" in load_tool("conformance_report").table([doc])
+    assert "TOTAL (2 documents, 1 compiled)" in load_tool("conformance_report").table(
+        [doc, {**doc, "compiled": "refused", "verbs": []}])
+
+
 def test_judge_tells_request_errors_from_answer_errors() -> None:
     problem = {"content-type": "application/problem+json"}
     both = _judged(500, problem, {"type": "https://stoplight.io/prism/errors#VIOLATIONS", "validation": [
