@@ -6,9 +6,13 @@
    description = summary and description, inputSchema = every parameter and the JSON body with
    ``$ref``s inlined, as MCP schemas cannot point into components; no outputSchema, which would
    only add to their side).
-2. A tool call's time ÷ an in-process ``Pack.call`` of the same verb against the echo test API on
-   127.0.0.1 (target <= 1.3x): through the SDK's in-memory client in both protocol eras (the MCP
-   layer alone), and through a stdio subprocess (what a host pays, pipes included; shown, no target).
+2. A tool call's time ÷ an in-process ``Pack.call`` of the same verb against the same echo test API
+   on 127.0.0.1, both warm, in alternating rounds (each round's MCP median ÷ that round's Pack.call
+   median; median and range over rounds; target <= 1.3x): through the SDK's in-memory client in both
+   protocol eras (the MCP layer alone), two design variants (Pack.acall instead of the worker thread;
+   no outputSchema), and a stdio subprocess (what a host pays, pipes included; no target). Then
+   where one call's time goes, upstream mocked in process: Pack.call, the thread hop, packc's
+   handler, the client's outputSchema check, and the SDK's dispatch (the rest).
 """
 
 from __future__ import annotations
