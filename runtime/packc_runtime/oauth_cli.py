@@ -158,6 +158,10 @@ def oauth_connect(document: Mapping[str, Any], slots: Sequence[Any], operations:
                 argument="client-id")
         secret = options.client_secret or env.get(f"{prefix}_CLIENT_SECRET") or None
         plan = discover(plan)  # openIdConnect endpoints; every endpoint https (or loopback)
+        if options.device and plan.device_url is None:
+            raise OAuthFailed(f"{plan.env}: the document names no device authorization endpoint: pass --device-url "
+                              "URL (the provider's documentation names it), or sign in without --device.",
+                              reason="no_device_endpoint")
         out.write(f"Signing in for {plan.env}: tokens come from {plan.token_url} and are stored for "
                   f"{', '.join(plan.origins)}; the refresh token is sent to that token endpoint only.\n")
         if options.device:

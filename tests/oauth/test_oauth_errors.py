@@ -15,7 +15,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit
 
 import httpx
 import pytest
-from oauth_server import CLIENT_ID, TestAuthServer, connect, person
+from oauth_server import CLIENT_ID, TestAuthServer, connect, document, person
 
 from packc_runtime.cli import connect_main
 from packc_runtime.oauth_cli import OAuthOptions
@@ -149,3 +149,10 @@ def test_a_failure_on_the_command_line_is_a_message_not_a_traceback(command: str
     bad = subprocess.run(_cli("connect", str(pack_dir), "--port", "http"), capture_output=True, text=True,
                          timeout=60, env=os.environ)
     assert bad.returncode == 2 and "--port takes a port number" in bad.stdout and "Traceback" not in bad.stderr
+
+
+def test_device_without_an_endpoint_is_said_before_anything_is_sent(compile_doc: Callable[..., Path],
+                                                                    auth_server: TestAuthServer) -> None:
+    code, text = connect(compile_doc(document(auth_server.url)), device=True)  # no device endpoint anywhere
+    assert code == 5 and "error oauth_failed (no_device_endpoint)" in text and "--device-url URL" in text
+    assert "Signing in" not in text and not auth_server.log
