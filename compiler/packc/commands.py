@@ -7,7 +7,7 @@ from pathlib import Path
 
 from packc_runtime.diagnostics import Diagnostic
 from packc_runtime.manifest import read_manifest, read_policy
-from packc_runtime.templating import example_line
+from packc_runtime.templating import SHOWN_OPTIONAL, example_line
 
 __all__ = ["CommandEntry", "list_commands"]
 
@@ -34,9 +34,9 @@ def list_commands(pack_dir: Path) -> tuple[list[CommandEntry], list[Diagnostic]]
         row = policy.commands.get(name) if policy else None
         access = row.access if row else (verb.policy or "read")
         if verb.cli:
-            line = example_line(verb.cli, verb.args)
+            line = example_line(verb.cli, verb.args, optional=SHOWN_OPTIONAL)
         elif manifest.cliBin:
-            line = example_line([manifest.cliBin, *name.split(".")], verb.args)
+            line = example_line([manifest.cliBin, *name.split(".")], verb.args, optional=SHOWN_OPTIONAL)
         else:
             line = ""
         entries.append(CommandEntry(name, verb.description or "", access, line))

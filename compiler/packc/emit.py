@@ -11,7 +11,7 @@ from packc_runtime.credentials import CredentialSlot, credential_slots
 from packc_runtime.escaping import fenced_line, md_code, yaml_scalar
 from packc_runtime.identifiers import PackId
 from packc_runtime.manifest import Manifest, Policy, dump_json
-from packc_runtime.templating import example_line
+from packc_runtime.templating import SHOWN_OPTIONAL, example_line
 
 from .derive import DerivedVerb
 from .repo import repo_files
@@ -73,23 +73,9 @@ class PackOutput:
 
 
 def _example(verb: DerivedVerb) -> str:
-    """A ready-to-run line with the path arguments and the required ones, from their first examples."""
-    args = verb.verb.args or {}
-    required = set(args.get("required", []))
-    cli = verb.verb.cli or []
-    keep: list[str] = []
-    i = 0
-    while i < len(cli):
-        token = cli[i]
-        if token.startswith("--") and i + 1 < len(cli):
-            name = token[2:]
-            if name in required:
-                keep += [token, cli[i + 1]]
-            i += 2
-            continue
-        keep.append(token)
-        i += 1
-    return example_line(keep, args)
+    """A ready-to-run line: the required arguments and the few optional ones that matter, from their
+    first examples (the same line ``packc commands`` prints)."""
+    return example_line(verb.verb.cli or [], verb.verb.args or {}, optional=SHOWN_OPTIONAL)
 
 
 def _slots(pack: PackOutput) -> list[CredentialSlot]:

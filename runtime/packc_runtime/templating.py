@@ -9,7 +9,7 @@ from typing import Any
 
 from .escaping import shell_line
 
-__all__ = ["PLACEHOLDER", "example_line", "placeholders"]
+__all__ = ["PLACEHOLDER", "SHOWN_OPTIONAL", "example_line", "placeholders"]
 
 # {{name}} or {{result.a.b}}; whitespace inside the braces is tolerated.
 PLACEHOLDER = re.compile(r"\{\{\s*([^{}\s]*)\s*\}\}")
@@ -30,13 +30,27 @@ def _as_word(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
 
 
-def example_line(cli: Sequence[str], args: Mapping[str, Any] | None) -> str:
+SHOWN_OPTIONAL = 2  # the optional arguments a pack's example lines show at most (packc commands, HARNESS.md)
+# Optional arguments that page through results: never the one an example needs to show.
+_PAGING = frozenset({"limit", "cursor", "page", "per_page", "perpage", "page_size", "pagesize", "offset", "after",
+                     "before", "starting_after", "ending_before", "page_token", "pagetoken", "next", "count"})
+
+
+def _matters(name: str, prop: Any) -> bool:
+    """An optional argument worth showing: one with a few named choices (``--status open``)."""
+    return (isinstance(prop, Mapping) and isinstance(prop.get("enum"), list) and 1 < len(prop["enum"]) <= 20
+            and name.lower() not in _PAGING)
+
+
+def example_line(cli: Sequence[str], args: Mapping[str, Any] | None, *, optional: int | None = None) -> str:
     """A ready-to-run command line: each argument filled with its first example.
 
     A missing optional value drops its token and the flag right before it, as the reference says;
-    a required argument without an example shows as ``'<name>'``. Every word, the placeholder
-    included, is one shell word (``escaping.shell_word``): pasted, the line runs the pack's own
-    command with exactly these words, whatever the examples hold.
+    a required argument without an example shows as ``'<name>'``. With ``optional=N``, only the
+    required arguments and at most N optional ones that matter (a few named choices, not paging)
+    are shown; the rest drop as if they had no example. Every word, the placeholder included, is
+    one shell word (``escaping.shell_word``): pasted, the line runs the pack's own command with
+    exactly these words, whatever the examples hold.
     """
     properties: Mapping[str, Any] = {}
     required: set[str] = set()
@@ -45,6 +59,11 @@ def example_line(cli: Sequence[str], args: Mapping[str, Any] | None) -> str:
         properties = props if isinstance(props, Mapping) else {}
         req = args.get("required")
         required = {r for r in req if isinstance(r, str)} if isinstance(req, list) else set()
+    shown: set[str] | None = None
+    if optional is not None:
+        named = dict.fromkeys(n for token in cli for n in placeholders(token))
+        picks = [n for n in named if n not in required and _matters(n, properties.get(n))][:max(optional, 0)]
+        shown = required | set(picks)
 
     def first_example(name: str) -> tuple[bool, Any]:
         prop = properties.get(name)
@@ -69,6 +88,9 @@ def example_line(cli: Sequence[str], args: Mapping[str, Any] | None) -> str:
         def fill(match: re.Match[str]) -> str:
             nonlocal missing
             name = match.group(1)
+            if shown is not None and name not in shown and args is not None:
+                missing = True
+                return ""
             found, value = first_example(name)
             if found:
                 return _as_word(value)

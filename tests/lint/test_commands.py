@@ -9,7 +9,7 @@ import pytest
 
 from packc.cli import main
 from packc.commands import list_commands
-from packc_runtime.templating import example_line
+from packc_runtime.templating import SHOWN_OPTIONAL, example_line
 
 LEDGER = Path(__file__).parent.parent / "fixtures" / "ledger"
 
@@ -35,6 +35,23 @@ def test_example_line_quotes_and_flags() -> None:
         "required": ["need"]}
     line = example_line(["x", "find", "{{q}}", "--n={{n}}", "--tags", "{{tags}}", "--flag", "{{flag}}", "--need", "{{need}}"], args)
     assert line == "x find 'two words' --n=3 --tags '[\"a\",\"b\"]' --need '<need>'"
+
+
+def test_example_lines_show_required_arguments_and_a_few_choices() -> None:
+    args = {"type": "object", "required": ["id"], "properties": {
+        "id": {"type": "integer", "examples": [1]},
+        "body": {"type": "object", "examples": [{}]},
+        "limit": {"type": "integer", "enum": [10, 50], "examples": [10]},
+        "cursor": {"type": "string", "examples": ["c1"]},
+        "status": {"type": "string", "enum": ["open", "closed"], "examples": ["open"]},
+        "sort": {"type": "string", "enum": ["new", "old"], "examples": ["new"]},
+        "order": {"type": "string", "enum": ["asc", "desc"], "examples": ["asc"]}}}
+    cli = ["x", "get", "{{id}}", "--body", "{{body}}", "--limit", "{{limit}}", "--cursor", "{{cursor}}",
+           "--status", "{{status}}", "--sort", "{{sort}}", "--order", "{{order}}"]
+    # No --body '{}', no paging: the required id and the first two optional choices.
+    assert example_line(cli, args, optional=SHOWN_OPTIONAL) == "x get 1 --status open --sort new"
+    assert example_line(cli, args, optional=0) == "x get 1"
+    assert example_line(cli, args).count("--") == 6  # without optional=, every argument with an example
 
 
 def test_cli_commands(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

@@ -30,7 +30,7 @@ from packc_runtime.escaping import (
     toml_string,
     yaml_scalar,
 )
-from packc_runtime.templating import example_line
+from packc_runtime.templating import SHOWN_OPTIONAL, example_line
 
 markdown_it = pytest.importorskip("markdown_it")
 MD = markdown_it.MarkdownIt("commonmark").enable("table").enable("strikethrough")
@@ -201,3 +201,28 @@ def test_any_example_is_one_line_inside_its_fence(value: str) -> None:
     line = _example(value)
     tokens = MD.parse(f"```sh\n{fenced_line(line)}\n```\n")
     assert [t.type for t in tokens] == ["fence"] and tokens[0].content == line + "\n"
+
+
+@given(ANY, ANY)
+@settings(max_examples=100)
+def test_an_example_line_with_its_optional_choice_keeps_every_word_quoted(value: str, choice: str) -> None:
+    # packc commands and HARNESS.md show the required arguments and the optional ones with a few choices
+    # (SHOWN_OPTIONAL); the chosen words still go through shell_word, hostile enum values included.
+    args = {"type": "object", "required": ["q"], "properties": {
+        "q": {"type": "string", "examples": [value]},
+        "status": {"type": "string", "enum": [choice, "other"], "examples": [choice]},
+        "limit": {"type": "integer", "enum": [10, 50], "examples": [10]},
+        "note": {"type": "string", "examples": ["dropped"]}}}
+    line = example_line(["zoo", "find", "--q", "{{q}}", "--limit", "{{limit}}", "--note", "{{note}}",
+                         "--status", "{{status}}"], args, optional=SHOWN_OPTIONAL)
+    assert line == shell_line(["zoo", "find", "--q", value, "--status", choice])
+    tokens = MD.parse(f"```sh\n{fenced_line(line)}\n```\n")
+    assert [t.type for t in tokens] == ["fence"] and tokens[0].content == line + "\n"
+
+
+def test_an_optional_choice_runs_only_the_pack_command(stub_path: Path) -> None:
+    args = {"type": "object", "properties": {"status": {"type": "string", "enum": [SHELL_BREAKOUT, "b"],
+                                                        "examples": [SHELL_BREAKOUT]}}}
+    line = example_line(["zoo", "list", "--status", "{{status}}"], args, optional=SHOWN_OPTIONAL)
+    done = _run(line, stub_path)
+    assert (done.returncode, done.stdout) == (0, _argv(["list", "--status", SHELL_BREAKOUT]))
