@@ -116,10 +116,14 @@ def _cli(*words: str) -> list[str]:
     return [str(Path(sys.executable).parent / "packc"), *words]
 
 
-def test_packc_connect_signs_in_from_the_command_line(pack_dir: Path, auth_server: TestAuthServer) -> None:
-    """``packc connect PACK --no-browser``: the person copies the printed URL into a browser."""
-    proc = subprocess.Popen(_cli("connect", str(pack_dir), "--client-id", CLIENT_ID, "--no-browser", "--timeout", "30"),
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=os.environ)
+@pytest.mark.parametrize("command", ["packc", "pack"])
+def test_connect_signs_in_from_the_command_line(command: str, pack_dir: Path, auth_server: TestAuthServer) -> None:
+    """``packc connect PACK --no-browser`` and ``bin/tasks connect --no-browser``: the person copies the
+    printed URL into a browser."""
+    words = ["--client-id", CLIENT_ID, "--no-browser", "--timeout", "30"]
+    argv = (_cli("connect", str(pack_dir), *words) if command == "packc"
+            else [sys.executable, str(pack_dir / "bin" / "tasks"), "connect", *words])
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=os.environ)
     assert proc.stdout is not None
     printed = []
     for line in proc.stdout:
