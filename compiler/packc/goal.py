@@ -18,7 +18,17 @@ from dataclasses import dataclass
 from .errors import UsageError
 from .model import Operation
 from .rank import Ranked, Shape, entry_point, noun_of, parent_item, same_noun, stem, words
-from .task import OpWords, body_refs, clause_fit, common_arguments, intents, item_aliases, op_words, read_task
+from .task import (
+    OpWords,
+    body_refs,
+    clause_fit,
+    common_arguments,
+    fit_parts,
+    intents,
+    item_aliases,
+    op_words,
+    read_task,
+)
 from .task import _meets as task_meets
 
 __all__ = ["GoalMatch", "check_goal", "match_goal", "select_for_goal"]
@@ -233,12 +243,13 @@ def select_for_goal(goal: str, ops: Sequence[Operation], ranking: Mapping[str, R
     # Each clause: the operation that does what it says to what it names.
     done: list[str] = []
     for clause in (part for c in clauses for part in c.parts()):
-        scored = [(clause_fit(clause, said[k], vocabulary), k) for k in by_worth]
+        parts = {k: fit_parts(clause, said[k], vocabulary) for k in by_worth}
+        scored = [(sum(parts[k]), k) for k in by_worth]
         top = max((f for f, _ in scored), default=0)
         if top >= 4 or (top and not (clause.objects or clause.targets)):
-            # The best fit, unless one a point below is much more the API's own (mail/send over a test send).
+            # The best fit, unless one a point below is much more the API's own (mail/send over a test send_email).
             best = max((k for f, k in scored if f >= top - 1),
-                       key=lambda k: (_REALIZE * clause_fit(clause, said[k], vocabulary) + worth.get(k, 0.0), k))
+                       key=lambda k: (_REALIZE * sum(parts[k]) + worth.get(k, 0.0), k))
             # An action of its own (moveAllCards) and the everyday verb that also does it (update a card).
             asked = {i for v in clause.verbs for i in intents(v)}
             plain = next((k for f, k in scored if f >= 4 and shapes[k].action in _PLAIN and said[k].intent in asked

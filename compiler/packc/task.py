@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from .model import Operation
 from .rank import Shape, noun_of, parent_item, same_noun, stem, words
 
-__all__ = ["INTENT", "Clause", "OpWords", "body_refs", "clause_fit", "common_arguments", "intents", "item_aliases", "op_words", "param_nouns", "read_task"]
+__all__ = ["INTENT", "Clause", "OpWords", "body_refs", "clause_fit", "common_arguments", "fit_parts", "intents", "item_aliases", "op_words", "param_nouns", "read_task"]
 
 STOP = frozenset(["a", "an", "the", "and", "or", "but", "to", "of", "for", "in", "on", "at", "by", "with", "from", "into", "onto", "as", "is", "are", "be", "been", "was", "were", "it", "its", "this", "that", "these", "those", "my", "me", "our", "your", "their", "them", "they", "we", "i", "you", "he", "she", "his", "her", "all", "any", "some", "each", "every", "one", "once", "when", "whether", "then", "than", "so", "if", "do", "does", "did", "done", "not", "no", "can", "could", "should", "would", "will", "shall", "may", "might", "must", "have", "has", "had", "about", "after", "before", "over", "under", "up", "down", "out", "off", "via", "per", "using", "use", "new", "s", "another", "other", "single", "specific", "given", "existing", "several", "multiple", "many", "more", "most", "next", "previous", "last", "first", "info", "information", "details", "detail"])
 # Verbs of a task → what the operation does. General English, not any vendor's vocabulary.
@@ -74,6 +74,7 @@ def read_task(goal: str, nouns: Collection[str]) -> tuple[Clause, ...]:
     names none of them is read as a verb even when it is not a common one (``transcribe``, ``reboot``)."""
     out: list[Clause] = []
     before: tuple[tuple[str, ...], ...] = ()
+    place: tuple[tuple[str, ...], ...] = ()  # the clause before's places
     pending: list[str] = []  # "review and merge a merge request": verbs waiting for their thing
     for part in _SPLIT.split(goal.lower()):
         tokens = [w for w in words(part) if len(w) > 1 or w in ("s", "a")]
@@ -84,11 +85,12 @@ def read_task(goal: str, nouns: Collection[str]) -> tuple[Clause, ...]:
         targets: list[str] = []
         where, phrase = False, False  # after a preposition; inside a phrase
         for i, w in enumerate(tokens):
-            if w in _PRONOUNS:
+            if w in _PRONOUNS:  # the clause before's things, else its places ("comment on an issue and close it")
+                meant = before or place
                 if where or w in ("its", "their"):
-                    targets.extend(x for p in before for x in p)
+                    targets.extend(x for p in meant for x in p)
                 else:
-                    phrases.extend(list(p) for p in before)
+                    phrases.extend(list(p) for p in meant)
                 phrase = False
                 continue
             if w in _PREPOSITIONS or w in STOP:
@@ -126,6 +128,7 @@ def read_task(goal: str, nouns: Collection[str]) -> tuple[Clause, ...]:
         out.append(Clause(tuple(dict.fromkeys(verbs)), found, tuple(dict.fromkeys(targets))))
         if found:
             before = found
+        place = tuple((t,) for t in dict.fromkeys(targets))
     if pending:
         out.append(Clause(tuple(dict.fromkeys(pending)), (), ()))
     return tuple(out)
@@ -170,16 +173,18 @@ def op_words(op: Operation, s: Shape, aliases: Collection[str] = (), common: Col
     (``/lists/{list_id}/members/{subscriber_hash}``: a member is a subscriber); ``common``: query
     arguments most operations require (a key and token in the query), which make no lookup."""
     noun = noun_of(s.resource)
-    said = [w for w in words(op.summary or op.description[:120]) if w not in STOP and len(w) > 1]
+    raw = words(op.summary or op.description[:120])
+    at = [i for i, w in enumerate(raw) if w not in STOP and len(w) > 1]
+    said = [raw[i] for i in at]
     told = [w for w in words(op.description[:200]) if w not in STOP and len(w) > 1] if op.summary else []
     verbs = {stem(w) for w in words(s.action)}
     heads = ({noun[-1]} if noun else set()) | set(aliases)
     if said:
         verbs.add(stem(said[0]))
-        rest = said[1:]
-        while rest and intents(rest[0]) and stem(rest[0]) not in {noun[-1] if noun else ""}:
-            verbs.add(stem(rest[0]))  # "Start/Resume a User's Playback"
-            rest = rest[1:]
+        rest, n = said[1:], 1
+        while rest and at[n] == at[n - 1] + 1 and intents(rest[0]) and stem(rest[0]) not in {noun[-1] if noun else ""}:
+            verbs.add(stem(rest[0]))  # "Start/Resume a User's Playback" (not "Comment on an issue")
+            rest, n = rest[1:], n + 1
         if rest:
             heads.add(stem(rest[0]))
         mentions = {stem(w) for w in rest + told}
@@ -216,8 +221,13 @@ def clause_fit(clause: Clause, ow: OpWords, vocabulary: Collection[str]) -> int:
     clause's object). Verb: 3 its own word, 2 the clause's verb names its resource (``review`` a pull
     request → create a review under it), 1 same kind (read, create, update, delete). Object: 3 the
     operation's head noun, 2 a noun its summary names (a clause that names no object: its targets)."""
+    return sum(fit_parts(clause, ow, vocabulary))
+
+
+def fit_parts(clause: Clause, ow: OpWords, vocabulary: Collection[str]) -> tuple[int, int]:
+    """``clause_fit`` as (verb, object) points; (0, 0) when the operation does not do the clause."""
     if not clause.verbs:
-        return 0
+        return 0, 0
     things = clause.objects or clause.targets
     verb = 3 if ow.verbs & set(clause.verbs) else 0
     heads = ow.heads
@@ -229,16 +239,14 @@ def clause_fit(clause: Clause, ow: OpWords, vocabulary: Collection[str]) -> int:
     if not verb:
         verb = 1 if ow.intent in {i for v in clause.verbs for i in intents(v)} else 0
     if not verb:
-        return 0
+        return 0, 0
     if not things:
-        return verb
+        return verb, 0
     if any(_meets(t, heads, vocabulary) for t in things):
-        obj = 3
-    elif any(_meets(t, ow.mentions, vocabulary) for t in things):
-        obj = 2
-    else:
-        return 0
-    return verb + obj
+        return verb, 3
+    if any(_meets(t, ow.mentions, vocabulary) for t in things):
+        return verb, 2
+    return 0, 0
 
 
 def item_aliases(ops: Collection[Operation], shapes: Mapping[str, Shape]) -> dict[tuple[str, ...], set[str]]:

@@ -63,6 +63,16 @@ def test_a_task_with_two_parts_serves_both() -> None:
     assert {"GET /issues", "PATCH /issues/{id}", "POST /pulls/{id}/reviews", "GET /pulls"} <= kept
 
 
+def test_each_clause_gets_the_operation_that_does_it_first() -> None:
+    # "it" is the issue the first clause names as a place; "Comment on an issue" comments (issue is
+    # not a second verb of its summary), so opening an issue does not come first.
+    api = _api()
+    chosen, _ = select_for_goal("comment on an issue and close it", api.operations,  # type: ignore[attr-defined]
+                                rank_operations(api, api.operations), 12, 5)  # type: ignore[attr-defined]
+    assert chosen[:2] == ["POST /issues/{id}/comments", "PATCH /issues/{id}"]
+    assert {"GET /issues", "GET /issues/{id}"} <= set(chosen)
+
+
 def test_a_narrow_task_is_filled_to_five_from_the_general_ranking() -> None:
     kept = _kept("merge")
     assert "PUT /pulls/{id}/merge" in kept and len(kept) >= 5

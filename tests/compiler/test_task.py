@@ -57,7 +57,7 @@ def test_an_operation_fits_a_clause_by_its_verb_and_its_noun() -> None:
         op("post", "/pulls/{pull_number}/reviews", summary="Create a review for a pull request"),
         op("put", "/pulls/{pull_number}/merge", summary="Merge a pull request"),
         op("get", "/conversations.list", summary="Lists all channels in a workspace"),
-        op("post", "/issuetypes", summary="Create an issue type"),
+        op("post", "/issuetypes"),
     )}
     said = {k: op_words(o, shape(o)) for k, o in ops.items()}
     vocabulary = {"issue", "type", "pull", "request", "channel"}
