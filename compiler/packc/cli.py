@@ -87,10 +87,12 @@ def _print_plan_text(plan: Any) -> None:
 
 
 def _cmd_plan(args: argparse.Namespace) -> int:
+    from .netguard import private_fetches
     from .pipeline import plan_source
 
-    plan = plan_source(args.source, split=args.split, strict=args.strict, allow_remote_refs=args.allow_remote_refs,
-                       allow_outside=args.allow_outside, overlay=args.overlay, goal=args.goal)
+    with private_fetches(args.allow_private_addresses):
+        plan = plan_source(args.source, split=args.split, strict=args.strict, allow_remote_refs=args.allow_remote_refs,
+                           allow_outside=args.allow_outside, overlay=args.overlay, goal=args.goal)
     if args.json:
         print(json.dumps(plan.to_json(), indent=2, ensure_ascii=False))
     else:
@@ -100,11 +102,13 @@ def _cmd_plan(args: argparse.Namespace) -> int:
 
 
 def _cmd_compile(args: argparse.Namespace) -> int:
+    from .netguard import private_fetches
     from .pipeline import compile as compile_source
 
-    result = compile_source(args.source, args.out_dir, split=args.split, strict=args.strict,
-                            allow_remote_refs=args.allow_remote_refs, allow_outside=args.allow_outside,
-                            overlay=args.overlay, server=args.server, repo=args.repo, goal=args.goal)
+    with private_fetches(args.allow_private_addresses):
+        result = compile_source(args.source, args.out_dir, split=args.split, strict=args.strict,
+                                allow_remote_refs=args.allow_remote_refs, allow_outside=args.allow_outside,
+                                overlay=args.overlay, server=args.server, repo=args.repo, goal=args.goal)
     if args.json:
         print(json.dumps(result.to_json(), indent=2, ensure_ascii=False))
     else:
@@ -189,6 +193,8 @@ def _build_parser() -> argparse.ArgumentParser:
         p.add_argument("--json", action="store_true", help="print a summary as JSON")
         p.add_argument("--strict", action="store_true", help="fail on any validation error of the document")
         p.add_argument("--allow-remote-refs", action="store_true", help="follow $refs to other origins")
+        p.add_argument("--allow-private-addresses", action="store_true",
+                       help="let fetches reach loopback and private-network addresses (a document of your own)")
         p.add_argument("--allow-outside", action="store_true",
                        help="follow $refs to local files outside the document's folder (trusted files only)")
         p.add_argument("--overlay", metavar="FILE", help="apply an OpenAPI Overlay 1.0 document first")

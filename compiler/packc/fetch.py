@@ -20,8 +20,9 @@ from packc_runtime.origins import origin_of
 
 from .errors import InputError
 from .limits import too_large
+from .netguard import GuardedBackend, PrivateAddress, guarded_transport
 
-__all__ = ["RedirectRefused", "fetch", "is_url", "origin_of", "same_origin"]
+__all__ = ["PrivateRefused", "RedirectRefused", "fetch", "is_url", "origin_of", "same_origin"]
 
 _MAX_REDIRECTS = 5
 _REDIRECTS = frozenset({301, 302, 303, 307, 308})
@@ -33,6 +34,19 @@ class RedirectRefused(InputError):
     def __init__(self, message: str, diagnostics: list[Diagnostic], *, source: str, target: str, reason: str) -> None:
         super().__init__(message, diagnostics)
         self.source, self.target, self.reason = source, target, reason
+
+
+class PrivateRefused(InputError):
+    """(D027) A fetch would connect to an address that is not public, and may not (``netguard``)."""
+
+    def __init__(self, url: str, refused: PrivateAddress) -> None:
+        super().__init__(f"{url}: {refused}; not fetched", [Diagnostic(
+            "D027", "error", f"{url}#",
+            f"{refused.host} resolves to {refused.address}, an address that is not public (loopback, private "
+            "network, link-local); it is not fetched, since a document from elsewhere may not reach into this "
+            "machine or its network.",
+            "Pass --allow-private-addresses if the document is yours, or compile a URL on that address itself.")])
+        self.refused = refused
 
 
 def is_url(source: str) -> bool:
@@ -122,11 +136,13 @@ def _fetch_url(url: str, *, timeout: float, max_bytes: int, allowed: str | None)
     # deadline; past it the client is closed, which ends the worker's next read.
     limit = 2 * timeout
     outcome: list[tuple[bytes, str] | BaseException] = []
-    client = httpx.Client(timeout=timeout, follow_redirects=False)
+    # Built here, in the caller's context: whether private addresses are allowed is a context variable.
+    transport, guard = guarded_transport(url)
+    client = httpx.Client(timeout=timeout, follow_redirects=False, transport=transport)
 
     def work() -> None:
         try:
-            outcome.append(_download(client, url, max_bytes=max_bytes, allowed=allowed))
+            outcome.append(_download(client, url, max_bytes=max_bytes, allowed=allowed, guard=guard))
         except BaseException as exc:  # handed to the caller's thread, raised there
             outcome.append(exc)
 
@@ -144,7 +160,8 @@ def _fetch_url(url: str, *, timeout: float, max_bytes: int, allowed: str | None)
     return result
 
 
-def _download(client: httpx.Client, url: str, *, max_bytes: int, allowed: str | None) -> tuple[bytes, str]:
+def _download(client: httpx.Client, url: str, *, max_bytes: int, allowed: str | None,
+              guard: GuardedBackend | None = None) -> tuple[bytes, str]:
     headers = {"Accept": "application/json, application/yaml, */*", "Accept-Encoding": "gzip, deflate"}
     current = url
     why = _refusal(allowed, url, url)
@@ -177,6 +194,8 @@ def _download(client: httpx.Client, url: str, *, max_bytes: int, allowed: str | 
             raise InputError(f"{url}: more than {_MAX_REDIRECTS} redirects", [_read_error(
                 url, f"The server redirected more than {_MAX_REDIRECTS} times.")])
     except (httpx.HTTPError, httpx.InvalidURL, httpx.StreamError) as exc:  # InvalidURL is no HTTPError
+        if guard is not None and guard.refused is not None:
+            raise PrivateRefused(url, guard.refused) from None
         raise InputError(f"{url}: {type(exc).__name__}: {exc}",
                          [_read_error(url, f"The URL cannot be fetched ({type(exc).__name__}).")]) from None
     raw = b"".join(chunks)

@@ -15,6 +15,7 @@ from .errors import InputError
 from .fetch import is_url, origin_of, same_origin
 from .load import Loaded, load_source
 from .model import Api
+from .netguard import is_private_host, let_private, private_allowed, private_fetches
 from .normalize import normalize
 from .overlay import apply_overlay, care_changed, read_overlay
 from .resolve import Layout, bundle_external_refs
@@ -37,7 +38,8 @@ class FrontEndResult:
 
 def read_api(source: str | Path, *, allow_remote_refs: bool = False, allow_outside: bool = False,
              strict: bool = False, eager: bool = False, timeout: float = 30.0,
-             max_bytes: int = 100 * 2**20, overlay: str | Path | None = None) -> FrontEndResult:
+             max_bytes: int = 100 * 2**20, overlay: str | Path | None = None,
+             allow_private: bool = False) -> FrontEndResult:
     """Read an OpenAPI document (or a stub manifest naming one) into the model.
 
     Args:
@@ -53,6 +55,9 @@ def read_api(source: str | Path, *, allow_remote_refs: bool = False, allow_outsi
         max_bytes: size cap per document read.
         overlay: an OpenAPI Overlay 1.0 file (or URL) applied to the document (bundled, before
             validation and normalize), so its actions reach every part of the pack.
+        allow_private: fetches may connect to loopback and private-network addresses
+            (``--allow-private-addresses``; also inside ``netguard.private_fetches(True)``). Without
+            it they may only when the input URL itself is on one (``netguard``).
 
     Returns:
         The model, warnings about the document, and the stub manifest if one was given.
@@ -67,10 +72,15 @@ def read_api(source: str | Path, *, allow_remote_refs: bool = False, allow_outsi
     # meanwhile (httpx, the strict validator) are collected once it is back on.
     collecting = gc.isenabled()
     gc.disable()
+    # The user's own input may be on this machine or its network, and what it references with it;
+    # a document from elsewhere (or a local file's remote refs) may not reach there (netguard.py).
+    private_ok = allow_private or bool(private_allowed()) or (isinstance(source, str) and is_url(source)
+                                                        and is_private_host(source))
     try:
-        return _read(source, allow_remote_refs=allow_remote_refs, allow_outside=allow_outside,
-                     strict=strict, eager=eager or strict, timeout=timeout, max_bytes=max_bytes,
-                     overlay=overlay)
+        with private_fetches(private_ok):
+            return _read(source, allow_remote_refs=allow_remote_refs, allow_outside=allow_outside,
+                         strict=strict, eager=eager or strict, timeout=timeout, max_bytes=max_bytes,
+                         overlay=overlay)
     except RecursionError:
         # Loading bounds nesting, but a long chain of bundled files can still nest deeply.
         raise InputError(f"{source}: nested too deeply", [Diagnostic(
@@ -93,6 +103,8 @@ def _read(source: str | Path, *, allow_remote_refs: bool, allow_outside: bool, s
         stub, target = _stub_target(loaded, allow_remote_refs)
         # A fetched stub's document comes from the stub's own origin; a local stub is the user's file.
         home = origin_of(loaded.location) if is_url(loaded.location) else None
+        if home is None and is_url(target) and is_private_host(target):
+            let_private()  # a local stub's URL is the input the user compiles
         loaded = load_source(target, timeout=timeout, max_bytes=max_bytes, allowed_origin=home,
                              any_origin=allow_remote_refs)
         diagnostics.extend(loaded.diagnostics)
@@ -103,7 +115,8 @@ def _read(source: str | Path, *, allow_remote_refs: bool, allow_outside: bool, s
     document: dict[str, Any] = loaded.data
     care: frozenset[str] = frozenset()
     if overlay is not None:
-        actions, read = read_overlay(overlay, timeout=timeout, max_bytes=max_bytes)
+        with private_fetches(True):  # the overlay is the user's own choice, wherever it is
+            actions, read = read_overlay(overlay, timeout=timeout, max_bytes=max_bytes)
         before = document
         document, applied = apply_overlay(document, actions)
         care = care_changed(before, document)

@@ -17,7 +17,7 @@ from urllib.parse import unquote, urljoin, urlsplit
 from packc_runtime.diagnostics import Diagnostic, escape_token
 
 from .errors import InputError
-from .fetch import RedirectRefused, is_url, origin_of, same_origin
+from .fetch import PrivateRefused, RedirectRefused, is_url, origin_of, same_origin
 from .load import Loaded, load_source
 from .model import resolve_pointer
 
@@ -246,6 +246,10 @@ class _Bundler:
             except RedirectRefused as exc:
                 self._warn("D026", path, f"The $ref {ref!r} leads to {exc.target} ({exc.reason}); it is not followed.",
                            "Pass --allow-remote-refs if that origin is trusted, or point the $ref at it directly.")
+                return None
+            except PrivateRefused as exc:
+                self._warn("D027", path, f"The $ref {ref!r} leads to {exc.refused}; it is not followed.",
+                           "Pass --allow-private-addresses if the document is yours, or point the $ref elsewhere.")
                 return None
             except InputError as exc:
                 self._warn("D024", path, f"The $ref {ref!r} cannot be read: {exc.message}.",
