@@ -6,12 +6,17 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from packc import compile as packc_compile
 from packc.skill import allowed_values, credential_lines
 from packc_runtime.credentials import CredentialSlot
+from packc_runtime.escaping import invisible
+
+markdown_it = pytest.importorskip("markdown_it")
+MD = markdown_it.MarkdownIt("commonmark").enable("table").enable("strikethrough")
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -28,7 +33,15 @@ def test_allowed_values_show_the_first_few_then_a_count() -> None:
 @given(st.lists(st.text(max_size=60), min_size=1, max_size=8))
 def test_enum_text_cannot_break_the_markdown_line(values: list[str]) -> None:
     out = allowed_values({"enum": values})
-    assert "\n" not in out and "```" not in out and "<" not in out.replace("\\<", "")
+    assert "\n" not in out
+    # One paragraph of plain text and code spans (a value with invisible characters is shown in a
+    # code span, escaped: C160), never HTML, a link or a block of its own.
+    tokens = MD.parse(out)
+    assert [t.type for t in tokens] == ["paragraph_open", "inline", "paragraph_close"]
+    kinds = {child.type for child in tokens[1].children or []}
+    assert kinds <= {"text", "code_inline"}, out
+    if not any(invisible(v) for v in values):
+        assert "```" not in out and "<" not in out.replace("\\<", "")
 
 
 def _slot(env: str, scheme: str, kind: Any) -> CredentialSlot:

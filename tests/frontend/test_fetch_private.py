@@ -10,6 +10,7 @@ the user's own input on a private address, or ``--allow-private-addresses``, let
 from __future__ import annotations
 
 import http.server
+import ipaddress
 import json
 import socket
 import threading
@@ -18,6 +19,8 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from packc import netguard
 from packc.cli import main as packc_main
@@ -158,3 +161,10 @@ def test_a_local_files_remote_ref_to_a_private_address_needs_the_flag(
 ])
 def test_what_counts_as_private(address: str, private: bool) -> None:
     assert netguard._private(address) is private
+
+
+@given(st.ip_addresses(v=4))
+def test_an_ipv4_address_is_judged_the_same_in_every_spelling(ip: ipaddress.IPv4Address) -> None:
+    """Private or not, an IPv4 address and its IPv4-mapped IPv6 form get the same answer (no bypass via ::ffff:)."""
+    mapped = f"::ffff:{ip}"
+    assert netguard._private(str(ip)) is netguard._private(mapped) is (not ip.is_global)
