@@ -369,7 +369,7 @@ def rank_operations(api: Api, ops: Sequence[Operation]) -> dict[str, Ranked]:
     for r in sorted(crud, key=lambda r: (len(r), -under[_parent(r)], r)):
         listed = nouns.get(r, ())
         home_of = homes.get(listed)
-        if "list" in crud[r] and "{}" in r and len(r) <= 3 and home_of not in (None, r) and "list" not in crud.get(home_of, ()):
+        if "list" in crud[r] and ("{}" in r or r[:1] in _SELF_PREFIXES) and len(r) <= 3 and home_of not in (None, r) and "list" not in crud.get(home_of, ()):
             lister.setdefault(listed, r)
     refs = _schema_refs(api)
     memo: dict[str, str | None] = {}
@@ -467,6 +467,7 @@ def rank_operations(api: Api, ops: Sequence[Operation]) -> dict[str, Ranked]:
 ENTRY = "entry point: who am I, with no arguments"
 GLOBAL_SEARCH = "search of the whole API"
 _SELF_WORDS = frozenset({"me", "myself", "self", "whoami", "viewer", "identity"})
+_SELF_PREFIXES = frozenset({("me",), ("my",), ("self",), ("user",)})  # /me/playlists: the caller's own
 _ACCOUNT_WORDS = frozenset({"user", "account", "profile", "ping"})
 _CURRENT = re.compile(r"\b(current|authenticated|logged[- ]in|calling|your)\s+(user|account|member|profile)\b"
                       r"(?!\s+(?!and\b|or\b|for\b|of\b|in\b|with\b|by\b|to\b)[a-z])"  # not "current account balance"

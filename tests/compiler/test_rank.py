@@ -189,3 +189,15 @@ def test_a_noun_listed_only_under_its_parent_earns_its_home_there() -> None:
     assert "4 operations under cards" in listing
     assert not any("not its home" in n for n in listing)
     assert any("not its home" in n for n in _points(ranking, "GET /boards/{id}/stickers/{s}/cards"))
+
+
+def test_the_callers_own_listing_stands_in_for_a_home_that_cannot_list() -> None:
+    # No GET /playlists: /me/playlists is how the caller lists playlists, and earns the playlists' fame.
+    ops = [op("get", "/playlists/{id}", summary="Get a playlist"), op("put", "/playlists/{id}", summary="Change a playlist"),
+           op("get", "/playlists/{id}/tracks", summary="Tracks of a playlist"),
+           op("get", "/me/playlists", summary="My playlists"), op("get", "/me/shows", summary="My shows"),
+           op("get", "/shows/{id}", summary="Get a show"), op("get", "/shows", summary="List shows")]
+    api = make_api(*ops)
+    ranking = rank_operations(api, api.operations)
+    assert "3 operations under playlists" in _points(ranking, "GET /me/playlists")
+    assert "1 operations under me/shows" in _points(ranking, "GET /me/shows")  # /shows lists: no stand-in
