@@ -17,7 +17,8 @@ from .ids import api_slug, cut_id, group_words
 from .model import Api, Operation
 from .naming import MAX_NAME, name_operation, name_operations, path_words, resolve_names
 from .overrides import OpOverride, Overrides
-from .rank import Ranked, Signal, rank_operations, select
+from .pick import select
+from .rank import Ranked, Signal, rank_operations
 from .text import slug, snake
 
 __all__ = ["MAX_VERBS", "MIN_VERBS", "LeftOut", "PackPlan", "Plan", "PlannedVerb", "api_slug", "name_operation", "plan"]

@@ -18,21 +18,25 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .model import Api, Operation
+from .shape import (
+    Shape,
+    hanging_from,
+    noun_homes,
+    noun_mentions,
+    noun_of,
+    parent_item,
+    path_segments,
+    same_noun,
+    segment_list,
+    shape,
+    stem,
+    words,
+)
 
-__all__ = ["Ranked", "Shape", "Signal", "entry_point", "noun_of", "parent_item", "rank_operations", "same_noun", "select", "shape", "stem", "words"]
+__all__ = ["ENTRY", "GLOBAL_SEARCH", "SIGNATURE_VERBS", "Ranked", "Shape", "Signal", "entry_point", "noun_of",
+           "parent_item", "rank_operations", "same_noun", "shape", "stem", "words"]
 
 Signal = tuple[str, int]  # (signal name, points)
-
-
-@dataclass(frozen=True, slots=True)
-class Shape:
-    """Where an operation sits: its resource (path segments, parameters as ``{}``) and what it does."""
-
-    resource: tuple[str, ...]
-    action: str  # list, get, create, update, delete, or the operation's own verb (merge, send, ...)
-    depth: int
-    object: str = ""  # what an RPC-style name acts on: "message" in /chat.postMessage
-    verb: str = ""  # the RPC-style name's own verb when it differs from the action: "history" (a list)
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,132 +49,6 @@ class Ranked:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "score", sum(p for _, p in self.points))
-
-
-# --- words --------------------------------------------------------------------------------------------
-
-_WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
-_PREFIX = re.compile(r"^(v\d+([._-]?\d+)*[a-z]*|\d+([._-]\d+)*|api|apis|rest|public|latest)$", re.I)
-_IRREGULAR = {"people": "person", "children": "child", "analyses": "analysis", "statuses": "status",
-              "addresses": "address", "aliases": "alias", "indices": "index", "indexes": "index",
-              "businesses": "business", "processes": "process", "accesses": "access"}
-_KEEP_E = ("at", "iz", "ag", "ov", "ar", "os", "rg", "iv", "ur", "ac", "as", "ak", "ot")
-
-
-@functools.lru_cache(maxsize=1 << 16)
-def words(text: str) -> tuple[str, ...]:
-    """Lower-case words: ``chat.postMessage`` → chat, post, message; ``payment_intents`` → payment, intents."""
-    return tuple(w.lower() for w in _WORD.findall(text))
-
-
-@functools.lru_cache(maxsize=1 << 16)
-def stem(word: str) -> str:
-    """A light stem, enough to meet a word's other forms: ``issues`` → issue, ``merged``/``merging`` → merge."""
-    w = word.lower()
-    if w in _IRREGULAR:
-        return _IRREGULAR[w]
-    if len(w) <= 3:
-        return w
-    for suffix, repl in (("ies", "y"), ("sses", "ss"), ("xes", "x"), ("ches", "ch"), ("shes", "sh")):
-        if w.endswith(suffix) and len(w) > len(suffix) + 1:
-            return w[: -len(suffix)] + repl
-    for suffix in ("ing", "ed"):
-        if w.endswith(suffix) and len(w) > len(suffix) + 3:
-            base = w[: -len(suffix)]
-            if len(base) > 2 and base[-1] == base[-2] and base[-1] not in "ls":
-                return base[:-1]  # "mapped" → map
-            return base + "e" if base.endswith(_KEEP_E) else base
-    if w.endswith("s") and not w.endswith(("ss", "us", "is")):
-        return w[:-1]
-    return w
-
-
-# --- where an operation sits --------------------------------------------------------------------------
-
-# Verbs an RPC-style path names first (/chat.postMessage, /sendMessage, /conversations.list).
-_RPC_VERBS = {"list": "list", "get": "get", "info": "get", "create": "create", "add": "create", "new": "create",
-              "update": "update", "edit": "update", "set": "update", "delete": "delete", "remove": "delete",
-              "send": "send", "post": "post", "search": "search", "upload": "upload", "reply": "reply",
-              "invite": "invite", "kick": "kick", "ban": "ban", "pin": "pin", "unpin": "unpin", "forward": "forward",
-              "copy": "copy", "answer": "answer", "export": "export", "import": "import", "archive": "archive",
-              "open": "open", "close": "close", "join": "join", "leave": "leave", "rename": "rename", "history": "list",
-              "replies": "list", "members": "list", "approve": "approve", "restrict": "restrict", "revoke": "revoke"}
-_RPC_NOUNS = frozenset({"history", "replies", "members", "info", "new"})  # verbs only in a dotted name: not /membersInvited
-_ITEM = {"get": "get", "put": "update", "patch": "update", "post": "update", "delete": "delete"}
-_COLLECTION = {"get": "list", "post": "create", "put": "update", "patch": "update", "delete": "delete"}
-
-
-_EXTENSION = re.compile(r"\.(json|xml|yaml|csv)$", re.I)
-
-
-def _segments(path: str) -> tuple[list[str], bool]:
-    segs, dotted = _segments_of(path)
-    return list(segs), dotted
-
-
-@functools.lru_cache(maxsize=1 << 16)
-def _segments_of(path: str) -> tuple[tuple[str, ...], bool]:
-    """Path → segments (``{}`` for a parameter, dotted words split, prefixes dropped), and whether the
-    last word came from a dotted segment (``/chat.postMessage``: an RPC-style method name)."""
-    base = path.partition("#")[0].partition("?")[0]
-    out: list[str] = []
-    dotted = False
-    for raw in base.split("/"):
-        if not raw:
-            continue
-        if "{" in raw:
-            out.append("{}")
-            dotted = False
-            continue
-        if "." not in raw:
-            out.append(raw)
-            dotted = False
-            continue
-        raw = _EXTENSION.sub("", raw)
-        parts = [p for p in raw.split(".") if p]
-        out.extend(parts)
-        dotted = len(parts) > 1
-    while len(out) > 1 and out[0] != "{}" and _PREFIX.match(out[0]):
-        out.pop(0)
-    return tuple(out), dotted
-
-
-def shape(op: Operation) -> Shape:
-    """The operation's resource and action, read from its path and method alone."""
-    segs, dotted = _segments(op.path)
-    depth = len(segs)
-    item = bool(segs) and segs[-1] == "{}"
-    while segs and segs[-1] == "{}":
-        segs.pop()
-    method = op.method
-    if not segs:
-        return Shape((), _ITEM.get(method, method) if item else _COLLECTION.get(method, method), depth)
-    if item:
-        return Shape(tuple(segs), _ITEM.get(method, method), depth)
-    last = segs[-1]
-    ws = words(last)
-    verb = ws[0] if ws else ""
-    if verb in _RPC_VERBS and (dotted or (len(ws) > 1 and verb not in _RPC_NOUNS) or verb in ("search", "list")):
-        # /chat.postMessage → (chat, post); /sendMessage → (message, send); /customers/search → (customers, search)
-        rest = tuple(segs[:-1]) or (("_".join(ws[1:]),) if len(ws) > 1 else ())
-        return Shape(rest, _RPC_VERBS[verb], depth, "_".join(ws[1:]), "" if _RPC_VERBS[verb] == verb else verb)
-    singular = stem(last) == last.lower() and not last.lower().endswith("s")
-    said = [stem(w) for w in words(op.summary)[:1]]
-    if len(segs) > 1 and singular and (method == "post" or (method in ("put", "patch") and said == [stem(last)])):
-        # POST /charges/{id}/capture, PUT /pulls/{n}/merge ("Merge a pull request"): the word is the
-        # action on its parent. (GET /pulls/{n}/merge reads; PUT /pets/{id}/photo updates a photo.)
-        parent = segs[:-1]
-        while parent and parent[-1] == "{}":
-            parent.pop()
-        if len(parent) > 1 and parent[-1].lower() in ("actions", "action"):
-            parent.pop()  # /campaigns/{id}/actions/send: "actions" only gathers a campaign's verbs
-            depth -= 1
-            while parent and parent[-1] == "{}":
-                parent.pop()
-        return Shape(tuple(parent), last.lower(), depth)
-    if method == "get" and singular:
-        return Shape(tuple(segs), "get", depth)  # GET /user, /v2/account, /me: one object
-    return Shape(tuple(segs), _COLLECTION.get(method, method), depth)
 
 
 # --- signals ------------------------------------------------------------------------------------------
@@ -338,7 +216,7 @@ def rank_operations(api: Api, ops: Sequence[Operation]) -> dict[str, Ranked]:
     shapes = {op.key: shape(op) for op in ops}
     under: Counter[tuple[str, ...]] = Counter()  # operations at or below each path prefix
     for op in ops:
-        segs = _segments(op.path)[0]
+        segs = segment_list(op.path)[0]
         for i in range(1, len(segs) + 1):
             under[tuple(segs[:i])] += 1
     members = Counter(s.resource for s in shapes.values())
@@ -361,12 +239,12 @@ def rank_operations(api: Api, ops: Sequence[Operation]) -> dict[str, Ranked]:
     for key, found in stems.items():
         for st in found:
             by_stem.setdefault(st, set()).add(key)
-    mentions = _mentions(shapes, by_stem, nouns)
-    homes = _homes(nouns, under)
+    mentions = noun_mentions(shapes, by_stem, nouns)
+    homes = noun_homes(nouns, under)
     # A noun whose home has no list is listed under a parent (no GET /cards: /lists/{id}/cards); the
     # shallowest such listing under the busiest parent is the way to list it.
     lister: dict[tuple[str, ...], tuple[str, ...]] = {}
-    for r in sorted(crud, key=lambda r: (len(r), -under[_parent(r)], r)):
+    for r in sorted(crud, key=lambda r: (len(r), -under[hanging_from(r)], r)):
         listed = nouns.get(r, ())
         home_of = homes.get(listed)
         if "list" in crud[r] and ("{}" in r or r[:1] in _SELF_PREFIXES) and len(r) <= 3 and home_of not in (None, r) and "list" not in crud.get(home_of, ()):
@@ -408,7 +286,7 @@ def rank_operations(api: Api, ops: Sequence[Operation]) -> dict[str, Ranked]:
             where = homes[nouns[s.resource]] if lists_for else s.resource  # the listing stands in for its home
             pts.append((f"{under[where]} operations under {'/'.join(where)}",
                         _log_points(under[where], 5, 30)))
-            parent = _parent(s.resource)
+            parent = hanging_from(s.resource)
             if parent and under[parent] > under[s.resource]:
                 pts.append((f"{under[parent]} operations under its parent {'/'.join(parent)}",
                             _log_points(under[parent], 2, 12)))
@@ -491,7 +369,7 @@ def entry_point(op: Operation, s: Shape) -> int:
 
 @functools.lru_cache(maxsize=1 << 16)
 def _path_marks(path: str) -> frozenset[str]:
-    return frozenset(w for seg in _segments_of(path)[0] for w in words(seg))
+    return frozenset(w for seg in path_segments(path)[0] for w in words(seg))
 
 
 def _penalties(op: Operation) -> list[Signal]:
@@ -512,143 +390,6 @@ def _penalties(op: Operation) -> list[Signal]:
     return pts
 
 
-def _parent(resource: tuple[str, ...]) -> tuple[str, ...]:
-    """The item a resource hangs from: ``repos/{}/{}`` for ``repos/{}/{}/issues``; () at the top."""
-    i = len(resource) - 1
-    while i > 0 and resource[i - 1] != "{}":
-        i -= 1
-    return resource[:i] if i > 0 else ()
-
-
-def parent_item(resource: tuple[str, ...]) -> tuple[str, ...]:
-    """The resource whose item a sub-resource hangs from: ``repos/{}/{}/issues`` for its comments."""
-    parent = list(_parent(resource))
-    while parent and parent[-1] == "{}":
-        parent.pop()
-    return tuple(parent)
-
-
-def noun_of(resource: tuple[str, ...]) -> tuple[str, ...]:
-    last = next((seg for seg in reversed(resource) if seg != "{}"), "")
-    return tuple(stem(w) for w in words(last))
-
-
-def same_noun(a: str, b: str) -> bool:
-    """``repo`` and ``repository``: one word is the other's abbreviation (3 letters or more)."""
-    short, long_ = sorted((a, b), key=len)
-    return short == long_ or (len(short) >= 3 and long_.startswith(short))
-
-
 def _names_noun(schema: str, noun: tuple[str, ...]) -> bool:
     """Whether a schema's name names the resource's noun (``issue-comment`` for comments, ``customer``)."""
     return bool(noun) and any(same_noun(stem(w), noun[-1]) for w in words(schema))
-
-
-def _homes(nouns: Mapping[tuple[str, ...], tuple[str, ...]], under: Counter[tuple[str, ...]]
-           ) -> dict[tuple[str, ...], tuple[str, ...]]:
-    """Each noun's home: of the resources it names, the one with the most operations at or below it
-    (then the shallowest). ``/repos/{o}/{r}/issues`` (30 operations) rather than ``/issues`` (1)."""
-    by_last: dict[str, list[tuple[str, ...]]] = {}
-    for resource, noun in nouns.items():
-        if noun:
-            by_last.setdefault(noun[-1], []).append(resource)
-    lasts = sorted(by_last)
-    by_start: dict[str, list[str]] = {}  # abbreviations share their first three letters
-    for last in lasts:
-        by_start.setdefault(last[:3], []).append(last)
-    homes: dict[tuple[str, ...], tuple[str, ...]] = {}
-    for last in lasts:
-        # Abbreviations share a home: "repo" resources compete with "repository" ones.
-        family = [r for other in by_start[last[:3]] if same_noun(last, other) for r in by_last[other]]
-        best = min(family, key=lambda r: (-under[r], len(r), r))
-        for resource in by_last[last]:
-            homes[nouns[resource]] = best
-    return homes
-
-
-def _mentions(shapes: Mapping[str, Shape], by_stem: Mapping[str, set[str]],
-              nouns: Mapping[tuple[str, ...], tuple[str, ...]]) -> dict[tuple[str, ...], int]:
-    """For each resource, how many operations of other resources name its noun in their own text."""
-    members: dict[tuple[str, ...], set[str]] = {}
-    for key, s in shapes.items():
-        members.setdefault(s.resource, set()).add(key)
-    naming: dict[tuple[str, ...], set[str]] = {}  # one intersection per noun, shared by its resources
-    out: dict[tuple[str, ...], int] = {}
-    for resource, noun in nouns.items():
-        if not noun:
-            continue
-        if noun not in naming:
-            naming[noun] = set.intersection(*(by_stem.get(w, set()) for w in noun))
-        hits = naming[noun]
-        out[resource] = len(hits) - len(hits & members.get(resource, set()))
-    return out
-
-
-_TRIO = frozenset({"list", "get", "create"})
-
-
-def _kind(s: Shape) -> tuple[str, str, str]:
-    """What an operation does to its resource, told apart from its siblings: conversations.history
-    and conversations.replies both list, but neither is the other's companion."""
-    return (s.action, s.object, s.verb)
-
-
-def select(ranked: Sequence[tuple[str, Ranked]], limit: int, *, spread: int = 10, most: int = 4,
-           together: int = 10) -> list[str]:
-    """The ``limit`` best operations, over several resources, each kept whole where it counts.
-
-    Companions gain ``together`` points: a resource's list, get and create once one of the three is
-    taken (each kind once: a second list is no companion), and so do its signature acts. Any other
-    operation of a resource already taken costs ``spread`` points per operation taken before it,
-    except a signature action (merge, send, share) and the resource's first update; from the
-    ``most``-th on, every operation of the resource but its list/get/create costs 25 points more (a
-    pack of 12 verbs of one resource is no pack, but neither is one padded with an API's plumbing).
-    An API of ``limit`` operations or fewer keeps them all.
-    """
-    taken: Counter[tuple[str, ...]] = Counter()
-    actions: dict[tuple[str, ...], set[tuple[str, str, str]]] = {}
-    chosen: list[str] = []
-    remaining = list(ranked)
-    if len(remaining) <= limit:
-        return [key for key, _ in remaining]
-
-    def take(i: int) -> None:
-        key, r = remaining.pop(i)
-        chosen.append(key)
-        taken[r.shape.resource] += 1
-        actions.setdefault(r.shape.resource, set()).add(_kind(r.shape))
-
-    # Two verbs every pack wants when its API has them: who am I (the first call of every
-    # quickstart, and how an agent checks its credentials), and a search of the whole API.
-    for kind in (ENTRY, GLOBAL_SEARCH):
-        found = [(max(p for n, p in r.points if n == kind), r.score, -i) for i, (_, r) in enumerate(remaining)
-                 if any(n == kind for n, _ in r.points)]
-        if found and len(chosen) < limit:
-            take(-max(found)[2])
-
-    def adjusted(r: Ranked) -> int:
-        s = r.shape
-        n = taken[s.resource]
-        done = actions.get(s.resource, set())
-        first = _kind(s) not in done
-        trio = s.action in _TRIO and first  # a second "get" is no companion
-        exempt = trio or s.action in SIGNATURE_VERBS or (s.action == "update" and first)
-        # A campaign created brings its send; a payment intent's confirm, its create.
-        companion = (trio or (s.action in SIGNATURE_VERBS and first)) and any(
-            k[0] in _TRIO or k[0] in SIGNATURE_VERBS for k in done)
-        bonus = together if companion else 0
-        cost = (0 if exempt else spread * n) + (25 * (n - most + 1) if n >= most and not trio else 0)
-        return r.score + bonus - cost
-
-    # ``ranked`` is best first: no operation gains more than ``together`` points, so the scan for
-    # the best adjusted one stops where the plain score can no longer reach it.
-    while remaining and len(chosen) < limit:
-        best_i, best = -1, (0, "")
-        for i, (key, r) in enumerate(remaining):
-            if best_i >= 0 and r.score + together < -best[0]:
-                break
-            candidate = (-adjusted(r), key)
-            if best_i < 0 or candidate < best:
-                best_i, best = i, candidate
-        take(best_i)
-    return chosen

@@ -8,8 +8,9 @@ import pytest
 
 from packc.cli import main
 from packc.overrides import Overrides
+from packc.pick import select
 from packc.plan import plan
-from packc.rank import rank_operations, select, shape, stem, words
+from packc.rank import rank_operations, shape, stem, words
 
 from .helpers import make_api, op
 
