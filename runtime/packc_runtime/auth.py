@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import base64
-import json
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -21,7 +20,7 @@ from .errors import (
     Unauthorized,
     UntrustedServer,
 )
-from .oauth_tokens import TokenSets, parse_token_set
+from .oauth_tokens import TokenSets, parse_token_set, token_answer
 from .openapi import Operation, resolve
 from .origins import origin_of
 from .redact import Redactor
@@ -312,11 +311,8 @@ class Authenticator:
             "Authorization": f"Basic {basic}", "Content-Type": "application/x-www-form-urlencoded",
             "Accept": "application/json"})
         response = yield from send(request)
-        try:
-            data = json.loads(response.content)
-        except ValueError:
-            data = None
-        if response.status != 200 or not isinstance(data, dict) or not isinstance(data.get("access_token"), str):
+        ok, data = token_answer(response.status, response.content)
+        if not ok:
             raise Unauthorized(f"The OAuth2 token endpoint refused the client credentials (HTTP {response.status}).",
                                status=response.status)
         token: str = data["access_token"]

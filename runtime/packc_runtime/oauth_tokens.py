@@ -26,7 +26,7 @@ import httpx
 from .errors import Unauthorized
 from .redact import Redactor
 
-__all__ = ["MARKER", "TokenSet", "TokenSets", "parse_token_set"]
+__all__ = ["MARKER", "TokenSet", "TokenSets", "parse_token_set", "token_answer"]
 
 MARKER = "packc_oauth"
 REFRESH_MARGIN = 60.0  # seconds before expiry at which a token is refreshed
@@ -35,6 +35,17 @@ _POLL = 0.02
 Steps = Generator[tuple[str, Any], Any, Any]
 TokenSender = Callable[[httpx.Request], Steps]
 
+
+
+def token_answer(status: int, content: bytes) -> tuple[bool, dict[str, Any]]:
+    """A token endpoint's answer: whether it granted a token (200 and an ``access_token`` string)
+    and its JSON object (empty when the body is not one). Refresh and client credentials share it."""
+    try:
+        data = json.loads(content)
+    except ValueError:
+        data = None
+    found: dict[str, Any] = data if isinstance(data, dict) else {}
+    return status == 200 and isinstance(found.get("access_token"), str), found
 
 class TokenSet(NamedTuple):
     """What ``connect`` obtained for one slot (``expires_at`` is wall-clock seconds, or None)."""
@@ -168,12 +179,9 @@ class TokenSets:
         request = httpx.Request("POST", current.token_url, content=urlencode(form).encode(), headers={
             "Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json"})
         response = yield from send(request)
-        try:
-            data = json.loads(response.content)
-        except ValueError:
-            data = None
-        if response.status != 200 or not isinstance(data, dict) or not isinstance(data.get("access_token"), str):
-            error = data.get("error") if isinstance(data, dict) else None
+        ok, data = token_answer(response.status, response.content)
+        if not ok:
+            error = data.get("error")
             raise Unauthorized(
                 f"The OAuth2 token endpoint refused to refresh the token (HTTP {response.status}"
                 + (f", {error}" if isinstance(error, str) else "") + "): the authorization was revoked or has "
