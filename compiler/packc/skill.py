@@ -7,9 +7,8 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from packc_runtime.credentials import CredentialSlot
+from packc_runtime.credentials import CredentialSlot, bound_requirements
 from packc_runtime.escaping import invisible, md_code, visible
-from packc_runtime.openapi import BINDING_KEY, METHODS, resolve
 
 from .text import inline_md, shorten
 
@@ -61,29 +60,6 @@ def allowed_values(prop: Any) -> str:
     return f"One of: {', '.join(shown)}{more}."
 
 
-def _requirements(document: Mapping[str, Any]) -> list[tuple[str, ...]]:
-    """The distinct security requirements of the bound operations (each an AND of scheme keys), in
-    document order; ``()`` is "no credential needed"."""
-    top = document.get("security")
-    out: list[tuple[str, ...]] = []
-    paths = document.get("paths")
-    for item in paths.values() if isinstance(paths, Mapping) else []:
-        item = resolve(document, item)
-        if not isinstance(item, Mapping):
-            continue
-        for method in METHODS:
-            op = item.get(method)
-            if not isinstance(op, Mapping) or BINDING_KEY not in op:
-                continue
-            security = op.get("security", top)
-            for requirement in security if isinstance(security, list) else []:
-                if isinstance(requirement, Mapping):
-                    key = tuple(sorted(str(k) for k in requirement))
-                    if key not in out:
-                        out.append(key)
-    return out
-
-
 def _what(slots: Sequence[CredentialSlot]) -> str:
     kinds = tuple(s.kind for s in slots)
     if kinds in _PAIRS:
@@ -95,7 +71,7 @@ def credential_lines(slots: Sequence[CredentialSlot], document: Mapping[str, Any
     """Markdown lines for Setup: the alternatives when the document accepts one of several
     credentials, then each environment variable with what it is."""
     details = [f"- {md_code(s.env)}: {inline_md(s.description)}" for s in slots]
-    requirements = _requirements(document)
+    requirements = bound_requirements(document)
     choices = [r for r in requirements if r]
     if len(choices) < 2:
         return [*details, ""]

@@ -26,6 +26,7 @@ from .origins import origin_of, parse_origins
 __all__ = [
     "CredentialSlot",
     "CredentialSources",
+    "bound_requirements",
     "credential_slots",
     "prompt_and_store",
     "slot_origins",
@@ -109,11 +110,13 @@ def _describe(key: str, scheme: Mapping[str, Any], kind: SlotKind) -> str:
     return f"Access token obtained beforehand for scheme {key!r} ({stype})."
 
 
-def used_scheme_keys(document: Mapping[str, Any]) -> list[str]:
-    """Security scheme keys required by the document's bound operations, sorted."""
-    keys: set[str] = set()
+def bound_requirements(document: Mapping[str, Any]) -> list[tuple[str, ...]]:
+    """The distinct security requirements of the document's bound operations (each an AND of
+    scheme keys, sorted), in document order; ``()`` is "no credential needed"."""
     top = document.get("security")
-    for item in document.get("paths", {}).values():
+    out: list[tuple[str, ...]] = []
+    paths = document.get("paths")
+    for item in paths.values() if isinstance(paths, Mapping) else []:
         item = resolve(document, item)
         if not isinstance(item, Mapping):
             continue
@@ -124,8 +127,15 @@ def used_scheme_keys(document: Mapping[str, Any]) -> list[str]:
             security = op.get("security", top)
             for requirement in security if isinstance(security, list) else []:
                 if isinstance(requirement, Mapping):
-                    keys.update(str(k) for k in requirement)
-    return sorted(keys)
+                    key = tuple(sorted(str(k) for k in requirement))
+                    if key not in out:
+                        out.append(key)
+    return out
+
+
+def used_scheme_keys(document: Mapping[str, Any]) -> list[str]:
+    """Security scheme keys required by the document's bound operations, sorted."""
+    return sorted({key for requirement in bound_requirements(document) for key in requirement})
 
 
 def credential_slots(manifest: ManifestLike, document: Mapping[str, Any]) -> list[CredentialSlot]:
