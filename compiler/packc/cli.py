@@ -87,12 +87,11 @@ def _print_plan_text(plan: Any) -> None:
 
 
 def _cmd_plan(args: argparse.Namespace) -> int:
-    from .netguard import private_fetches
     from .pipeline import plan_source
 
-    with private_fetches(args.allow_private_addresses):
-        plan = plan_source(args.source, split=args.split, strict=args.strict, allow_remote_refs=args.allow_remote_refs,
-                           allow_outside=args.allow_outside, overlay=args.overlay, goal=args.goal)
+    plan = plan_source(args.source, split=args.split, strict=args.strict, allow_remote_refs=args.allow_remote_refs,
+                       allow_outside=args.allow_outside, overlay=args.overlay, goal=args.goal,
+                       allow_private=args.allow_private_addresses)
     if args.json:
         print(json.dumps(plan.to_json(), indent=2, ensure_ascii=False))
     else:
@@ -102,13 +101,12 @@ def _cmd_plan(args: argparse.Namespace) -> int:
 
 
 def _cmd_compile(args: argparse.Namespace) -> int:
-    from .netguard import private_fetches
     from .pipeline import compile as compile_source
 
-    with private_fetches(args.allow_private_addresses):
-        result = compile_source(args.source, args.out_dir, split=args.split, strict=args.strict,
-                                allow_remote_refs=args.allow_remote_refs, allow_outside=args.allow_outside,
-                                overlay=args.overlay, server=args.server, repo=args.repo, goal=args.goal)
+    result = compile_source(args.source, args.out_dir, split=args.split, strict=args.strict,
+                            allow_remote_refs=args.allow_remote_refs, allow_outside=args.allow_outside,
+                            overlay=args.overlay, server=args.server, repo=args.repo, goal=args.goal,
+                            allow_private=args.allow_private_addresses)
     if args.json:
         print(json.dumps(result.to_json(), indent=2, ensure_ascii=False))
     else:

@@ -65,11 +65,11 @@ class CompileResult:
 
 
 def _front(source: str | Path, *, strict: bool, allow_remote_refs: bool, allow_outside: bool,
-           overlay: str | Path | None) -> tuple[Api, Overrides, list[Diagnostic]]:
+           overlay: str | Path | None, allow_private: bool = False) -> tuple[Api, Overrides, list[Diagnostic]]:
     from .frontend import read_api
 
     front = read_api(source, allow_remote_refs=allow_remote_refs, allow_outside=allow_outside, strict=strict,
-                     overlay=overlay)
+                     overlay=overlay, allow_private=allow_private)
     diags = list(front.diagnostics)
     api = front.api
     # A stub, local or fetched, is as untrusted as a document: lowering a verb's care from it warns (C170).
@@ -92,12 +92,14 @@ def _no_split_goal(split: bool, goal: str | None) -> None:
 
 
 def plan_source(source: str | Path, *, split: bool = False, strict: bool = False, allow_remote_refs: bool = False,
-                allow_outside: bool = False, overlay: str | Path | None = None, goal: str | None = None) -> Plan:
-    """Read a source and plan its verbs without writing anything (``packc plan``; ``goal``: ``--for``)."""
+                allow_outside: bool = False, overlay: str | Path | None = None, goal: str | None = None,
+                allow_private: bool = False) -> Plan:
+    """Read a source and plan its verbs without writing anything (``packc plan``; ``goal``: ``--for``;
+    ``allow_private``: ``--allow-private-addresses``)."""
     check_goal(goal)
     _no_split_goal(split, goal)
     _api, overrides, diags = _front(source, strict=strict, allow_remote_refs=allow_remote_refs,
-                                    allow_outside=allow_outside, overlay=overlay)
+                                    allow_outside=allow_outside, overlay=overlay, allow_private=allow_private)
     result = plan(_api, overrides, split=split, goal=_goal(goal, overrides, split))
     # Planning reads no operation's parameters, body or responses: warnings about those parts
     # come only from what was read before.
@@ -160,7 +162,7 @@ def _small(pack_id: str, n: int, plan_: Plan) -> Diagnostic:
 def compile(source: str | Path, out_dir: str | Path = "packs", *, split: bool = False, strict: bool = False,
             allow_remote_refs: bool = False, allow_outside: bool = False, overlay: str | Path | None = None,
             server: str | None = None, write: bool = True, lint: bool = True, repo: bool = False,
-            goal: str | None = None) -> CompileResult:
+            goal: str | None = None, allow_private: bool = False) -> CompileResult:
     """Compile an OpenAPI document (path, URL or stub manifest) into one pack, or a family with ``split``.
 
     Args:
@@ -178,6 +180,8 @@ def compile(source: str | Path, out_dir: str | Path = "packs", *, split: bool = 
             a launcher module and a smoke test; see ``packc.repo``).
         goal: a task in words (``--for``): the one pack holds the verbs that serve it (see
             ``packc.goal``); a stub manifest's ``for`` gives one too. Not with ``split``.
+        allow_private: let fetches reach loopback and private-network addresses
+            (``--allow-private-addresses``; a source URL on such an address allows them anyway).
 
     Returns:
         The packs, what was left out and why, and the diagnostics.
@@ -190,7 +194,7 @@ def compile(source: str | Path, out_dir: str | Path = "packs", *, split: bool = 
     check_goal(goal)
     _no_split_goal(split, goal)
     api, overrides, diags = _front(source, strict=strict, allow_remote_refs=allow_remote_refs,
-                                   allow_outside=allow_outside, overlay=overlay)
+                                   allow_outside=allow_outside, overlay=overlay, allow_private=allow_private)
     # A name that would become a path, a command or code and is not a valid identifier: nothing
     # is written (the plan and the diagnostics are still returned).
     write = write and not any(d.code in IDENTIFIER_CODES and d.level == "error" for d in diags)
