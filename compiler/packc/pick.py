@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from .rank import ENTRY, GLOBAL_SEARCH, SIGNATURE_VERBS, Ranked, Shape
+from .rank import ENTRY, GLOBAL_SEARCH, SIGNATURE_VERBS, Ranked, Shape, noun_of
 
 __all__ = ["select"]
 
 
 _TRIO = frozenset({"list", "get", "create"})
+
 
 
 def _kind(s: Shape) -> tuple[str, str, str]:
@@ -38,11 +39,14 @@ def select(ranked: Sequence[tuple[str, Ranked]], limit: int, *, spread: int = 10
     if len(remaining) <= limit:
         return [key for key, _ in remaining]
 
+    needed: set[tuple[str, ...]] = set()  # what the creates taken need: their required fields' nouns
+
     def take(i: int) -> None:
         key, r = remaining.pop(i)
         chosen.append(key)
         taken[r.shape.resource] += 1
         actions.setdefault(r.shape.resource, set()).add(_kind(r.shape))
+        needed.update(r.needs)
 
     # Two verbs every pack wants when its API has them: who am I (the first call of every
     # quickstart, and how an agent checks its credentials), and a search of the whole API.
@@ -63,15 +67,23 @@ def select(ranked: Sequence[tuple[str, Ranked]], limit: int, *, spread: int = 10
         companion = (trio or (s.action in SIGNATURE_VERBS and first)) and any(
             k[0] in _TRIO or k[0] in SIGNATURE_VERBS for k in done)
         bonus = together if companion else 0
+        # A resource taken whole (its list, get and create) brings its update and delete.
+        whole = s.action == "delete" and first and {"list", "get", "create"} <= {k[0] for k in done}
+        if whole:
+            bonus += together
+        # The list that gives a taken create's required value (GET /server_types for POST /servers).
+        if s.action == "list" and not s.object and s.resource and len(s.resource) == 1 and noun_of(s.resource) in needed:
+            bonus += 3 * together
+            exempt = True
         cost = (0 if exempt else spread * n) + (25 * (n - most + 1) if n >= most and not trio else 0)
         return r.score + bonus - cost
 
-    # ``ranked`` is best first: no operation gains more than ``together`` points, so the scan for
+    # ``ranked`` is best first: no operation gains more than ``3 * together`` points, so the scan for
     # the best adjusted one stops where the plain score can no longer reach it.
     while remaining and len(chosen) < limit:
         best_i, best = -1, (0, "")
         for i, (key, r) in enumerate(remaining):
-            if best_i >= 0 and r.score + together < -best[0]:
+            if best_i >= 0 and r.score + 3 * together < -best[0]:
                 break
             candidate = (-adjusted(r), key)
             if best_i < 0 or candidate < best:

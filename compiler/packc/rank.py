@@ -45,6 +45,9 @@ class Ranked:
 
     shape: Shape
     points: tuple[Signal, ...]
+    # The nouns a create's required body fields name (``server_type``, ``image``, ``region``): the
+    # lists that give their values are what a person calls before it.
+    needs: frozenset[tuple[str, ...]] = frozenset()
     score: int = field(init=False)  # the sum of the points, kept (selection reads it often)
 
     def __post_init__(self) -> None:
@@ -72,6 +75,10 @@ _PLUMBING = frozenset({"settings", "setting", "permissions", "permission", "audi
 _DIRECTORY = frozenset({"user", "team", "group", "organization", "org", "member", "account", "workspace",
                         "tenant", "role", "subaccount"})
 _ADMIN_TEXT = re.compile(r"\b(admin|administrators?|enterprise)\b", re.I)
+
+
+ACT_NOUN = 18
+DIRECTORY_READ = 15
 
 
 def _log_points(n: int, weight: float, cap: int) -> int:
@@ -123,6 +130,26 @@ def _body_fields(api: Api, op: Operation) -> int:
             if isinstance(props, dict):
                 most = max(most, len(props))
     return most
+
+
+_ID_WORDS = frozenset({"id", "ids", "sid", "gid", "uuid", "key", "slug"})
+
+
+def _required_nouns(api: Api, op: Operation) -> frozenset[tuple[str, ...]]:
+    """The nouns an operation's required body fields name: ``server_type`` → (server, type)."""
+    node = _operation_node(api, op)
+    body = api.deref(node.get("requestBody")) if node is not None else None
+    content = body.get("content") if isinstance(body, dict) else None
+    out: set[tuple[str, ...]] = set()
+    for media in (content.values() if isinstance(content, dict) else ()):
+        schema = api.deref(media.get("schema")) if isinstance(media, dict) else None
+        required = schema.get("required") if isinstance(schema, dict) else None
+        for name in required if isinstance(required, list) else ():
+            ws = [w for w in words(str(name)) if w not in _ID_WORDS]
+            if 1 <= len(ws) <= 2:
+                out.add(tuple(stem(w) for w in ws))
+        break
+    return frozenset(out)
 
 
 def _schema_name(api: Api, schema: Any, depth: int, memo: dict[str, str | None]) -> str | None:
@@ -205,7 +232,9 @@ def _text_stems(op: Operation) -> set[str]:
 def _ordered_tags(api: Api) -> dict[str, int]:
     """Declared tag positions, when the document ordered its tags itself (not alphabetically)."""
     names = [t.name for t in api.tags]
-    in_order = sum(1 for a, b in itertools.pairwise(names) if a.casefold() <= b.casefold())
+    # By each name's first word, stemmed: "Certificates" then "Certificate Actions" is alphabetical.
+    heads = [stem(ws[0]) if ws else "" for ws in (words(n) for n in names)]
+    in_order = sum(1 for a, b in itertools.pairwise(heads) if a <= b)
     if len(names) < 3 or in_order >= 0.7 * (len(names) - 1):
         return {}  # alphabetical (or nearly): the order says nothing about importance
     return {n: i for i, n in enumerate(names)}
@@ -257,6 +286,9 @@ def rank_operations(api: Api, ops: Sequence[Operation]) -> dict[str, Ranked]:
     # The few operations a document describes at most length (its authors' own emphasis): top 1%, at least 3.
     richest = texts[-max(3, len(texts) // 100)] if len(texts) >= 20 else None
     said = Counter(op.description for op in ops)  # a text shared by a resource's operations is no emphasis
+    # The nouns the API's "who am I" names (GET /v1/account, /user): the collection of the same noun
+    # (/v1/accounts, /users) is everyone else's, a directory to administer, not the caller's work.
+    selves = {noun_of(shapes[op.key].resource)[-1:] for op in ops if entry_point(op, shapes[op.key]) >= 1}
     out: dict[str, Ranked] = {}
     for op in ops:
         s = shapes[op.key]
@@ -270,6 +302,9 @@ def rank_operations(api: Api, ops: Sequence[Operation]) -> dict[str, Ranked]:
             pts.append((f"signature verb {s.action}", 24))
         elif first and first[0] in SIGNATURE_VERBS and first[0] != s.action:
             pts.append((f"summary says {first[0]}", 24 if s.action not in _CORE else 18))
+        elif s.action == "create" and nouns.get(s.resource, ())[-1:] and nouns[s.resource][-1] in SIGNATURE_VERBS:
+            # POST /refunds, /transfers, /issues/{n}/comments: creating the record is the act itself.
+            pts.append((f"creates a {nouns[s.resource][-1]}: the act itself", ACT_NOUN))
         elif s.action in _EVERYDAY_VERBS:
             pts.append(("everyday verb", 6))
         sure = entry_point(op, s)
@@ -336,9 +371,13 @@ def rank_operations(api: Api, ops: Sequence[Operation]) -> dict[str, Ranked]:
             pts.append((f"request body of {fields} fields", min(10, round(3 * math.log2(fields / 2)))))
         pts += _penalties(op)
         last = nouns.get(s.resource, ())[-1:]
+        if (s.action in ("list", "get") and len(s.resource) == 1 and tuple(last) in selves and last[0] in _DIRECTORY
+                and not entry_point(op, s)):
+            pts.append((f"other {last[0]}s than the caller's own: a directory", -DIRECTORY_READ))
         if s.action in ("create", "update", "delete") and last and last[0] in _DIRECTORY:
             pts.append((f"{s.action} a {last[0]}: directory management", -15))
-        out[op.key] = Ranked(s, tuple(pts))
+        needs = _required_nouns(api, op) if s.action == "create" else frozenset()
+        out[op.key] = Ranked(s, tuple(pts), needs)
     return out
 
 

@@ -132,6 +132,14 @@ def shape(op: Operation) -> Shape:
     last = segs[-1]
     ws = words(last)
     verb = ws[0] if ws else ""
+    gathered = len(segs) > 2 and segs[-2].lower() in ("actions", "action") and segs[-3] == "{}"
+    if gathered and method == "post":
+        # /servers/{id}/actions/create_image, /load_balancers/{id}/actions/add_target: "actions" only
+        # gathers an item's verbs; each is an act on the item, not a create of an "actions" resource.
+        parent = segs[:-2]
+        while parent and parent[-1] == "{}":
+            parent.pop()
+        return Shape(tuple(parent), last.lower(), depth - 1)
     if verb in _RPC_VERBS and (dotted or (len(ws) > 1 and verb not in _RPC_NOUNS) or verb in ("search", "list")):
         # /chat.postMessage → (chat, post); /sendMessage → (message, send); /customers/search → (customers, search)
         rest = tuple(segs[:-1]) or (("_".join(ws[1:]),) if len(ws) > 1 else ())
