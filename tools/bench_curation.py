@@ -1,6 +1,6 @@
 """Benchmark curation: does a one-pack compile keep the operations an API's own quickstart uses?
 
-Usage: ``python tools/bench_curation.py [--slice] [--only tuning|holdout] [--json] [--verbose]
+Usage: ``python tools/bench_curation.py [--slice] [--only tuning|holdout] [--round N] [--json] [--verbose]
 [--gold FILE] [--corpus DIR] [--api NAME ...]``
 
 For each API of the gold file (tools/curation_gold.yaml: documents of the APIs.guru corpus, each
@@ -143,6 +143,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--corpus", type=Path, default=CORPUS, help="the APIs.guru api/ folder")
     parser.add_argument("--slice", action="store_true", help=f"only the CI slice: {', '.join(SLICE)}")
     parser.add_argument("--only", choices=["tuning", "holdout"], help="only the tuning or the held-out APIs")
+    parser.add_argument("--round", type=int, help="only the held-out APIs written in this round (`round: N`)")
     parser.add_argument("--api", action="append", help="only this API (repeatable)")
     parser.add_argument("--json", action="store_true", help="print JSON: per API and the means")
     parser.add_argument("--verbose", action="store_true", help="list the gold operations each pack misses")
@@ -152,6 +153,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         entries = [e for e in entries if e["name"] in SLICE]
     if args.only:
         entries = [e for e in entries if bool(e.get("holdout")) == (args.only == "holdout")]
+    if args.round is not None:
+        entries = [e for e in entries if e.get("round") == args.round]
     if args.api:
         entries = [e for e in entries if e["name"] in args.api]
     try:
