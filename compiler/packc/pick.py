@@ -30,7 +30,9 @@ def select(ranked: Sequence[tuple[str, Ranked]], limit: int, *, spread: int = 10
     except a signature action (merge, send, share) and the resource's first update; from the
     ``most``-th on, every operation of the resource but its list/get/create costs 25 points more (a
     pack of 12 verbs of one resource is no pack, but neither is one padded with an API's plumbing).
-    An API of ``limit`` operations or fewer keeps them all.
+    The top-level list of what a taken create's required fields name (``GET /server_types`` for
+    ``POST /servers``, which needs a ``server_type``) gains ``3 * together`` points and no spread cost:
+    a person calls it first to learn the values. An API of ``limit`` operations or fewer keeps them all.
     """
     taken: Counter[tuple[str, ...]] = Counter()
     actions: dict[tuple[str, ...], set[tuple[str, str, str]]] = {}
@@ -67,10 +69,6 @@ def select(ranked: Sequence[tuple[str, Ranked]], limit: int, *, spread: int = 10
         companion = (trio or (s.action in SIGNATURE_VERBS and first)) and any(
             k[0] in _TRIO or k[0] in SIGNATURE_VERBS for k in done)
         bonus = together if companion else 0
-        # A resource taken whole (its list, get and create) brings its update and delete.
-        whole = s.action == "delete" and first and {"list", "get", "create"} <= {k[0] for k in done}
-        if whole:
-            bonus += together
         # The list that gives a taken create's required value (GET /server_types for POST /servers).
         if s.action == "list" and not s.object and s.resource and len(s.resource) == 1 and noun_of(s.resource) in needed:
             bonus += 3 * together

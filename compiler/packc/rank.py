@@ -69,7 +69,8 @@ _PLUMBING = frozenset({"settings", "setting", "permissions", "permission", "audi
                        "hook", "hooks", "oauth", "token", "tokens", "secret", "secrets", "keys", "rulesets",
                        "configuration", "configurations", "config", "migrations", "credentials", "credential",
                        "runners", "runner", "usage", "quotas", "limits", "logs", "metrics", "reports",
-                       "field", "fields", "property", "properties", "metadata", "schema", "schemas"})
+                       "field", "fields", "property", "properties", "metadata", "schema", "schemas", "multipart", "presign",
+                       "presigned", "chunk", "chunked"})
 # Who is in the API's directory: creating or removing them is an administrator's chore, not an agent's
 # everyday work (Stripe Connect accounts, Jira users, GitHub teams, Trello organizations).
 _DIRECTORY = frozenset({"user", "team", "group", "organization", "org", "member", "account", "workspace",
@@ -316,7 +317,9 @@ def rank_operations(api: Api, ops: Sequence[Operation]) -> dict[str, Ranked]:
             pts.append((f"path depth {s.depth}", -5 * (s.depth - base_depth - 1)))
         elif s.depth <= base_depth and s.depth <= 2:
             pts.append((f"shallow path (depth {s.depth})", 6))
-        lists_for = lister.get(nouns.get(s.resource, ())) == s.resource and s.action == "list"
+        # ... and its create there too when the home cannot create (POST /users/{id}/meetings).
+        lists_for = lister.get(nouns.get(s.resource, ())) == s.resource and (s.action == "list" or (
+            s.action == "create" and "create" not in crud.get(homes.get(nouns.get(s.resource, ()), ()), ())))
         if s.resource:
             where = homes[nouns[s.resource]] if lists_for else s.resource  # the listing stands in for its home
             pts.append((f"{under[where]} operations under {'/'.join(where)}",

@@ -102,6 +102,10 @@ def path_segments(path: str) -> tuple[tuple[str, ...], bool]:
             continue
         if "{" in raw:
             out.append("{}")
+            # /pulls/{index}.{diffType}: the item in another form, not the item itself.
+            form = raw.partition("}")[2]
+            if "{" in form:
+                out.append(form.strip(".{}-_") or "form")
             dotted = False
             continue
         if "." not in raw:
@@ -128,6 +132,11 @@ def shape(op: Operation) -> Shape:
     if not segs:
         return Shape((), _ITEM.get(method, method) if item else _COLLECTION.get(method, method), depth)
     if item:
+        head = words(op.summary)[:3]
+        if method in ("post", "put") and head[:1] in (("create",), ("add",)) and "or" not in head:
+            # POST /repos/{o}/{r}/contents/{filepath} "Create a file": a create at a name the caller
+            # chooses. ("Create or update ..." stays an update.)
+            return Shape(tuple(segs), "create", depth)
         return Shape(tuple(segs), _ITEM.get(method, method), depth)
     last = segs[-1]
     ws = words(last)
@@ -140,6 +149,13 @@ def shape(op: Operation) -> Shape:
         while parent and parent[-1] == "{}":
             parent.pop()
         return Shape(tuple(parent), last.lower(), depth - 1)
+    if (not dotted and len(ws) > 1 and len(segs) > 1 and segs[-2] == "{}" and method == "post"
+            and _RPC_VERBS.get(verb) in ("create", "update", "delete")):
+        # POST /tasks/{id}/addProject: an act on the task (add it to a project), not a create.
+        parent = segs[:-1]
+        while parent and parent[-1] == "{}":
+            parent.pop()
+        return Shape(tuple(parent), "_".join(ws), depth)
     if verb in _RPC_VERBS and (dotted or (len(ws) > 1 and verb not in _RPC_NOUNS) or verb in ("search", "list")):
         # /chat.postMessage → (chat, post); /sendMessage → (message, send); /customers/search → (customers, search)
         rest = tuple(segs[:-1]) or (("_".join(ws[1:]),) if len(ws) > 1 else ())

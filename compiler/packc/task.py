@@ -195,7 +195,9 @@ def op_words(op: Operation, s: Shape, aliases: Collection[str] = (), common: Col
         # /tasks/{id}/addFollowers, /chat.postMessage: followers and messages, on a task or in chat
         heads = (heads - {noun[-1]} if noun else heads) | {stem(words(s.object)[-1])}
         pnoun = noun or pnoun
-    intent = _ACTION_INTENT.get(s.action, "update" if op.method != "get" else "read")
+    # An act named by its verb (add_dependencies: an add) does what the verb says.
+    named = next(iter(sorted(intents(s.action.partition("_")[0]))), "") if "_" in s.action else ""
+    intent = _ACTION_INTENT.get(s.action, named or ("update" if op.method != "get" else "read"))
     asks = any(p.required and p.location == "query" and p.name not in common for p in op.parameters)
     user = any(p.location == "path" and words(p.name)[:1] == ("user",) for p in op.parameters)
     return OpWords(frozenset(heads), frozenset(mentions), pnoun[-1] if pnoun else "", frozenset(verbs), intent,

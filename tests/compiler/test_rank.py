@@ -202,3 +202,91 @@ def test_the_callers_own_listing_stands_in_for_a_home_that_cannot_list() -> None
     ranking = rank_operations(api, api.operations)
     assert "3 operations under playlists" in _points(ranking, "GET /me/playlists")
     assert "1 operations under me/shows" in _points(ranking, "GET /me/shows")  # /shows lists: no stand-in
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "summary", "resource", "action"),
+    [
+        # /actions/ only gathers an item's verbs: each is an act on the item, not a create of "actions".
+        ("post", "/servers/{id}/actions/create_image", "", ("servers",), "create_image"),
+        ("post", "/load_balancers/{id}/actions/add_target", "", ("load_balancers",), "add_target"),
+        # A camel-case verb on an item is an act on it (add the task to a project), not a create.
+        ("post", "/tasks/{task_gid}/addProject", "Add a project to a task", ("tasks",), "add_project"),
+        # A create at a name the caller chooses; "Create or update" stays an update.
+        ("post", "/repos/{owner}/{repo}/contents/{filepath}", "Create a file in a repository",
+         ("repos", "{}", "{}", "contents"), "create"),
+        ("put", "/repos/{owner}/{repo}/contents/{path}", "Create or update file contents",
+         ("repos", "{}", "{}", "contents"), "update"),
+        # The item in another form is not the item's get.
+        ("get", "/repos/{owner}/{repo}/pulls/{index}.{diffType}", "Get a pull request diff or patch",
+         ("repos", "{}", "{}", "pulls", "{}", "diffType"), "get"),
+    ],
+)
+def test_acts_on_an_item_creates_at_a_name_and_other_forms(method: str, path: str, summary: str,
+                                                          resource: tuple[str, ...], action: str) -> None:
+    s = shape(op(method, path, summary=summary))
+    assert (s.resource, s.action) == (resource, action)
+
+
+def test_tags_alphabetical_by_their_head_word_say_nothing() -> None:
+    from packc.model import Tag
+    ops = [op("get", "/certificates", summary="List certificates", tags=("Certificates",)),
+           op("get", "/servers", summary="List servers", tags=("Servers",))]
+    names = ("Actions", "Certificates", "Certificate Actions", "Servers", "Server Actions", "Volumes")
+    api = make_api(*ops)
+    object.__setattr__(api, "tags", tuple(Tag(name=n) for n in names))
+    ranking = rank_operations(api, api.operations)
+    assert not any(n.startswith("tag ") for n in _points(ranking, "GET /certificates"))
+    reordered = ("Servers", "Volumes", "Actions", "Certificates")  # ordered by the authors: it counts
+    object.__setattr__(api, "tags", tuple(Tag(name=n) for n in reordered))
+    ranking = rank_operations(api, api.operations)
+    assert any(n.startswith("tag 'Servers' is #1") for n in _points(ranking, "GET /servers"))
+
+
+def test_a_create_brings_the_lists_that_give_its_required_values() -> None:
+    body = {"content": {"application/json": {"schema": {
+        "type": "object", "required": ["name", "server_type", "image"],
+        "properties": {"name": {"type": "string"}, "server_type": {"type": "string"}, "image": {"type": "string"},
+                       "labels": {"type": "object"}}}}}}
+    document = {"paths": {"/servers": {"post": {"requestBody": body}}}}
+    ops = [op("post", "/servers", summary="Create a server"), op("get", "/servers", summary="List servers"),
+           op("get", "/servers/{id}", summary="Get a server"), op("delete", "/servers/{id}", summary="Delete a server"),
+           op("get", "/server_types", summary="List server types"), op("get", "/images", summary="List images"),
+           op("get", "/labels", summary="List labels")]
+    ops += [op(m, f"/{noun}", summary=f"{m} {noun}") for noun in ("networks", "volumes", "firewalls", "certificates",
+                                                                  "floating_ips") for m in ("get", "post")]
+    api = make_api(*ops, document=document)
+    ranking = rank_operations(api, api.operations)
+    assert ranking["POST /servers"].needs == {("name",), ("server", "type"), ("image",)}
+    ranked = sorted(ranking.items(), key=lambda kv: (-kv[1].score, kv[0]))
+    chosen = select(ranked, 8)
+    assert {"POST /servers", "GET /server_types", "GET /images"} <= set(chosen)
+    assert "GET /labels" not in chosen  # not a required field
+
+
+def test_creating_a_refund_is_the_act_and_other_accounts_are_a_directory() -> None:
+    ops = [op("post", "/v1/refunds", summary="Create a refund"), op("post", "/v1/notes", summary="Create a note"),
+           op("get", "/v1/account", summary="Retrieve account"), op("get", "/v1/accounts", summary="List all accounts"),
+           op("get", "/v1/accounts/{account}", summary="Retrieve an account"),
+           op("get", "/v1/notes", summary="List notes")]
+    api = make_api(*ops)
+    ranking = rank_operations(api, api.operations)
+    assert _points(ranking, "POST /v1/refunds")["creates a refund: the act itself"] == 18
+    assert "everyday verb" in _points(ranking, "POST /v1/notes")
+    assert _points(ranking, "GET /v1/accounts")["other accounts than the caller's own: a directory"] == -15
+    assert not any("directory" in n for n in _points(ranking, "GET /v1/account"))
+
+
+def test_a_create_under_a_parent_stands_in_for_a_home_that_cannot_create() -> None:
+    # No POST /meetings: a user's meetings are where meetings are listed and created.
+    ops = [op("get", "/meetings/{id}", summary="Get a meeting"), op("patch", "/meetings/{id}", summary="Update"),
+           op("delete", "/meetings/{id}", summary="Delete a meeting"),
+           op("get", "/meetings/{id}/registrants", summary="Registrants"),
+           op("get", "/users/{userId}/meetings", summary="List meetings"),
+           op("post", "/users/{userId}/meetings", summary="Create a meeting"),
+           op("get", "/users/{userId}", summary="Get a user"), op("get", "/users", summary="List users")]
+    api = make_api(*ops)
+    ranking = rank_operations(api, api.operations)
+    created = _points(ranking, "POST /users/{userId}/meetings")
+    assert "4 operations under meetings" in created
+    assert not any("not its home" in n for n in created)

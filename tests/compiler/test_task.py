@@ -129,3 +129,12 @@ def test_a_body_field_names_what_to_find_and_a_user_path_brings_the_current_user
         op("get", "/browse/categories", summary="Get several browse categories"),
     )
     assert chosen[:2] == ["POST /users/{user_id}/playlists", "GET /me"]
+
+
+def test_an_act_named_by_its_verb_does_what_the_verb_says() -> None:
+    from packc.rank import shape as shape_of
+    from packc.task import op_words
+    added = op("post", "/tasks/{task_gid}/addDependencies", summary="Set dependencies for a task")
+    assert op_words(added, shape_of(added), (), frozenset()).intent == "create"
+    moved = op("post", "/cards/{id}/archive", summary="Archive a card")
+    assert op_words(moved, shape_of(moved), (), frozenset()).intent == "update"
