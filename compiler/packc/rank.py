@@ -241,9 +241,50 @@ def _ordered_tags(api: Api) -> dict[str, int]:
     return {n: i for i, n in enumerate(names)}
 
 
+_KEY_WORDS = frozenset({"id", "ids", "key", "sid", "gid", "uuid", "slug", "name", "number", "code"})
+
+
+def _scoped_lists(ops: Sequence[Operation], shapes: dict[str, Shape]) -> dict[str, Shape]:
+    """``GET /flags/{projectKey}`` lists a project's flags: a top-level item path whose one parameter
+    names another of the API's resources (not its own noun) reads many of it, not one."""
+    known = {n[-1] for s in shapes.values() if (n := noun_of(s.resource))}
+    out = dict(shapes)
+    for op in ops:
+        s = shapes[op.key]
+        path = op.path.rstrip("/")
+        if s.action != "get" or not path.endswith("}") or path.count("{") != 1 or len(s.resource) != 1:
+            continue
+        named = [stem(w) for w in words(path.rsplit("{", 1)[1].rstrip("}")) if w not in _KEY_WORDS]
+        own = noun_of(s.resource)
+        if named and own and named[-1] in known and not any(same_noun(w, o) for w in named for o in own):
+            out[op.key] = Shape(s.resource, "list", s.depth, s.object, s.verb)
+    return out
+
+
+def _rpc_reads(ops: Sequence[Operation], shapes: dict[str, Shape]) -> dict[str, Shape]:
+    """In an API that POSTs nearly every call (RPC over HTTP), POST says nothing: ``POST
+    /inbound/domains.json`` ("List the domains ...") lists; a create says so in its name (add-domain)."""
+    if len(ops) < 10 or sum(op.method == "post" for op in ops) < 0.8 * len(ops):
+        return shapes
+    out = dict(shapes)
+    for op in ops:
+        s = shapes[op.key]
+        last = s.resource[-1:] if s.resource else ()
+        if op.method == "post" and s.action == "create" and not s.object and last and _plural_word(last[0]):
+            said = words(op.summary or op.description[:80])[:1]
+            if not said or not (set(said) & {"create", "add", "new", "send", "post", "upload", "make"}):
+                out[op.key] = Shape(s.resource, "list", s.depth)
+    return out
+
+
+def _plural_word(word: str) -> bool:
+    w = word.lower()
+    return stem(w) != w and w.endswith("s")
+
+
 def rank_operations(api: Api, ops: Sequence[Operation]) -> dict[str, Ranked]:
     """Points for every operation, signal by signal, keyed by operation key."""
-    shapes = {op.key: shape(op) for op in ops}
+    shapes = _rpc_reads(ops, _scoped_lists(ops, {op.key: shape(op) for op in ops}))
     under: Counter[tuple[str, ...]] = Counter()  # operations at or below each path prefix
     for op in ops:
         segs = segment_list(op.path)[0]
@@ -398,12 +439,12 @@ def entry_point(op: Operation, s: Shape) -> int:
     """How surely an operation is the first call of every quickstart, GET the current user or account
     (``/user``, ``/me``, ``/v2/account``, ``/getMe``): 3 for a self word in the path, 2 for a summary
     that says so, 1 for a lone user/account/profile/ping path; 0 for anything with arguments."""
-    if op.method not in ("get", "post") or "{" in op.path or s.action != "get" or s.depth > 2:
-        return 0
+    if op.method not in ("get", "post") or "{" in op.path or s.action not in ("get", "ping") or s.depth > 2:
+        return 0  # (POST /users/ping.json: an RPC-style API's check of the caller's credentials)
     last = words(s.resource[-1])[-1:] if s.resource else []
     text = op.summary or op.description[:160]
     strength = 3 if last and last[0] in _SELF_WORDS else 2 if _CURRENT.search(text) else (
-        1 if last and last[0] in _ACCOUNT_WORDS else 0)
+        1 if (last and last[0] in _ACCOUNT_WORDS) or s.action == "ping" else 0)
     if strength and any(p.required and p.location != "path" for p in op.parameters):
         return 0  # GET /user?accountId=...: a lookup, not "who am I"
     return strength

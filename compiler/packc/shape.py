@@ -33,6 +33,7 @@ class Shape:
 
 _WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 _PREFIX = re.compile(r"^(v\d+([._-]?\d+)*[a-z]*|\d+([._-]\d+)*|api|apis|rest|public|latest)$", re.I)
+_VERSION = re.compile(r"^v\d+([._-]?\d+)*([a-z]+\d*)?$", re.I)  # v1, v3, v2.1, v1beta1
 _IRREGULAR = {"people": "person", "children": "child", "analyses": "analysis", "statuses": "status",
               "addresses": "address", "aliases": "alias", "indices": "index", "indexes": "index",
               "businesses": "business", "processes": "process", "accesses": "access"}
@@ -116,6 +117,10 @@ def path_segments(path: str) -> tuple[tuple[str, ...], bool]:
         parts = [p for p in raw.split(".") if p]
         out.extend(parts)
         dotted = len(parts) > 1
+    # /youtube/v3/search, /gmail/v1/users/...: a product name before the version is the base path too.
+    version = next((i for i, seg in enumerate(out[:3]) if _VERSION.match(seg)), None)
+    if version is not None and version + 1 < len(out) and "{}" not in out[:version]:
+        del out[:version + 1]
     while len(out) > 1 and out[0] != "{}" and _PREFIX.match(out[0]):
         out.pop(0)
     return tuple(out), dotted

@@ -290,3 +290,40 @@ def test_a_create_under_a_parent_stands_in_for_a_home_that_cannot_create() -> No
     created = _points(ranking, "POST /users/{userId}/meetings")
     assert "4 operations under meetings" in created
     assert not any("not its home" in n for n in created)
+
+
+def test_a_product_name_before_the_version_is_the_base_path() -> None:
+    from packc.shape import path_segments
+    assert path_segments("/youtube/v3/search")[0] == ("search",)
+    assert path_segments("/gmail/v1/users/{userId}/messages")[0] == ("users", "{}", "messages")
+    assert path_segments("/v2/droplets")[0] == ("droplets",)
+    assert path_segments("/repos/{o}/{r}/v1/x")[0] == ("repos", "{}", "{}", "v1", "x")  # after a parameter: a name
+    assert shape(op("get", "/youtube/v3/search")).resource == ()  # a search of the whole API
+
+
+def test_an_item_path_keyed_by_another_resource_lists_and_rpc_posts_read() -> None:
+    ops = [op("get", "/flags/{projectKey}", summary="List feature flags"),
+           op("get", "/flags/{projectKey}/{featureFlagKey}", summary="Get a feature flag"),
+           op("get", "/projects", summary="List projects"), op("get", "/projects/{projectKey}", summary="Get a project"),
+           op("get", "/members/{memberId}", summary="Get a member")]
+    api = make_api(*ops)
+    ranking = rank_operations(api, api.operations)
+    assert ranking["GET /flags/{projectKey}"].shape.action == "list"
+    assert ranking["GET /flags/{projectKey}/{featureFlagKey}"].shape.action == "get"
+    assert ranking["GET /projects/{projectKey}"].shape.action == "get"  # its own noun's key
+    assert ranking["GET /members/{memberId}"].shape.action == "get"
+    # Nearly every call a POST: a plural collection POSTed to lists unless its summary creates.
+    rpc = [op("post", "/inbound/domains.json", summary="List the inbound domains"),
+           op("post", "/templates/add.json", summary="Add a template"),
+           op("post", "/webhooks.json", summary="Add a new webhook"),
+           op("post", "/users/ping.json", description="Validate an API key and respond to a ping")]
+    rpc += [op("post", f"/thing{i}/info.json", summary="Info") for i in range(8)]
+    api = make_api(*rpc)
+    ranking = rank_operations(api, api.operations)
+    assert ranking["POST /inbound/domains.json"].shape.action == "list"
+    assert ranking["POST /webhooks.json"].shape.action == "create"
+    assert ranking["POST /templates/add.json"].shape.action == "add"  # its own verb, untouched
+    assert any(n.startswith("entry point") for n in _points(ranking, "POST /users/ping.json"))
+    # The same paths in an API of GETs and POSTs keep POST as a create.
+    api = make_api(*rpc[:3], *[op("get", f"/thing{i}", summary="Get") for i in range(12)])
+    assert rank_operations(api, api.operations)["POST /inbound/domains.json"].shape.action == "create"
