@@ -203,7 +203,7 @@ def _finder(thing: tuple[str, ...], keys: Sequence[str], shapes: Mapping[str, Sh
 
 
 def select_for_goal(goal: str, ops: Sequence[Operation], ranking: Mapping[str, Ranked], limit: int,
-                    minimum: int) -> tuple[list[str], dict[str, GoalMatch]]:
+                    minimum: int, core: Sequence[str] = ()) -> tuple[list[str], dict[str, GoalMatch]]:
     """The operations for the task, best first with their companions, at most ``limit``; filled up to
     ``minimum`` from the general ranking when the task names fewer.
 
@@ -214,6 +214,10 @@ def select_for_goal(goal: str, ops: Sequence[Operation], ranking: Mapping[str, R
     operations that say the same words the API's everyday ones win (``POST /refunds`` over a
     terminal reader's ``refund_payment``); each one already taken from a resource costs the next
     one of it ``_SPREAD``, so every part of the task gets its verbs.
+
+    When a clause finds no operation that does it (the task's words are not the document's), the
+    room the matches leave holds ``core`` (the API's one pack, best first): the agent keeps its
+    everyday calls beside the near misses.
     """
     shapes = {k: r.shape for k, r in ranking.items()}
     matches = match_goal(goal, ops, shapes)
@@ -242,10 +246,12 @@ def select_for_goal(goal: str, ops: Sequence[Operation], ranking: Mapping[str, R
 
     # Each clause: the operation that does what it says to what it names.
     done: list[str] = []
+    unmet = 0
     for clause in (part for c in clauses for part in c.parts()):
         parts = {k: fit_parts(clause, said[k], vocabulary) for k in by_worth}
         scored = [(sum(parts[k]), k) for k in by_worth]
         top = max((f for f, _ in scored), default=0)
+        unmet += not (top >= 4 or (top and not (clause.objects or clause.targets)))
         if top >= 4 or (top and not (clause.objects or clause.targets)):
             # The best fit, unless one a point below is much more the API's own (mail/send over a test send_email).
             best = max((k for f, k in scored if f >= top - 1),
@@ -297,6 +303,9 @@ def select_for_goal(goal: str, ops: Sequence[Operation], ranking: Mapping[str, R
         for companion in _companions(best, shapes, by_resource, matches):
             take(companion)
         remaining = [k for k in remaining if k not in chosen]
+    if unmet or not clauses:
+        for key in core:
+            take(key)
     for key in general:
         if len(chosen) >= minimum:
             break

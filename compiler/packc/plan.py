@@ -328,8 +328,15 @@ def plan(api: Api, overrides: Overrides, *, split: bool = False, max_verbs: int 
     extra: dict[str, tuple[Signal, ...]] = {}
     goal_keys: list[str] | None = None
     if goal and not split:
-        goal_keys, matches = select_for_goal(goal, [e[0] for e in entries], ranking, max_verbs, MIN_VERBS)
+        # The one pack's picks, best first, exactly as without a goal: the room a vague task leaves.
+        plain = sorted((_planned(name, op, res, act, ov, ranking[op.key]) for op, res, act, ov, name in entries),
+                       key=lambda v: (-v.score, v.name))
+        key_of = {v.name: v.op.key for v in plain}
+        core = [key_of[n] for n in select([(v.name, _with_include(ranking[v.op.key], v)) for v in plain], max_verbs)]
+        goal_keys, matches = select_for_goal(goal, [e[0] for e in entries], ranking, max_verbs, MIN_VERBS, core)
         extra = {k: m.signals() for k, m in matches.items()}
+        for k in set(goal_keys) & set(core) - {k for k, m in matches.items() if m.relevance > 0}:
+            extra[k] = (("the API's core, in the room the task left", 0),)
     candidates = [_planned(name, op, res, act, ov, ranking[op.key], extra.get(op.key, ()))
                   for op, res, act, ov, name in entries]
 

@@ -140,3 +140,15 @@ def test_a_stub_manifest_carries_for(tmp_path: Path) -> None:
     with pytest.raises(InputError) as err:
         plan_source(tmp_path / "surface.json")
     assert err.value.diagnostics[0].pointer.endswith("#/for")
+
+
+def test_a_task_in_words_the_document_lacks_keeps_the_apis_core() -> None:
+    # No operation waters anything: the pack is the API's everyday core, and the plan says why.
+    result = plan(_api(), Overrides(), goal="water the plants every morning")  # type: ignore[arg-type]
+    verbs = {v.op.key: v for v in result.packs[0].verbs}
+    core = plan(_api(), Overrides())  # type: ignore[arg-type]
+    assert set(verbs) == {v.op.key for v in core.packs[0].verbs}
+    assert any(name == "the API's core, in the room the task left" for name, _ in verbs["GET /issues"].signals)
+    # A task the document's words meet keeps to its own verbs: no core padding.
+    kept = _kept("triage issues and review pull requests")
+    assert not kept & {"GET /releases", "POST /releases", "GET /wikis", "POST /wikis", "GET /teams"}
