@@ -261,6 +261,19 @@ def _scoped_lists(ops: Sequence[Operation], shapes: dict[str, Shape]) -> dict[st
     return out
 
 
+def _collections(ops: Sequence[Operation], shapes: dict[str, Shape]) -> dict[str, Shape]:
+    """``GET /api/v1/app/`` beside ``GET /api/v1/app/{app_id}/``: a singular word with items below
+    it is a collection, and its read lists them (``/user`` alone stays the caller's one object)."""
+    items = {segs[:-1] for op in ops if (segs := path_segments(op.path)[0])[-1:] == ("{}",)}
+    out = dict(shapes)
+    for op in ops:
+        s = shapes[op.key]
+        if (op.method == "get" and s.action == "get" and not s.object and not op.path.rstrip("/").endswith("}")
+                and path_segments(op.path)[0] in items):
+            out[op.key] = Shape(s.resource, "list", s.depth)
+    return out
+
+
 def _rpc_reads(ops: Sequence[Operation], shapes: dict[str, Shape]) -> dict[str, Shape]:
     """In an API that POSTs nearly every call (RPC over HTTP), POST says nothing: ``POST
     /inbound/domains.json`` ("List the domains ...") lists; a create says so in its name (add-domain)."""
@@ -284,7 +297,7 @@ def _plural_word(word: str) -> bool:
 
 def rank_operations(api: Api, ops: Sequence[Operation]) -> dict[str, Ranked]:
     """Points for every operation, signal by signal, keyed by operation key."""
-    shapes = _rpc_reads(ops, _scoped_lists(ops, {op.key: shape(op) for op in ops}))
+    shapes = _collections(ops, _rpc_reads(ops, _scoped_lists(ops, {op.key: shape(op) for op in ops})))
     under: Counter[tuple[str, ...]] = Counter()  # operations at or below each path prefix
     for op in ops:
         segs = segment_list(op.path)[0]

@@ -327,3 +327,13 @@ def test_an_item_path_keyed_by_another_resource_lists_and_rpc_posts_read() -> No
     # The same paths in an API of GETs and POSTs keep POST as a create.
     api = make_api(*rpc[:3], *[op("get", f"/thing{i}", summary="Get") for i in range(12)])
     assert rank_operations(api, api.operations)["POST /inbound/domains.json"].shape.action == "create"
+
+
+def test_a_singular_collection_with_items_lists() -> None:
+    ops = [op("get", "/api/v1/app/", summary="List applications"), op("get", "/api/v1/app/{app_id}/", summary="Get"),
+           op("post", "/api/v1/app/", summary="Create"), op("get", "/user", summary="Get the authenticated user")]
+    api = make_api(*ops)
+    ranking = rank_operations(api, api.operations)
+    assert ranking["GET /api/v1/app/"].shape.action == "list"
+    assert ranking["GET /api/v1/app/{app_id}/"].shape.action == "get"
+    assert ranking["GET /user"].shape.action == "get"  # no items below: the caller's one object
