@@ -51,13 +51,14 @@ class Measured:
     missed: list[str]
     tasks: list[tuple[str, float, list[str]]] = field(default_factory=list)
     seconds: float = 0.0
+    round: int | None = None  # the held-out round its gold set was written in (3, 4, 5...), if marked
 
     @property
     def for_mean(self) -> float:
         return sum(r for _, r, _ in self.tasks) / len(self.tasks) if self.tasks else 0.0
 
     def to_json(self) -> dict[str, Any]:
-        return {"api": self.name, "holdout": self.holdout, "operations": self.operations,
+        return {"api": self.name, "holdout": self.holdout, "round": self.round, "operations": self.operations,
                 "one_pack": round(self.one_pack, 4), "missed": self.missed, "for_mean": round(self.for_mean, 4),
                 "tasks": [{"for": t, "recall": round(r, 4), "missed": m} for t, r, m in self.tasks],
                 "seconds": round(self.seconds, 3)}
@@ -95,7 +96,8 @@ def measure(entry: dict[str, Any], corpus: Path) -> Measured:
     if unknown:
         raise SystemExit(f"bench_curation: {entry['name']}: the document has no {', '.join(unknown)}")
     one, missed = _recall(entry["gold"], _kept(plan(api, overrides)))
-    result = Measured(entry["name"], bool(entry.get("holdout")), len(api.operations), one, missed)
+    result = Measured(entry["name"], bool(entry.get("holdout")), len(api.operations), one, missed,
+                      round=entry.get("round"))
     goal_supported = "goal" in inspect.signature(plan).parameters
     for task in entry.get("tasks", ()):
         # Before --for existed, a task is measured against the one pack (the baseline).
@@ -111,10 +113,17 @@ def _mean(values: Sequence[float]) -> float:
 
 
 def summary(results: Sequence[Measured]) -> dict[str, Any]:
-    """Means per part (tuning, holdout): one-pack recall over APIs, --for recall over every task."""
+    """Means per part (tuning, holdout, and each held-out round apart: "round 3", ... and "round 1-2"
+    for the first held-out APIs, which carry no round): one-pack recall over APIs, --for recall over
+    every task."""
     out: dict[str, Any] = {}
-    for part, holdout in (("tuning", False), ("holdout", True)):
-        chosen = [r for r in results if r.holdout == holdout]
+    rounds = sorted({r.round for r in results if r.holdout and r.round is not None})
+    parts: list[tuple[str, Any]] = [("tuning", lambda r: not r.holdout), ("holdout", lambda r: r.holdout)]
+    if rounds:
+        parts.append(("round 1-2", lambda r: r.holdout and r.round is None))
+        parts += [(f"round {n}", lambda r, n=n: r.holdout and r.round == n) for n in rounds]
+    for part, keep in parts:
+        chosen = [r for r in results if keep(r)]
         if chosen:
             out[part] = {"apis": len(chosen), "one_pack": round(_mean([r.one_pack for r in chosen]), 4),
                          "tasks": sum(len(r.tasks) for r in chosen),
@@ -125,7 +134,8 @@ def summary(results: Sequence[Measured]) -> dict[str, Any]:
 def _print(results: Sequence[Measured], verbose: bool) -> None:
     print(f"{'api':<14} {'part':<8} {'ops':>5} {'one pack':>9} {'--for':>7} {'cpu s':>6}")
     for r in results:
-        print(f"{r.name:<14} {'holdout' if r.holdout else 'tuning':<8} {r.operations:>5} {r.one_pack:>9.2f} "
+        part = "tuning" if not r.holdout else f"round {r.round}" if r.round else "holdout"
+        print(f"{r.name:<14} {part:<8} {r.operations:>5} {r.one_pack:>9.2f} "
               f"{r.for_mean:>7.2f} {r.seconds:>6.2f}")
         if verbose:
             for m in r.missed:
@@ -133,7 +143,7 @@ def _print(results: Sequence[Measured], verbose: bool) -> None:
             for text, recall, missed in r.tasks:
                 print(f"    --for {text!r}: {recall:.2f}" + (f" (misses {', '.join(missed)})" if missed else ""))
     for part, figures in summary(results).items():
-        print(f"mean {part:<8} one pack {figures['one_pack']:.3f} over {figures['apis']} APIs; "
+        print(f"mean {part:<9} one pack {figures['one_pack']:.3f} over {figures['apis']} APIs; "
               f"--for {figures['for']:.3f} over {figures['tasks']} tasks")
 
 

@@ -97,3 +97,12 @@ def test_ci_slice_recall_stays_above_its_floor() -> None:
         figures = measured["mean"][part]
         assert figures["one_pack"] >= ONE_PACK_FLOOR, (part, figures, [r.to_json() for r in measured["results"]])
         assert figures["for"] >= FOR_FLOOR, (part, figures, [r.to_json() for r in measured["results"]])
+
+
+def test_summary_reports_each_held_out_round_apart() -> None:
+    first = bench.Measured("a", True, 10, 1.0, [], [("t", 1.0, [])])
+    fresh = bench.Measured("b", True, 10, 0.5, ["GET /y"], [("t", 0.0, ["GET /z"])], round=3)
+    means = bench.summary([first, fresh])
+    assert means["holdout"]["apis"] == 2
+    assert means["round 1-2"] == {"apis": 1, "one_pack": 1.0, "tasks": 1, "for": 1.0}
+    assert means["round 3"] == {"apis": 1, "one_pack": 0.5, "tasks": 1, "for": 0.0}
