@@ -263,13 +263,14 @@ def _scoped_lists(ops: Sequence[Operation], shapes: dict[str, Shape]) -> dict[st
 
 def _collections(ops: Sequence[Operation], shapes: dict[str, Shape]) -> dict[str, Shape]:
     """``GET /api/v1/app/`` beside ``GET /api/v1/app/{app_id}/``: a singular word with items below
-    it is a collection, and its read lists them (``/user`` alone stays the caller's one object)."""
+    it is a collection, and its read lists them (``GET /user`` beside ``/user/{account_id}`` stays
+    the caller's one object: it is who am I)."""
     items = {segs[:-1] for op in ops if (segs := path_segments(op.path)[0])[-1:] == ("{}",)}
     out = dict(shapes)
     for op in ops:
         s = shapes[op.key]
         if (op.method == "get" and s.action == "get" and not s.object and not op.path.rstrip("/").endswith("}")
-                and path_segments(op.path)[0] in items):
+                and path_segments(op.path)[0] in items and not entry_point(op, s)):
             out[op.key] = Shape(s.resource, "list", s.depth)
     return out
 

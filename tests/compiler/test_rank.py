@@ -331,9 +331,10 @@ def test_an_item_path_keyed_by_another_resource_lists_and_rpc_posts_read() -> No
 
 def test_a_singular_collection_with_items_lists() -> None:
     ops = [op("get", "/api/v1/app/", summary="List applications"), op("get", "/api/v1/app/{app_id}/", summary="Get"),
-           op("post", "/api/v1/app/", summary="Create"), op("get", "/user", summary="Get the authenticated user")]
+           op("post", "/api/v1/app/", summary="Create"), op("get", "/user", summary="Get the authenticated user"),
+           op("get", "/user/{account_id}", summary="Get a user using their ID")]
     api = make_api(*ops)
     ranking = rank_operations(api, api.operations)
     assert ranking["GET /api/v1/app/"].shape.action == "list"
     assert ranking["GET /api/v1/app/{app_id}/"].shape.action == "get"
-    assert ranking["GET /user"].shape.action == "get"  # no items below: the caller's one object
+    assert ranking["GET /user"].shape.action == "get"  # who am I, though users sit below it
