@@ -201,9 +201,9 @@ def _split_big(key: str, verbs: list[PlannedVerb]) -> list[tuple[str, list[Plann
 
 def _core(subs: Mapping[str, list[PlannedVerb]]) -> list[PlannedVerb]:
     """The pack a person would make of a big group: its own operations (list/create/get/update/
-    delete), then the actions on its item (a pull request's merge, an issue's lock), then the
-    list and create of the sub-collections under the item, biggest first (its reviews, its
-    comments), up to 12. What is left splits by sub-resource as before."""
+    delete), then the actions on its item (a pull request's merge, an issue's lock) and the list
+    and create of the sub-collections under it (its reviews, its comments), those that rank
+    highest first, up to 12. What is left splits by sub-resource as before."""
     own = subs[""]
     items = {v.op.path.rstrip("/") for v in own if v.op.path.rstrip("/").endswith("}")}
 
@@ -225,7 +225,9 @@ def _core(subs: Mapping[str, list[PlannedVerb]]) -> list[PlannedVerb]:
                 actions.append(v)  # PUT .../pulls/{n}/merge, GET .../merge, PUT .../issues/{n}/lock
             elif v.op.method in ("get", "post"):
                 children.append(v)  # GET/POST .../pulls/{n}/reviews
-    return [*own, *actions, *children][:MAX_VERBS]
+    # Of the item's actions and sub-collections, the ones that matter most first.
+    rest = sorted([*actions, *children], key=lambda v: (-v.score, v.name))
+    return [*own, *rest][:MAX_VERBS]
 
 
 def _merged_name(members: list[tuple[str, int]]) -> str:
