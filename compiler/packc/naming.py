@@ -19,8 +19,8 @@ from .model import Api, Operation
 from .overrides import OpOverride
 from .text import snake
 
-__all__ = ["CRUD", "MAX_NAME", "VERSION", "name_operation", "name_operations", "path_words", "resolve_names",
-           "response_shape"]
+__all__ = ["CRUD", "MAX_NAME", "VERSION", "name_operation", "name_operations", "pack_names", "path_words",
+           "resolve_names", "response_shape", "scopes", "unscoped"]
 
 MAX_NAME = 64
 
@@ -218,6 +218,20 @@ def _shape(api: Api, schema: Any, depth: int = 0) -> str:
     return "object"
 
 
+# Actions that look over many items: a path that ends in one (GET /v1/customers/search) searches
+# what comes before it, and a path that starts with one (GET /search/issues) searches what follows.
+_LOOKUPS = {"search", "query", "lookup", "find"}
+
+
+def _rpc_method(path: str) -> bool:
+    """Whether a path is one RPC method spelled with dots and no parameter (Slack's ``/conversations.info``)."""
+    base = path.partition("#")[0].partition("?")[0]
+    if "{" in base:
+        return False
+    last = re.sub(r"\.(json|xml|yaml|csv)$", "", base.rstrip("/").rpartition("/")[2])
+    return "." in last and not VERSION.match(last)
+
+
 def name_operation(op: Operation, api: Api | None = None,
                    cache: dict[str, str] | None = None) -> tuple[tuple[str, ...], str]:
     """The (resource words, action) a path and method give, before any clash resolution.
@@ -228,6 +242,20 @@ def name_operation(op: Operation, api: Api | None = None,
     segs, custom = _segments(op.path)
     if not custom and not any(not p for _w, p in segs):
         return _fallback(op)
+    statics = [w for w, p in segs if not p]
+    if not custom and not segs[-1][1] and len(statics) > 1:
+        if statics[-1] in _LOOKUPS and op.method in ("get", "post"):
+            # /v1/customers/search → customers.search; what it searches are the words right before it
+            # (/workspaces/{w}/tasks/search → tasks.search).
+            run = [w for w, _p in segs[:-1][::-1][: next((i for i, (_w, p) in enumerate(segs[:-1][::-1]) if p),
+                                                         len(segs) - 1)]][::-1]
+            return tuple(run[-2:] or statics[-2:-1]), statics[-1]  # /engines/{id}/search → engines.search
+        if statics[0] in _LOOKUPS and len(segs) == 2 and op.method in ("get", "post"):
+            return (statics[1],), statics[0]  # /search/issues → issues.search
+        if _rpc_method(op.path) and statics[-1] not in CRUD:
+            # An RPC method is named as the API names it: its namespace, then its method, whatever its
+            # response (/conversations.info → conversations.info, /chat.postMessage → chat.post_message).
+            return tuple(statics[-3:-1]), statics[-1]
     return _from_segments(segs, custom, op.method, response_shape(api, op, cache))
 
 
@@ -243,7 +271,7 @@ def name_operations(api: Api, ops: Iterable[Operation]) -> list[tuple[Operation,
     for op, res, act in named:
         if act in CRUD or not act:
             pass
-        elif op.method == "get" and (op.path, act) in acted and _verb_word(act):
+        elif op.method == "get" and (op.path, act) in acted and _verb_word(act) and act not in _LOOKUPS:
             first, _, rest = act.partition("_")
             res, act = (*res, "_".join(w for w in (past(first).replace(" ", "_"), rest) if w)), "get"
         elif op.method in _ITEM and op.method != "get" and op.path in read and not _verb_word(act):
@@ -312,7 +340,7 @@ def resolve_names(items: list[tuple[Operation, tuple[str, ...], str, OpOverride]
         candidates = [_join([*res, act])]
         if op.method == "put" and act == "update":
             candidates.append(_join([*res, "replace"]))
-        if op.method in ("post", "put", "patch") and op.path in readable and act not in CRUD:
+        if op.method in ("post", "put", "patch") and op.path in readable and act not in CRUD | _LOOKUPS:
             # A singular sub-resource that GET reads (POST /charges/{id}/dispute): writing it updates it.
             candidates.append(_join([*res, act, _ITEM[op.method]]))
         if op.method == "delete" and not op.path.rstrip("/").endswith("}"):
@@ -358,6 +386,80 @@ def resolve_names(items: list[tuple[Operation, tuple[str, ...], str, OpOverride]
             out[key] = longer
     return out
 
+
+# A scope: a path's first word, followed by a parameter, whose items hold at least this share of the
+# API's operations (and at least _SCOPE_MIN of them): GitHub's /repos/{owner}/{repo} (42%), Twilio's
+# /Accounts/{AccountSid} (98%), GitLab's /projects/{id} (70%); not Stripe's /v1/customers/{customer}
+# (10%), whose sub-resources (a customer's sources) are the customer's, not the API's.
+_SCOPE_SHARE = 0.2
+_SCOPE_MIN = 10
+
+
+def _scope_word(path: str) -> str:
+    """The path's first word when a parameter follows it (``repos`` of /repos/{owner}/{repo}/issues), else ''."""
+    segs = _segments(path)[0]
+    return segs[0][0] if len(segs) > 1 and not segs[0][1] and segs[1][1] else ""
+
+
+def scopes(ops: Iterable[Operation]) -> frozenset[str]:
+    """The words that scope most of an API: in a pack, a verb's name may leave them out (``pack_names``)."""
+    counts: dict[str, int] = {}
+    total = 0
+    for op in ops:
+        total += 1
+        word = _scope_word(op.path)
+        if word:
+            counts[word] = counts.get(word, 0) + 1
+    return frozenset(w for w, n in counts.items() if n >= max(_SCOPE_MIN, _SCOPE_SHARE * total))
+
+
+def unscoped(op: Operation, name: str, scope_words: frozenset[str]) -> str:
+    """``name`` without its scope word (``repos.issues.list`` → ``issues.list``), else ``name``."""
+    word = _scope_word(op.path)
+    rest = name[len(word) + 1:] if word in scope_words and name.startswith(f"{word}.") else ""
+    return rest if rest.count(".") >= 1 else name
+
+
+def pack_names(verbs: Iterable[tuple[Operation, str, bool]], scope_words: frozenset[str]
+               ) -> dict[str, str]:
+    """Names inside one pack: ``repos.issues.list`` → ``issues.list`` (op key → name).
+
+    Each verb is (operation, API-wide name, fixed). A name that is not fixed (a user's or a stub's)
+    takes the first of these that no other verb of the pack has, or would take, and that is no
+    dotted prefix of another's (else every verb in such a clash tries its next one):
+
+    1. the name without its scope word (``scopes``): the path's first word when a parameter follows
+       it (the arguments carry it: ``--owner --repo``) and a resource word is left
+       (``repos.issues.list`` → ``issues.list``; ``repos.issues.comments.list``, named so beside
+       /repos/{owner}/{repo}/issues/comments, → ``issues.comments.list`` in a pack without that).
+       A parent no parameter follows (/user/repos, /SIP/Domains, Slack's conversations.history) is
+       never left out: nothing else in the call says it;
+    2. the API-wide name.
+    """
+    options = {op.key: [name] if fixed else list(dict.fromkeys([unscoped(op, name, scope_words), name]))
+               for op, name, fixed in verbs}
+    at = dict.fromkeys(options, 0)
+    while True:
+        final = {key: options[key][i] for key, i in at.items()}
+        moving = [key for key, clash in _clashing(final).items() if clash and at[key] < len(options[key]) - 1]
+        if not moving:
+            return final
+        for key in moving:
+            at[key] += 1
+
+
+def _clashing(names: Mapping[str, str]) -> dict[str, bool]:
+    """For each key, whether its name is another's too, or a dotted prefix of another's, or has one as its prefix."""
+    counts: dict[str, int] = {}
+    for name in names.values():
+        counts[name] = counts.get(name, 0) + 1
+    prefixes = {".".join(n.split(".")[:i]) for n in names.values() for i in range(1, n.count(".") + 1)}
+
+    def clash(name: str) -> bool:
+        heads = (".".join(name.split(".")[:i]) for i in range(1, name.count(".") + 1))
+        return counts[name] > 1 or name in prefixes or any(h in counts for h in heads)
+
+    return {key: clash(name) for key, name in names.items()}
 
 
 def path_words(op: Operation) -> tuple[str, ...]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from packc_runtime.diagnostics import Diagnostic
@@ -15,7 +15,16 @@ from .goal import select_for_goal
 from .ids import api_id as _api_id
 from .ids import api_slug, cut_id, group_words
 from .model import Api, Operation
-from .naming import MAX_NAME, name_operation, name_operations, path_words, resolve_names
+from .naming import (
+    MAX_NAME,
+    name_operation,
+    name_operations,
+    pack_names,
+    path_words,
+    resolve_names,
+    scopes,
+    unscoped,
+)
 from .overrides import OpOverride, Overrides
 from .pick import select
 from .rank import Ranked, Signal, rank_operations
@@ -299,6 +308,18 @@ def _with_include(r: Ranked, v: PlannedVerb) -> Ranked:
     return Ranked(r.shape, v.signals) if v.override.include else r
 
 
+def _in_pack(verbs: Iterable[PlannedVerb], scope_words: frozenset[str], overrides: Overrides
+             ) -> tuple[PlannedVerb, ...]:
+    """A pack's verbs under the names a person would write there (``naming.pack_names``), sorted by name.
+
+    Selection and grouping use the API-wide names, so shortening happens last and moves no pick."""
+    verbs = list(verbs)
+    stub = overrides.stub_verbs
+    names = pack_names(((v.op, v.name, bool(v.override.verb) or (stub is not None and v.name in stub))
+                        for v in verbs), scope_words)
+    return tuple(sorted((replace(v, name=names[v.op.key]) for v in verbs), key=lambda v: v.name))
+
+
 def plan(api: Api, overrides: Overrides, *, split: bool = False, max_verbs: int = MAX_VERBS,
          goal: str | None = None) -> Plan:
     """Name every operation, rank them, and cut the verbs into one pack or (``split``) a family.
@@ -313,6 +334,7 @@ def plan(api: Api, overrides: Overrides, *, split: bool = False, max_verbs: int 
     names = resolve_names(named, diags)
     api_id = overrides.api_id or sanitize_id(_api_id(api))  # already in the grammar; checked
 
+    scope_words = scopes(api.operations)
     left_out: list[LeftOut] = []
     entries: list[tuple[Operation, tuple[str, ...], str, OpOverride, str]] = []
     for op, res, act, ov in named:
@@ -322,7 +344,8 @@ def plan(api: Api, overrides: Overrides, *, split: bool = False, max_verbs: int 
         if ov.exclude:
             left_out.append(LeftOut(op, name, "excluded by x-packc"))
             continue
-        if overrides.stub_verbs is not None and name not in overrides.stub_verbs:
+        if overrides.stub_verbs is not None and name not in overrides.stub_verbs and \
+                unscoped(op, name, scope_words) not in overrides.stub_verbs:
             left_out.append(LeftOut(op, name, "not among the stub manifest's verbs"))
             continue
         entries.append((op, res, act, ov, name))
@@ -370,6 +393,7 @@ def plan(api: Api, overrides: Overrides, *, split: bool = False, max_verbs: int 
                 n += 1
             used.add(pack_id)
             packs.append(PackPlan(pack_id, key, tuple(sorted(verbs, key=lambda v: v.name))))
+    packs = [replace(p, verbs=_in_pack(p.verbs, scope_words, overrides)) for p in packs]
     if not packs:
         diags.append(Diagnostic("C110", "error", "#/paths", "No operation is left to make a verb of.",
                                 "Add operations, or include some that x-packc or the stub excludes."))

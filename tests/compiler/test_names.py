@@ -97,8 +97,8 @@ def test_corpus_brands_and_split_ids_never_cut_mid_word() -> None:
 def test_twilio_names_have_no_version() -> None:
     names = [v[0].name for v in _verbs("twilio.com/api.json")[1]["verbs"].values()]
     assert names and not [n for n in names if re.search(r"2010|n\d", n)]
-    assert _name("twilio.com/api.json", "POST /2010-04-01/Accounts/{AccountSid}/Messages.json") == \
-        "accounts.messages.create"
+    # The account is the API's scope: its word goes (the account_sid argument carries it).
+    assert _name("twilio.com/api.json", "POST /2010-04-01/Accounts/{AccountSid}/Messages.json") == "messages.create"
     assert not [p for p in _verbs("twilio.com/api.json")[1]["packs"] if "2010" in p]
 
 
@@ -173,25 +173,33 @@ def test_message_previews_name_recipient_and_text() -> None:
 
 
 def _pack_of(relative: str) -> dict[str, str]:
-    return {pv.name: pack for pv, pack in _verbs(relative)[1]["verbs"].values()}
+    """``METHOD path`` (``GET /pets``) → its pack in the family; names repeat across packs, keys do not."""
+    return {f"{k.split(' ', 1)[0].upper()} {k.split(' ', 1)[1]}": pack
+            for k, (_pv, pack) in _verbs(relative)[1]["verbs"].items()}
 
 
 @corpus
 def test_split_families_group_as_a_person_would() -> None:
     gh = _pack_of("github.com/api.github.com.json")
+    pull, issue = "/repos/{owner}/{repo}/pulls", "/repos/{owner}/{repo}/issues"
     # A pull request with its merge and reviews; an issue with its comments.
-    assert {gh[n] for n in ("repos.pulls.get", "repos.pulls.list", "repos.pulls.create", "pulls.merge",
-                            "pulls.reviews.list", "pulls.reviews.create")} == {"github-pulls"}
-    assert len({gh[n] for n in ("repos.issues.get", "repos.issues.create", "issues.comments.create",
-                                "repos.issues.comments.list")}) == 1
-    assert len({gh[n] for n in ("repos.get", "repos.update", "repos.delete")}) == 1
+    assert {gh[k] for k in (f"GET {pull}/{{pull_number}}", f"GET {pull}", f"POST {pull}",
+                            f"PUT {pull}/{{pull_number}}/merge",
+                            f"GET {pull}/{{pull_number}}/reviews", f"POST {pull}/{{pull_number}}/reviews")} == {
+        "github-pulls"}
+    assert len({gh[k] for k in (f"GET {issue}/{{issue_number}}", f"POST {issue}",
+                                f"POST {issue}/{{issue_number}}/comments", f"GET {issue}/{{issue_number}}/comments")}) == 1
+    assert len({gh[f"{m} /repos/{{owner}}/{{repo}}"] for m in ("GET", "PATCH", "DELETE")}) == 1
     # Beside a group's own operations, its item's parts that rank highest (a repository's releases,
     # commits and branches), not the first in path order.
-    assert gh["repos.releases.list"] == gh["repos.commits.list"] == gh["repos.branches.list"] == gh["repos.get"]
+    assert len({gh[f"GET /repos/{{owner}}/{{repo}}/{part}"] for part in ("releases", "commits", "branches")}
+                | {gh["GET /repos/{owner}/{repo}"]}) == 1
     stripe = _pack_of("stripe.com.json")
-    assert len({stripe[n] for n in ("charges.create", "charges.get", "charges.capture", "charges.refund")}) == 1
+    charge = "/v1/charges/{charge}"
+    assert len({stripe[k] for k in ("POST /v1/charges", f"GET {charge}", f"POST {charge}/capture",
+                                    f"POST {charge}/refund")}) == 1
     # The rest of a split group still makes packs of 5 or more, its list and create together.
-    assert stripe["charges.refunds.list"] == stripe["charges.refunds.create"]
+    assert stripe[f"GET {charge}/refunds"] == stripe[f"POST {charge}/refunds"]
     counts: dict[str, int] = {}
     for pack in stripe.values():
         counts[pack] = counts.get(pack, 0) + 1

@@ -27,6 +27,17 @@ from .helpers import make_api, op, path_param
         ("post", "/v1/{name}:cancel", "cancel"),
         ("post", "/jobs/{id}:cancel", "jobs.cancel"),
         ("get", "/status", "status.list"),
+        # A search is the action on what it searches, at the end or the start of the path.
+        ("get", "/v1/customers/search", "customers.search"),
+        ("get", "/workspaces/{w}/tasks/search", "tasks.search"),
+        ("post", "/engines/{id}/search", "engines.search"),
+        ("get", "/search/issues", "issues.search"),
+        # An RPC method is named as the API names it, whatever its response.
+        ("get", "/conversations.info", "conversations.info"),
+        ("get", "/conversations.history", "conversations.history"),
+        ("post", "/chat.postMessage", "chat.post_message"),
+        ("get", "/users.getPresence", "users.get_presence"),
+        ("get", "/conversations.list", "conversations.list"),
     ],
 )
 def test_names_come_from_path_and_method(method: str, path: str, expected: str) -> None:
@@ -214,3 +225,54 @@ def test_clashes_prefer_path_words_over_operation_ids() -> None:
     assert names["GET /user/dependabot/secrets/{s}/repos"] == "user.secrets.repos.list"
     assert names["GET /balance/history/{id}"] == "balance.history.get"
     assert names["GET /balance/history"] == "balance.history.list"
+
+
+def _pack(*ops: object) -> dict[str, str]:
+    result = plan(make_api(*ops), Overrides())  # type: ignore[arg-type]
+    return {v.op.key: v.name for p in result.packs for v in p.verbs}
+
+
+def _scoped_api(*extra: object) -> list[object]:
+    """Eleven operations, all inside /repos/{owner}/{repo}: the API's scope."""
+    r = "/repos/{owner}/{repo}"
+    return [op("get", f"{r}/issues"), op("post", f"{r}/issues"), op("get", f"{r}/issues/{{n}}"),
+            op("get", f"{r}/pulls"), op("post", f"{r}/pulls"), op("put", f"{r}/pulls/{{n}}/merge"),
+            op("get", f"{r}/issues/{{n}}/comments"), op("get", f"{r}/issues/comments"), op("get", r),
+            op("get", f"{r}/labels"), op("post", f"{r}/labels"), *extra]
+
+
+def test_a_pack_leaves_out_the_scope_word_its_arguments_carry() -> None:
+    names = _pack(*_scoped_api(op("get", "/user/repos")))
+    assert {names["GET /repos/{owner}/{repo}/issues"], names["POST /repos/{owner}/{repo}/pulls"]} == {
+        "issues.list", "pulls.create"}
+    assert names["GET /repos/{owner}/{repo}"] == "repos.get"  # nothing is left but the action
+    assert names["PUT /repos/{owner}/{repo}/pulls/{n}/merge"] == "pulls.merge"
+    # No parameter after "user": the word says whose repositories these are, so it stays.
+    assert names["GET /user/repos"] == "user.repos.list"
+    # Both comment lists are in the pack: each keeps what tells them apart.
+    assert {names["GET /repos/{owner}/{repo}/issues/{n}/comments"],
+            names["GET /repos/{owner}/{repo}/issues/comments"]} == {"repos.issues.comments.list",
+                                                                      "issues.comments.list"}
+    assert len(set(names.values())) == len(names)
+
+
+def test_a_scope_word_stays_where_the_short_name_would_meet_another() -> None:
+    # /issues (the caller's issues everywhere) is in the pack: the repository's issues keep "repos".
+    names = _pack(*_scoped_api(op("get", "/issues")))
+    assert names["GET /issues"] == "issues.list"
+    assert names["GET /repos/{owner}/{repo}/issues"] == "repos.issues.list"
+    assert names["POST /repos/{owner}/{repo}/issues"] == "issues.create"
+
+
+def test_a_word_that_scopes_few_operations_stays() -> None:
+    # /customers/{c}/sources: a customer's sources, in an API mostly elsewhere.
+    ops = [op("get", f"/{w}") for w in ("a", "b", "c", "d", "e", "f", "g", "h", "i", "j")]
+    names = _pack(*ops, op("get", "/customers/{c}/sources"), op("get", "/customers"))
+    assert names["GET /customers/{c}/sources"] == "customers.sources.list"
+
+
+def test_names_set_by_the_user_are_kept_in_a_pack() -> None:
+    tags = op("get", "/repos/{owner}/{repo}/tags")
+    result = plan(make_api(*_scoped_api(tags)), Overrides(ops={tags.key: OpOverride(verb="repos.tags.list")}))  # type: ignore[arg-type]
+    names = {v.op.key: v.name for p in result.packs for v in p.verbs}
+    assert names[tags.key] == "repos.tags.list" and names["GET /repos/{owner}/{repo}/labels"] == "labels.list"
