@@ -17,6 +17,7 @@ from typing import Protocol
 from packc_runtime.manifest import Preview, PreviewKind, Title
 
 from .english import VERBS, gerund, is_plural, past, phrase, singular
+from .naming import path_segments
 from .plan import PlannedVerb
 from .text import snake
 
@@ -37,6 +38,19 @@ _MANY = {"search", "list", "find", "query", "filter"}  # actions over many: "Sea
 _PUBLISH_WORDS = {"publish", "release", "deploy", "share", "publication", "unpublish"}
 _DESCRIBING = r"(body_)?(title|name|display_name|subject|summary|description|body|text|message|content|email|" \
               r"state|status|label|tag_name|version|note|memo|reason|commit_title|merge_method|event)"
+# Who a message or an invitation goes to.
+_TO = r"(body_)?(to|recipients?|email|phone|phone_number|channel|chat_id|to_\w+|\w+_to|payee\w*|destination\w*|" \
+      r"customer|user|user_id)"
+# The people an invitation (or a removal) names, and the verbs that take them: "Invite {{users}} to {{channel}}".
+_PEOPLE = r"(body_)?(users?|user_ids?|emails?|members?|invitees?|assignees?|reviewers?|people)"
+_TAKING = {"invite": "to", "add": "to", "assign": "to", "kick": "from", "remove": "from", "unassign": "from"}
+# Verbs that send something somewhere: "Posting message to {{channel}}".
+_SENDING = {"post", "send", "share", "forward", "reply", "publish", "deliver", "broadcast", "notify"}
+# Nouns that read as many things though singular: GET /conversations.history lists.
+_LISTS = {"history", "feed", "timeline", "activity", "log", "inbox", "queue"}
+# Credentials passed as plain arguments (Slack's token): a card never shows them.
+_SECRET = re.compile(r"(body_)?(token|access_token|auth_token|api_token|api_key|apikey|secret|client_secret|password|"
+                     r"authorization)", re.I)
 
 
 class _Arg(Protocol):
@@ -68,6 +82,32 @@ def resource_phrase(resource: Sequence[str], *, plural: bool = False) -> str:
     return f"{head} {last}".strip()
 
 
+def _modifier(pv: PlannedVerb) -> str:
+    """The word before the resource's own when no parameter stands between them, as a title says it:
+    /SIP/Domains → ``SIP``, /checkout/sessions → ``checkout``, /users.profile.get → ``user``;
+    /user/repos at the top of the path (the caller's own) → ``your``; else ''."""
+    if len(pv.resource) < 2:
+        return ""
+    parent, own = pv.resource[-2], pv.resource[-1]
+    segs = path_segments(pv.op.path)
+    at = next((i for i in range(len(segs) - 1, 0, -1) if segs[i] == (own, False) and segs[i - 1] == (parent, False)),
+              None)
+    if at is None:
+        return ""
+    if at == 1 and parent in _SELF | {"user", "my"}:
+        return "your"
+    # An acronym keeps its capitals (SIP, DNS), as the document writes it.
+    raw = next((w for w in re.split(r"[/.]", pv.op.path) if snake(w) == parent), "")
+    return raw if raw.isupper() and raw.isalpha() and len(raw) <= 5 else phrase(singular(parent))
+
+
+def _thing(pv: PlannedVerb, *, plural: bool = False) -> str:
+    """The resource as a title names it: ``SIP domain``, ``pull request``, ``your repositories``."""
+    base = resource_phrase(pv.resource, plural=plural)
+    modifier = _modifier(pv)
+    return f"{modifier} {base}" if modifier and modifier not in base.split() else base
+
+
 def _path_params(args: Sequence[_Arg]) -> list[_Arg]:
     return [a for a in args if a.location == "path"]
 
@@ -89,9 +129,12 @@ def _ids(pv: PlannedVerb, args: Sequence[_Arg]) -> tuple[str, str]:
     parents = params[: len(params) - (1 if trailing else 0)]
     if not parents:
         return own, ""
-    # The parameters right before the last static word name the parent (/repos/{owner}/{repo}/pulls).
+    # The parameters right before the resource's own words name the parent (/repos/{owner}/{repo}/pulls;
+    # /Accounts/{AccountSid}/SIP/Domains.json: the account, not "sip").
     body = segments[: len(segments) - trailing]
     last_static = max((i for i, s in enumerate(body) if "{" not in s), default=-1)
+    while last_static > 0 and "{" not in body[last_static - 1]:
+        last_static -= 1
     run: list[str] = []
     i = last_static - 1
     while i >= 0 and "{" in body[i]:
@@ -115,17 +158,33 @@ def _label_arg(args: Sequence[_Arg]) -> _Arg | None:
 def _action_words(pv: PlannedVerb) -> tuple[str, str, str]:
     """(live verb, done verb, object words) of a non-CRUD action: ``update_branch`` → Updating/Updated/branch."""
     words = pv.action.split("_")
-    if words[0] in VERBS or words[0] in ("get", "list", "find", "describe", "search"):
+    if _verb_led(pv.action):
         verb = words[0]
         return gerund(verb).capitalize(), past(verb).capitalize(), phrase("_".join(words[1:]))
     live, done = _METHOD_WORDS.get(pv.op.method, ("Running", "Ran"))
     return live, done, phrase(pv.action)
 
 
+def _verb_led(action: str) -> bool:
+    return action.split("_")[0] in VERBS or action.split("_")[0] in ("get", "list", "find", "describe", "search")
+
+
+def _taking(pv: PlannedVerb, args: Sequence[_Arg]) -> tuple[str, _Arg, _Arg | None] | None:
+    """(preposition, people, place) of an action that puts people into (or out of) the resource:
+    ``conversations.invite`` with ``users`` and ``channel`` → ("to", users, channel)."""
+    prep = _TAKING.get(pv.action)
+    who = _find(args, _PEOPLE) if prep else None
+    if prep is None or who is None:
+        return None
+    one = singular(pv.resource[-1]) if pv.resource else ""
+    place = _find([a for a in args if a is not who], rf"(body_)?{one}(_id|_sid|_key)?", _TO) if one else None
+    return prep, who, place
+
+
 def titles(pv: PlannedVerb, args: Sequence[_Arg]) -> Title:
     """live/done titles, most specific first; the last one has no placeholder."""
     own, parent = _ids(pv, args)
-    thing = resource_phrase(pv.resource)
+    thing = _thing(pv)
     state = pv.resource[-1] if pv.action == "get" and pv.resource else ""
     if state.endswith("ed") and len(pv.resource) > 1 and not is_plural(state):
         # A state read (pulls.merged.get): "Checked whether pull request 5 is merged".
@@ -134,19 +193,39 @@ def titles(pv: PlannedVerb, args: Sequence[_Arg]) -> Title:
         text = phrase(state)
         return _both(("Checking", "Checked"), [f"whether {subject} is {text}", f"whether the {base} is {text}"])
     if pv.action == "list":
-        things = resource_phrase(pv.resource, plural=True)
+        things = _thing(pv, plural=True)
         return _both(_CRUD_WORDS["list"], [f"{things} {parent}", things] if parent else [things])
     if pv.action in _CRUD_WORDS:
         words = _CRUD_WORDS[pv.action]
         label = _label_arg(args) if pv.action == "create" else None
         first = f"{thing} {own}" if own else f"{thing} {ph(label)}" if label else f"{thing} {parent}" if parent else ""
         return _both(words, [first, thing] if first else [thing])
-    live, done, obj = _action_words(pv)
     if pv.action in _SELF:
-        return _both((live, done), [f"the current {thing}"])
+        return _both(_action_words(pv)[:2], [f"the current {thing}"])
+    if not _verb_led(pv.action) and pv.op.method == "get":
+        # A noun read (conversations.info, conversations.history): the resource's info, or its history listed.
+        obj = phrase(pv.action)
+        last = pv.action.split("_")[-1]
+        words = _CRUD_WORDS["list"] if is_plural(last) or last in _LISTS else _CRUD_WORDS["get"]
+        target = f"{thing} {obj}"
+        first = f"{obj} of {thing} {own}" if own else f"{target} {parent}" if parent else ""
+        return _both(words, [first, target] if first else [target])
+    live, done, obj = _action_words(pv)
     if pv.action.split("_")[0] in _MANY and not obj:
-        thing = resource_phrase(pv.resource, plural=True) if is_plural(pv.resource[-1] if pv.resource else "") \
+        thing = _thing(pv, plural=True) if is_plural(pv.resource[-1] if pv.resource else "") \
             else f"{thing}s" if pv.resource else thing
+    taking = _taking(pv, args) if not obj else None
+    if taking:
+        # conversations.invite: "Inviting {{users}} to {{channel}}", then "Inviting to conversation".
+        prep, who, place = taking
+        where = f"{thing} {own}" if own else ph(place) if place else thing
+        return _both((live, done), [f"{ph(who)} {prep} {where}", f"{prep} {thing}"])
+    to = _find(args, _TO) if obj and pv.action.split("_")[0] in _SENDING else None
+    if obj and not own and to is not None:
+        # chat.post_message: "Posting message to {{channel}}", then "Posting chat message".
+        return _both((live, done), [f"{obj} to {ph(to)}", f"{thing} {obj}" if pv.resource else obj])
+    if obj and not own and not parent and pv.resource:
+        return _both((live, done), [f"{thing} {obj}"])  # users.get_presence: "Getting user presence"
     target = f"{obj} of {thing}" if obj and pv.resource else obj or thing
     first = f"{target} {own}" if own else f"{target} {parent}" if parent else ""
     return _both((live, done), [first, target] if first else [target])
@@ -185,8 +264,8 @@ def preview(pv: PlannedVerb, args: Sequence[_Arg], destructive: bool, forced: Pr
     """The card a person approves before a write is sent."""
     amount = _find(args, r"(body_)?(amount|price|total|sum|value)", r"(body_)?amount_\w+", r"\w*_amount")
     currency = _find(args, r"(body_)?currency(_code)?", r"\w*_currency")
-    to = _find(args, r"(body_)?(to|recipients?|email|phone|phone_number|channel|chat_id|to_\w+|\w+_to|payee\w*|"
-                     r"destination\w*|customer|user|user_id)")
+    args = [a for a in args if not _SECRET.fullmatch(a.name)]  # a card never shows a credential
+    to = _find(args, _TO)
     text = _find(args, r"(body_)?text", r"(body_)?body", r"(body_)?message", r"(body_)?content", r"(body_)?msg")
     start = _find(args, r"(body_)?(start|starts_at|start_\w+|begin\w*)")
     end = _find(args, r"(body_)?(end|ends_at|end_\w+|finish\w*)")
@@ -195,7 +274,7 @@ def preview(pv: PlannedVerb, args: Sequence[_Arg], destructive: bool, forced: Pr
     thing_word = singular(pv.resource[-1]) if pv.resource else ""
     money = _money(pv, {*pv.resource, thing_word})
     own, parent = _ids(pv, args)
-    thing = resource_phrase(pv.resource)
+    thing = _thing(pv)
     # What the change is on: the item itself, else its parent ("charge {{charge}}", "issue {{issue_number}}").
     on = f"{thing} {own}" if own else parent.removeprefix("for ").strip()
     subject = f"{thing} {own}" if own else f"{thing} {parent}".strip()
@@ -231,10 +310,17 @@ def preview(pv: PlannedVerb, args: Sequence[_Arg], destructive: bool, forced: Pr
         what = _find(args, r"(body_)?(title|summary|name)")
         if what:
             fields["title"] = ph(what)
-    # Then what identifies the change (path arguments), what is required, and what describes it.
-    chosen = [a for a in args if a.location == "path"] + [a for a in args if a.required and a.location != "path"]
+    taking = _taking(pv, args)
+    if taking:
+        fields = {taking[1].name: ph(taking[1])} | ({taking[2].name: ph(taking[2])} if taking[2] else {})
+    # Then what identifies the change (path arguments), what is required (in a body the document
+    # leaves optional too: Twilio's To and From), and what describes it; when none of these is
+    # there (Slack's methods mark nothing required), the arguments themselves.
+    chosen = [a for a in args if a.location == "path"] + [a for a in args if _wanted(a) and a.location != "path"]
     if kind not in ("removal",):
-        chosen += [a for a in args if not a.required and re.fullmatch(_DESCRIBING, a.name)]
+        chosen += [a for a in args if not _wanted(a) and re.fullmatch(_DESCRIBING, a.name)]
+    if not chosen and not fields:
+        chosen = list(args)
     shown = set(fields.values())
     for a in chosen:
         if len(fields) >= 8:
@@ -245,6 +331,11 @@ def preview(pv: PlannedVerb, args: Sequence[_Arg], destructive: bool, forced: Pr
     fields = {k: v for k, v in fields.items() if v}
     return Preview(kind=kind, title=" ".join(_preview_title(pv, kind, money, thing, subject, on, amount, currency, to,
                                                         args).split()), fields=fields or None)
+
+
+def _wanted(a: _Arg) -> bool:
+    """Required, or required by its body's schema (``ArgSpec.wanted``) though the body is optional."""
+    return a.required or bool(getattr(a, "wanted", False))
 
 
 def _preview_title(pv: PlannedVerb, kind: str, money: str, thing: str, subject: str, on: str, amount: _Arg | None,
@@ -282,6 +373,11 @@ def _preview_title(pv: PlannedVerb, kind: str, money: str, thing: str, subject: 
         return f"Send {thing}" + (f" on {on}" if on else "")
     if kind == "event":
         return f"Schedule {subject}"
+    taking = _taking(pv, args)
+    if taking:
+        prep, who, place = taking
+        where = ph(place) if place and place.location != "path" else on or thing
+        return f"{pv.action.capitalize()} {ph(who)} {prep} {where}"
     if kind == "publish":
         label = _label_arg(args)
         return f"Publish {thing} {ph(label)}" + (f" in {on}" if on and not label else "")

@@ -45,6 +45,7 @@ class ArgSpec:
     schema: Mapping[str, Any]
     required: bool
     file: bool = False
+    wanted: bool = False  # required by its body's schema, though the body is optional: a preview shows it
 
 
 @dataclass(frozen=True, slots=True)
@@ -237,7 +238,8 @@ def _body_args(api: Api, op: Operation, taken: set[str], diags: list[Diagnostic]
             if cut:
                 diags.append(Diagnostic("C122", "warning", where, f"The schema of body property {prop!r} is recursive or very large; cut in args.",
                                         "Nothing to do; the runtime still sends what the document allows."))
-            out.append(ArgSpec(name, "body", str(prop), schema, body.required and prop in required, file))
+            out.append(ArgSpec(name, "body", str(prop), schema, body.required and prop in required, file,
+                               prop in required))
         return out, content_type
     if _is_file(media, api.deref(media.schema) if media.schema is not None else None):
         schema = {"type": "string", "format": "binary", "description": "Path of a file to send as the request body."}

@@ -19,7 +19,7 @@ from .model import Api, Operation
 from .overrides import OpOverride
 from .text import snake
 
-__all__ = ["CRUD", "MAX_NAME", "VERSION", "name_operation", "name_operations", "pack_names", "path_words",
+__all__ = ["CRUD", "MAX_NAME", "VERSION", "name_operation", "name_operations", "pack_names", "path_segments", "path_words",
            "resolve_names", "response_shape", "scopes", "unscoped"]
 
 MAX_NAME = 64
@@ -460,6 +460,11 @@ def _clashing(names: Mapping[str, str]) -> dict[str, bool]:
         return counts[name] > 1 or name in prefixes or any(h in counts for h in heads)
 
     return {key: clash(name) for key, name in names.items()}
+
+
+def path_segments(path: str) -> tuple[tuple[str, bool], ...]:
+    """The path's words and parameters in order, ``(word, False)`` or ``('', True)``, prefixes dropped."""
+    return tuple(_segments(path)[0])
 
 
 def path_words(op: Operation) -> tuple[str, ...]:

@@ -179,6 +179,68 @@ def test_titles_have_placeholders_and_a_fallback() -> None:
     assert d.verb.title.done == ["Got pet {{id}}", "Got pet"]
 
 
+def _q(*names: str, required: bool = False) -> tuple[Parameter, ...]:
+    return tuple(Parameter(name=n, location="query", required=required, schema={"type": "string"}) for n in names)
+
+
+def _titles(*ops: Any) -> dict[str, list[str]]:
+    return {k: list(v.verb.title.live) for k, v in _derive(*ops).items() if v.verb.title is not None}
+
+
+def test_titles_of_rpc_methods_read_as_english() -> None:
+    got = _titles(op("get", "/conversations.info", parameters=_q("token", "channel")),
+                  op("get", "/conversations.history", parameters=_q("channel")),
+                  op("get", "/conversations.members", parameters=_q("channel")),
+                  op("get", "/users.getPresence", parameters=_q("user")),
+                  op("post", "/chat.postMessage", request_body=_props("channel", "text")))
+    assert got == {"conversations.info": ["Getting conversation info"],
+                   "conversations.history": ["Listing conversation history"],  # a history is many things
+                   "conversations.members": ["Listing conversation members"],
+                   "users.get_presence": ["Getting user presence"],
+                   "chat.post_message": ["Posting message to {{channel}}", "Posting chat message"]}
+
+
+def test_search_titles_say_what_is_searched() -> None:
+    got = _titles(op("get", "/v1/customers/search", parameters=_q("query", required=True)),
+                  op("get", "/search/issues", parameters=_q("q", required=True)))
+    assert got == {"customers.search": ["Searching customers"], "issues.search": ["Searching issues"]}
+
+
+def test_titles_name_the_parent_the_parameters_identify() -> None:
+    # The account's SIP domains: "SIP" qualifies the domain, the account is what AccountSid names.
+    path = "/2010-04-01/Accounts/{AccountSid}/SIP/Domains.json"
+    got = _titles(op("post", path, parameters=(path_param("AccountSid"),), request_body=_props("domain_name")),
+                  op("get", "/user/repos"), op("get", "/v1/checkout/sessions"))
+    assert got == {"sip.domains.create": ["Creating SIP domain for account {{account_sid}}", "Creating SIP domain"],
+                   "user.repos.list": ["Listing your repositories"],
+                   "checkout.sessions.list": ["Listing checkout sessions"]}
+
+
+def test_an_invitation_names_who_and_where() -> None:
+    body = _body({"type": "object", "properties": {"channel": {"type": "string"}, "users": {"type": "string"}}},
+                 required=False)
+    d = _derive(op("post", "/conversations.invite", parameters=_q("token"), request_body=body))["conversations.invite"]
+    assert d.verb.title is not None and d.verb.title.live == ["Inviting {{users}} to {{channel}}",
+                                                             "Inviting to conversation"]
+    card = d.verb.preview
+    assert card is not None and card.title == "Invite {{users}} to {{channel}}"
+    assert card.fields == {"users": "{{users}}", "channel": "{{channel}}"}  # never the token
+
+
+def test_previews_show_what_the_body_requires_even_when_the_body_is_optional() -> None:
+    # Twilio's forms: the body is optional, its schema requires To and From.
+    body = _body({"type": "object", "required": ["To", "From"], "properties": {
+        "To": {"type": "string"}, "From": {"type": "string"}, "Timeout": {"type": "integer"}}}, required=False)
+    card = _derive(op("post", "/calls", request_body=body))["calls.create"].verb.preview
+    assert card is not None and card.fields == {"to": "{{to}}", "from": "{{from}}"}
+
+
+def test_previews_never_show_a_credential_argument() -> None:
+    o = op("post", "/notes", parameters=_q("token", "api_key", required=True), request_body=_props("title"))
+    card = _derive(o)["notes.create"].verb.preview
+    assert card is not None and card.fields == {"title": "{{title}}"}
+
+
 def test_binding_public_user_and_oauth_provider() -> None:
     public = make_api(op("get", "/a"))
     assert binding_for(public, public.operations, Overrides(), "zoo").model_dump(exclude_none=True) == {
