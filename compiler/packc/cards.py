@@ -192,6 +192,8 @@ def titles(pv: PlannedVerb, args: Sequence[_Arg]) -> Title:
         subject = f"{base} {own}".strip()
         text = phrase(state)
         return _both(("Checking", "Checked"), [f"whether {subject} is {text}", f"whether the {base} is {text}"])
+    if pv.action == "get" and len(pv.resource) > 1 and pv.resource[-1] in _SELF:  # GET /users/me
+        return _both(_CRUD_WORDS["get"], [f"the current {phrase(singular(pv.resource[-2]))}"])
     if pv.action == "list":
         things = _thing(pv, plural=True)
         return _both(_CRUD_WORDS["list"], [f"{things} {parent}", things] if parent else [things])
@@ -320,7 +322,7 @@ def preview(pv: PlannedVerb, args: Sequence[_Arg], destructive: bool, forced: Pr
     if kind not in ("removal",):
         chosen += [a for a in args if not _wanted(a) and re.fullmatch(_DESCRIBING, a.name)]
     if not chosen and not fields:
-        chosen = list(args)
+        chosen = [a for a in args if a.location == "body"] or [a for a in args if a.location != "header"]
     shown = set(fields.values())
     for a in chosen:
         if len(fields) >= 8:

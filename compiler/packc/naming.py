@@ -225,9 +225,11 @@ _LOOKUPS = {"search", "query", "lookup", "find"}
 
 def _rpc_method(path: str) -> bool:
     """Whether a path is one RPC method spelled with dots and no parameter (Slack's ``/conversations.info``)."""
-    base = path.partition("#")[0].partition("?")[0]
+    base, _, query = path.partition("#")[0].partition("?")
     if "{" in base:
         return False
+    if "." in query:  # flickr's /rest?method=flickr.photos.getInfo
+        return True
     last = re.sub(r"\.(json|xml|yaml|csv)$", "", base.rstrip("/").rpartition("/")[2])
     return "." in last and not VERSION.match(last)
 
@@ -265,6 +267,12 @@ def name_operations(api: Api, ops: Iterable[Operation]) -> list[tuple[Operation,
     ops = list(ops)
     shapes: dict[str, str] = {}
     named = [(op, *name_operation(op, api, shapes)) for op in ops]
+    # A word that has items below it (/projects/{id}/merge_requests/{mr}) is a collection, though a verb
+    # leads it: POST .../merge_requests creates one, GET lists them.
+    collections = {op.path.rstrip("/").rpartition("/")[0] for op in ops if op.path.rstrip("/").endswith("}")}
+    named = [(op, res, act) if act in CRUD or op.path not in collections or not path_words(op)
+             or path_words(op)[-1] != act or op.method not in _COLLECTION
+             else (op, (*res, act)[-2:], _COLLECTION[op.method]) for op, res, act in named]
     acted = {(op.path, act) for op, _res, act in named if op.method != "get" and act not in CRUD}
     read = {op.path for op, _res, act in named if op.method == "get" and act == "get"}
     out: list[tuple[Operation, tuple[str, ...], str]] = []
@@ -296,16 +304,37 @@ def _join(words: Iterable[str]) -> str:
 _CLASH_ORDER = ("get", "post", "patch", "put", "delete", "head", "options", "trace")
 
 
-def _op_words(operation_id: str, res: tuple[str, ...]) -> str:
+_CONNECTIVES = {"by", "for", "in", "of", "and", "with", "from", "to"}
+
+
+def _op_words(operation_id: str, res: tuple[str, ...], op: Operation | None = None) -> str:
     """An operationId as a name word, without what the resource already says: GitHub's
-    ``users/get-by-id`` on ``user`` → ``get_by_id``; ``teams/list-legacy`` → ``list_legacy``."""
+    ``users/get-by-id`` on ``user`` → ``get_by_id``; ``teams/list-legacy`` → ``list_legacy``. One
+    that spells its method and path keeps only what the path does not say: Stripe's
+    ``PostSourcesSourceVerify`` → ``verify``; Box's ``get_files_id_get_shared_link`` → ``get_shared_link``."""
     if _METHOD_PATH.match(operation_id.strip()):
         return snake(operation_id)
-    words = snake(operation_id.rpartition("/")[2] or operation_id).split("_")
+    words = [w for w in snake(operation_id.rpartition("/")[2] or operation_id).split("_") if w and not VERSION.match(w)]
+    if op is not None:
+        statics = [part for w in path_words(op) for part in w.split("_")]
+        found = (snake(p).split("_") for p in re.findall(r"{([^}]*)}", op.path))
+        params = [*sorted(found, key=len, reverse=True), ["id"]]
+        rest = words[1:] if words and words[0] == op.method else words
+        at = -1
+        for w in statics:  # the path's words, in order
+            at = next((i for i in range(at + 1, len(rest)) if w in (rest[i], singular(rest[i]))), len(rest))
+        if statics and at < len(rest) and rest[0] in (statics[0], singular(statics[0])):
+            extra, tail = [], rest[at + 1:]
+            while tail:  # a parameter's words (web_link_id, id) are not the operation's own
+                k = next((len(p) for p in params if tail[: len(p)] == p), 0)
+                extra += [] if k else tail[:1]
+                tail = tail[k or 1:]
+            # Nothing the path does not say: no word of its own (a later candidate tells it apart).
+            return "_".join(extra) if set(extra) - _CONNECTIVES else "" if not extra else "_".join(words)
     known = {w for r in res for w in (r, singular(r))}
     while len(words) > 1 and (words[0] in known or singular(words[0]) in known):
         words.pop(0)
-    return "_".join(w for w in words if w)
+    return "_".join(words)
 
 
 def _numbered(name: str, n: int) -> str:
@@ -348,14 +377,15 @@ def resolve_names(items: list[tuple[Operation, tuple[str, ...], str, OpOverride]
         # The same words under another parent (/orgs/{org}/actions/secrets, /orgs/{org}/dependabot/secrets,
         # /repos/...): the nearest word to their left that tells them apart, then the top-level word.
         words = path_words(op)
-        near = [w for w in reversed(words) if w not in res][:1]
+        near = [w for w in reversed(words) if w not in res and w != act][:1]  # the action's word tells nothing apart
         top = [w for w in words[:1] if w not in res and w not in near]
         acts = [act, "replace"] if op.method == "put" and act == "update" else [act]
         candidates.extend(_join([*extra, *res, a]) for extra in (near, top, [*top, *near]) if extra for a in acts)
-        own = _op_words(op.operation_id or "", res)
+        own = _op_words(op.operation_id or "", res, op)
         if own and own != act:
             candidates.append(_join([*res, own]))
-        candidates.append(_join([*res, f"{act}_{op.method}"]))
+        if act != op.method:
+            candidates.append(_join([*res, f"{act}_{op.method}"]))
         name = next((c for c in candidates if c not in taken), None)
         n = 2
         while name is None:

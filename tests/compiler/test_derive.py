@@ -216,6 +216,11 @@ def test_titles_name_the_parent_the_parameters_identify() -> None:
                    "checkout.sessions.list": ["Listing checkout sessions"]}
 
 
+def test_the_callers_own_object_is_the_current_one() -> None:
+    assert _titles(op("get", "/users/me"), op("get", "/users")) == {"users.me": ["Getting the current user"],
+                                                                    "users.list": ["Listing users"]}
+
+
 def test_an_invitation_names_who_and_where() -> None:
     body = _body({"type": "object", "properties": {"channel": {"type": "string"}, "users": {"type": "string"}}},
                  required=False)

@@ -276,3 +276,20 @@ def test_names_set_by_the_user_are_kept_in_a_pack() -> None:
     result = plan(make_api(*_scoped_api(tags)), Overrides(ops={tags.key: OpOverride(verb="repos.tags.list")}))  # type: ignore[arg-type]
     names = {v.op.key: v.name for p in result.packs for v in p.verbs}
     assert names[tags.key] == "repos.tags.list" and names["GET /repos/{owner}/{repo}/labels"] == "labels.list"
+
+
+def test_a_word_with_items_below_it_is_a_collection_though_a_verb_leads_it() -> None:
+    names = _names(op("get", "/projects/{id}/merge_requests"), op("post", "/projects/{id}/merge_requests"),
+                   op("get", "/projects/{id}/merge_requests/{mr}"))
+    assert names["GET /projects/{id}/merge_requests"] == "projects.merge_requests.list"
+    assert names["POST /projects/{id}/merge_requests"] == "projects.merge_requests.create"
+
+
+def test_an_operation_id_that_spells_its_path_gives_only_what_the_path_does_not_say() -> None:
+    names = _names(op("get", "/files/{file_id}", operation_id="get_files_id"),
+                   op("get", "/files/{file_id}#get_shared_link", operation_id="get_files_id_get_shared_link"),
+                   op("post", "/v1/sources/{source}/verify"),
+                   op("post", "/v1/sources/{source}/verify#x", operation_id="PostSourcesSourceVerify"))
+    assert names["GET /files/{file_id}#get_shared_link"] == "files.get_shared_link"
+    # Nothing of its own: the method is the next distinction, never an echo of the action.
+    assert names["POST /v1/sources/{source}/verify#x"] == "sources.verify_post"
