@@ -135,5 +135,8 @@ _SPELLED = {"pull": "pull request", "repo": "repository", "org": "organization",
 
 def phrase(words: str) -> str:
     """A snake_case resource word as title words: ``pull`` → ``pull request``, ``update_branch`` → ``update branch``."""
-    parts = [_SPELLED.get(w, w) for w in words.split("_") if w]
+    words_ = [w for w in words.split("_") if w]
+    # "pull" → "pull request", but not in "pull_request" (already spelled out).
+    parts = [w if i + 1 < len(words_) and _SPELLED.get(w, w).rpartition(" ")[2] in (words_[i + 1], singular(words_[i + 1]))
+             else _SPELLED.get(w, w) for i, w in enumerate(words_)]
     return " ".join(parts)

@@ -53,6 +53,13 @@ def test_singulars_of_path_words(word: str, one: str) -> None:
     assert is_plural(word) == (word != one or word in ("people",))
 
 
+def test_phrases_spell_abbreviations_once() -> None:
+    from packc.english import phrase
+
+    assert [phrase(w) for w in ("pull", "repo", "pull_requests", "required_pull_request_reviews")] == [
+        "pull request", "repository", "pull requests", "required pull request reviews"]
+
+
 def test_verb_forms() -> None:
     assert [past(v) for v in ("merge", "send", "copy", "stop", "lock", "pay", "transfer")] == [
         "merged", "sent", "copied", "stopped", "locked", "paid", "transferred"]
