@@ -42,8 +42,13 @@ _DESCRIBING = r"(body_)?(title|name|display_name|subject|summary|description|bod
 _TO = r"(body_)?(to|recipients?|email|phone|phone_number|channel|chat_id|to_\w+|\w+_to|payee\w*|destination\w*|" \
       r"customer|user|user_id)"
 # The people an invitation (or a removal) names, and the verbs that take them: "Invite {{users}} to {{channel}}".
-_PEOPLE = r"(body_)?(users?|user_ids?|emails?|members?|invitees?|assignees?|reviewers?|people)"
+_PEOPLE = r"(body_)?(users|user_ids|emails|members|invitees|assignees|reviewers|people)"
+_PERSON = r"(body_)?(user|user_id|email|member|invitee)"  # for the verbs whose object is always a person
 _TAKING = {"invite": "to", "add": "to", "assign": "to", "kick": "from", "remove": "from", "unassign": "from"}
+_ALWAYS_PEOPLE = {"invite", "kick", "assign", "unassign"}
+# Resources that are people themselves: adding to them adds no one to anything.
+_PEOPLE_THINGS = {"user", "member", "participant", "invitee", "assignee", "reviewer", "admin", "owner", "person",
+                  "collaborator", "guest"}
 # Verbs that send something somewhere: "Posting message to {{channel}}".
 _SENDING = {"post", "send", "share", "forward", "reply", "publish", "deliver", "broadcast", "notify"}
 # Nouns that read as many things though singular: GET /conversations.history lists.
@@ -173,12 +178,25 @@ def _taking(pv: PlannedVerb, args: Sequence[_Arg]) -> tuple[str, _Arg, _Arg | No
     """(preposition, people, place) of an action that puts people into (or out of) the resource:
     ``conversations.invite`` with ``users`` and ``channel`` → ("to", users, channel)."""
     prep = _TAKING.get(pv.action)
-    who = _find(args, _PEOPLE) if prep else None
-    if prep is None or who is None:
-        return None
     one = singular(pv.resource[-1]) if pv.resource else ""
-    place = _find([a for a in args if a is not who], rf"(body_)?{one}(_id|_sid|_key)?", _TO) if one else None
+    if prep is None or one.rpartition("_")[2] in _PEOPLE_THINGS:
+        return None
+    who = _find(args, _PEOPLE, *((_PERSON,) if pv.action in _ALWAYS_PEOPLE else ()))
+    if who is None:
+        return None
+    place = _find([a for a in args if a is not who], rf"(body_)?{one}(_id|_sid|_key)?",
+                  r"(body_)?(channel|chat|room|group|team|space)(_id|_sid)?", _TO) if one else None
     return prep, who, place
+
+
+def _without_thing(obj: str, thing: str) -> str:
+    """An action's object words without what the resource already says: ``dnd.end_dnd`` → '',
+    ``conversations.set_conversation_prefs`` → ``prefs``."""
+    last = thing.rpartition(" ")[2]
+    if obj in (last, thing):
+        return ""
+    head, _, rest = obj.partition(" ")
+    return rest if rest and head in (last, singular(last)) else obj
 
 
 def titles(pv: PlannedVerb, args: Sequence[_Arg]) -> Title:
@@ -213,15 +231,17 @@ def titles(pv: PlannedVerb, args: Sequence[_Arg]) -> Title:
         first = f"{obj} of {thing} {own}" if own else f"{target} {parent}" if parent else ""
         return _both(words, [first, target] if first else [target])
     live, done, obj = _action_words(pv)
-    if pv.action.split("_")[0] in _MANY and not obj:
-        thing = _thing(pv, plural=True) if is_plural(pv.resource[-1] if pv.resource else "") \
-            else f"{thing}s" if pv.resource else thing
-    taking = _taking(pv, args) if not obj else None
+    taking = _taking(pv, args)
     if taking:
         # conversations.invite: "Inviting {{users}} to {{channel}}", then "Inviting to conversation".
         prep, who, place = taking
+        live, done = gerund(pv.action).capitalize(), past(pv.action).capitalize()
         where = f"{thing} {own}" if own else ph(place) if place else thing
         return _both((live, done), [f"{ph(who)} {prep} {where}", f"{prep} {thing}"])
+    obj = _without_thing(obj, thing)
+    if pv.action.split("_")[0] in _MANY and not obj:
+        thing = _thing(pv, plural=True) if is_plural(pv.resource[-1] if pv.resource else "") \
+            else f"{thing}s" if pv.resource else thing
     to = _find(args, _TO) if obj and pv.action.split("_")[0] in _SENDING else None
     if obj and not own and to is not None:
         # chat.post_message: "Posting message to {{channel}}", then "Posting chat message".
@@ -363,7 +383,9 @@ def _preview_title(pv: PlannedVerb, kind: str, money: str, thing: str, subject: 
         where = to_part or (f" for {on}" if on else "")
         return f"Pay {sum_}{where}" if amount or to else f"Pay {subject}"
     if kind == "removal":
-        return f"Delete {subject}" if pv.action.startswith("delete") else f"{_imperative(pv.action, pv.op.method)} {subject}"
+        if pv.action in ("delete", "delete_all"):
+            return f"Delete {subject}"
+        return f"{_imperative(pv.action, pv.op.method, thing)} {subject}"  # users.delete_photo: "Delete photo of user"
     if kind == "message":
         verb, _, rest = pv.action.partition("_")
         if verb in VERBS and rest and verb not in ("create", "update"):  # chat.post_message: "Post message"
@@ -388,15 +410,16 @@ def _preview_title(pv: PlannedVerb, kind: str, money: str, thing: str, subject: 
         return f"Create {thing} {ph(label)}" + (f" in {on}" if on else "")
     if pv.action in ("update", "replace"):
         return f"{pv.action.capitalize()} {subject}"
-    return f"{_imperative(pv.action, pv.op.method)} {subject}" if pv.action else f"Confirm {pv.name}"
+    return f"{_imperative(pv.action, pv.op.method, thing)} {subject}" if pv.action else f"Confirm {pv.name}"
 
 
-def _imperative(action: str, method: str) -> str:
+def _imperative(action: str, method: str, thing: str = "") -> str:
     """An action as an imperative phrase: ``merge`` → ``Merge``, ``update_branch`` → ``Update branch of``;
-    a noun (POST .../cover) takes its method's verb: ``Submit cover of``."""
+    a noun (POST .../cover) takes its method's verb: ``Submit cover of``; what ``thing`` says is not
+    said twice (``dnd.end_dnd`` → ``End``)."""
     words = action.split("_")
     if words[0] in VERBS:
-        rest = phrase("_".join(words[1:]))
+        rest = _without_thing(phrase("_".join(words[1:])), thing)
         return f"{words[0].capitalize()} {rest} of" if rest else words[0].capitalize()
     verb = {"post": "Submit", "put": "Update", "patch": "Update", "delete": "Delete"}.get(method, "Confirm")
     return f"{verb} {phrase(action)} of"

@@ -232,6 +232,26 @@ def test_an_invitation_names_who_and_where() -> None:
     assert card.fields == {"users": "{{users}}", "channel": "{{channel}}"}  # never the token
 
 
+def test_only_people_put_into_something_make_an_invitation() -> None:
+    def form(*names: str) -> RequestBody:
+        return _body({"type": "object", "properties": {n: {"type": "string"} for n in names}}, required=False)
+
+    got = _derive(op("post", "/conversations.kick", request_body=form("channel", "user")),
+                  op("post", "/admin.users.assign", request_body=form("team_id", "user_id")),
+                  op("post", "/dnd.endDnd"), op("post", "/admin.conversations.setConversationPrefs",
+                                                request_body=form("channel_id", "prefs")))
+    live = {k: (v.verb.title.live[0] if v.verb.title else "", v.verb.preview.title if v.verb.preview else "")
+            for k, v in got.items()}
+    assert live == {
+        "conversations.kick": ("Kicking {{user}} from {{channel}}", "Kick {{user}} from {{channel}}"),
+        # The users are what is assigned, not where: no "to admin user".
+        "admin.users.assign": ("Assigning admin user", "Assign admin user"),
+        # What the resource says is not said twice.
+        "dnd.end_dnd": ("Ending dnd", "End dnd"),
+        "admin.conversations.set_conversation_prefs": ("Setting admin conversation prefs",
+                                                       "Set prefs of admin conversation")}
+
+
 def test_previews_show_what_the_body_requires_even_when_the_body_is_optional() -> None:
     # Twilio's forms: the body is optional, its schema requires To and From.
     body = _body({"type": "object", "required": ["To", "From"], "properties": {
