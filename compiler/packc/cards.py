@@ -34,6 +34,8 @@ _MONEY_ACTIONS = {"capture", "pay", "refund", "payout", "transfer", "charge", "w
 _MESSAGE_THINGS = {"message", "sms", "email", "mail", "chat", "notification", "text", "comment", "reply", "post",
                    "tweet", "status", "note"}
 _SELF = {"me", "self", "current", "myself", "whoami"}  # GET /users/me: the caller's own
+_CALLER = {"user", "account", "profile", "me", "self", "whoami"}  # GET /user alone: the caller's
+_SENT = {"message", "sms", "mms", "email", "mail", "notification", "fax"}  # created is sent
 _MANY = {"search", "list", "find", "query", "filter"}  # actions over many: "Searched pets"
 _PUBLISH_WORDS = {"publish", "release", "deploy", "share", "publication", "unpublish"}
 _DESCRIBING = r"(body_)?(title|name|display_name|subject|summary|description|body|text|message|content|email|" \
@@ -215,6 +217,14 @@ def titles(pv: PlannedVerb, args: Sequence[_Arg]) -> Title:
     if pv.action == "list":
         things = _thing(pv, plural=True)
         return _both(_CRUD_WORDS["list"], [f"{things} {parent}", things] if parent else [things])
+    one = singular(pv.resource[-1]) if pv.resource else ""
+    to = _find(args, _TO)
+    if pv.action == "create" and one in _SENT and to is not None:
+        # Twilio's messages.create: "Sending message to {{to}}", then "Sending message".
+        return _both(("Sending", "Sent"), [f"{thing} to {ph(to)}", thing])
+    if pv.action == "get" and len(pv.resource) == 1 and one in _CALLER and \
+            [w for w, p in path_segments(pv.op.path)] == [pv.resource[0]]:
+        return _both(_CRUD_WORDS["get"], [f"the current {thing}"])  # GET /user, GET /v1/account
     if pv.action in _CRUD_WORDS:
         words = _CRUD_WORDS[pv.action]
         label = _label_arg(args) if pv.action == "create" else None

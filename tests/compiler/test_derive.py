@@ -221,6 +221,18 @@ def test_the_callers_own_object_is_the_current_one() -> None:
                                                                     "users.list": ["Listing users"]}
 
 
+def test_the_caller_and_a_sent_message() -> None:
+    one = {"200": {"content": {"application/json": {"schema": {"type": "object", "properties": {"id": {}}}}}}}
+    doc = {**DOC, "paths": {"/v1/account": {"get": {"responses": one}}}}
+    derived = _derive(op("get", "/v1/account"), op("get", "/v1/accounts/{a}", parameters=(path_param("a"),)),
+                      op("post", "/Accounts/{sid}/Messages.json", parameters=(path_param("sid"),),
+                         request_body=_props("To", "Body")), doc=doc)
+    got = {k: list(v.verb.title.live) for k, v in derived.items() if v.verb.title is not None}
+    assert got == {"account.get": ["Getting the current account"],  # /account alone: the caller's
+                   "accounts.get": ["Getting account {{a}}", "Getting account"],
+                   "accounts.messages.create": ["Sending message to {{to}}", "Sending message"]}
+
+
 def test_an_invitation_names_who_and_where() -> None:
     body = _body({"type": "object", "properties": {"channel": {"type": "string"}, "users": {"type": "string"}}},
                  required=False)
