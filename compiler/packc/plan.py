@@ -335,6 +335,17 @@ def plan(api: Api, overrides: Overrides, *, split: bool = False, max_verbs: int 
     api_id = overrides.api_id or sanitize_id(_api_id(api))  # already in the grammar; checked
 
     scope_words = scopes(api.operations)
+    # A stub may name a verb as its pack did (issues.list for repos.issues.list): it picks the one
+    # operation whose name, without its scope word, is that, unless another operation has it as its
+    # own name (GitHub's GET /issues is issues.list) or more than one would shorten to it.
+    by_short: set[str] = set()
+    if overrides.stub_verbs is not None:
+        shorts: dict[str, int] = {}
+        for op, _res, _act, _ov in named:
+            if op.key in names and (cut := unscoped(op, names[op.key], scope_words)) != names[op.key]:
+                shorts[cut] = shorts.get(cut, 0) + 1
+        exact = set(names.values())
+        by_short = {n for n, count in shorts.items() if count == 1 and n not in exact and n in overrides.stub_verbs}
     left_out: list[LeftOut] = []
     entries: list[tuple[Operation, tuple[str, ...], str, OpOverride, str]] = []
     for op, res, act, ov in named:
@@ -345,7 +356,7 @@ def plan(api: Api, overrides: Overrides, *, split: bool = False, max_verbs: int 
             left_out.append(LeftOut(op, name, "excluded by x-packc"))
             continue
         if overrides.stub_verbs is not None and name not in overrides.stub_verbs and \
-                unscoped(op, name, scope_words) not in overrides.stub_verbs:
+                unscoped(op, name, scope_words) not in by_short:
             left_out.append(LeftOut(op, name, "not among the stub manifest's verbs"))
             continue
         entries.append((op, res, act, ov, name))

@@ -293,3 +293,15 @@ def test_an_operation_id_that_spells_its_path_gives_only_what_the_path_does_not_
     assert names["GET /files/{file_id}#get_shared_link"] == "files.get_shared_link"
     # Nothing of its own: the method is the next distinction, never an echo of the action.
     assert names["POST /v1/sources/{source}/verify#x"] == "sources.verify_post"
+
+
+def test_a_stub_may_name_verbs_as_their_pack_did() -> None:
+    # issues.create is the repository's (its pack name); issues.list is /issues's own name, so it is
+    # that one and not the repository's list, which a stub calls repos.issues.list.
+    stub = dict.fromkeys(("issues.create", "issues.list", "pulls.merge", "repos.labels.list"), None)
+    api = make_api(*_scoped_api(op("get", "/issues")))
+    result = plan(api, Overrides(stub_verbs=stub))  # type: ignore[arg-type]
+    names = {v.op.key: v.name for p in result.packs for v in p.verbs}
+    assert names == {"POST /repos/{owner}/{repo}/issues": "issues.create", "GET /issues": "issues.list",
+                     "PUT /repos/{owner}/{repo}/pulls/{n}/merge": "pulls.merge",
+                     "GET /repos/{owner}/{repo}/labels": "repos.labels.list"}  # as the stub says
