@@ -101,8 +101,8 @@ def _modifier(pv: PlannedVerb) -> str:
               None)
     if at is None:
         return ""
-    if at == 1 and parent in _SELF | {"user", "my"}:
-        return "your"
+    if parent in _SELF or (at == 1 and parent in ("user", "my")):
+        return "your"  # /me/playlists, /users/me/settings, /user/repos (the caller's)
     # An acronym keeps its capitals (SIP, DNS), as the document writes it.
     raw = next((w for w in re.split(r"[/.]", pv.op.path) if snake(w) == parent), "")
     return raw if raw.isupper() and raw.isalpha() and len(raw) <= 5 else phrase(singular(parent))
@@ -110,6 +110,8 @@ def _modifier(pv: PlannedVerb) -> str:
 
 def _thing(pv: PlannedVerb, *, plural: bool = False) -> str:
     """The resource as a title names it: ``SIP domain``, ``pull request``, ``your repositories``."""
+    if len(pv.resource) > 1 and pv.resource[-1] in _SELF:  # /users/me: the caller's own
+        return f"the current {phrase(singular(pv.resource[-2]))}"
     base = resource_phrase(pv.resource, plural=plural)
     modifier = _modifier(pv)
     return f"{modifier} {base}" if modifier and modifier not in base.split() else base
@@ -237,7 +239,7 @@ def titles(pv: PlannedVerb, args: Sequence[_Arg]) -> Title:
         obj = phrase(pv.action)
         last = pv.action.split("_")[-1]
         words = _CRUD_WORDS["list"] if is_plural(last) or last in _LISTS else _CRUD_WORDS["get"]
-        target = f"{thing} {obj}"
+        target = f"your {obj}" if pv.resource and pv.resource[-1] in _SELF else f"{thing} {obj}"  # /users/me/settings
         first = f"{obj} of {thing} {own}" if own else f"{target} {parent}" if parent else ""
         return _both(words, [first, target] if first else [target])
     live, done, obj = _action_words(pv)

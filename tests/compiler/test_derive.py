@@ -219,6 +219,9 @@ def test_titles_name_the_parent_the_parameters_identify() -> None:
 def test_the_callers_own_object_is_the_current_one() -> None:
     assert _titles(op("get", "/users/me"), op("get", "/users")) == {"users.me": ["Getting the current user"],
                                                                     "users.list": ["Listing users"]}
+    assert _titles(op("patch", "/users/me"), op("get", "/users/me/settings"), op("get", "/me/playlists")) == {
+        "users.me.update": ["Updating the current user"], "users.me.settings": ["Getting your settings"],
+        "me.playlists.list": ["Listing your playlists"]}
 
 
 def test_the_caller_and_a_sent_message() -> None:
