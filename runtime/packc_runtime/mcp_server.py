@@ -9,16 +9,19 @@ the server was started with ``host_confirms`` (the operator says the host asks b
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from typing import Any
 
 import mcp_types as types
-from mcp.server.context import ServerRequestContext
+from mcp.server.context import CallNext, HandlerResult, ServerMiddleware, ServerRequestContext
 from mcp.server.lowlevel import Server
 from mcp.server.request_state import RequestStateBoundary, RequestStateSecurity
 from mcp.shared.exceptions import MCPError
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+from opentelemetry.trace import NoOpTracerProvider, ProxyTracerProvider, get_tracer_provider
 
 from .errors import PackRuntimeError
 from .mcp_confirm import ApprovalLedger, Decision, args_digest, decision_of, form_message, form_schema
@@ -29,6 +32,8 @@ from .results import failure
 __all__ = ["PackServer", "serve_http", "serve_stdio"]
 
 _CONFIRM_KEY = "confirm"
+#: Worker threads for Pack.call: as many calls run at once as anyio's default thread limiter allowed.
+_CALL_THREADS = 40
 _NOT_SENT = {
     "decline": "The person declined: nothing was sent.",
     "cancel": "The person dismissed the approval without answering: nothing was sent.",
@@ -56,6 +61,23 @@ def _cli_line(spec: ToolSpec, args: Mapping[str, Any], *, confirm: bool = False)
     return shlex.join([*line, "--confirm"] if confirm else line)
 
 
+class _TracedWhenConfigured:
+    """The SDK's OpenTelemetry middleware, run only while a tracer provider is installed.
+
+    The SDK ships it on every server; with no provider it opens a no-op span per message, which cost
+    about 50 us of a tools/call (docs/mcp.md, Performance). The check is per message, so a provider
+    installed after the server was built is still honoured.
+    """
+
+    def __init__(self, inner: ServerMiddleware[Any]) -> None:
+        self.inner = inner
+
+    async def __call__(self, ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> HandlerResult:
+        if isinstance(get_tracer_provider(), ProxyTracerProvider | NoOpTracerProvider):
+            return await call_next(ctx)
+        return await self.inner(ctx, call_next)
+
+
 class PackServer:
     """The tools of one or more packs behind one MCP ``Server``.
 
@@ -74,14 +96,19 @@ class PackServer:
         self.host_confirms = host_confirms
         self.max_result_bytes = max_result_bytes
         self.ledger = ApprovalLedger()
+        self._calls: ThreadPoolExecutor | None = None
         self._listing = types.ListToolsResult(
             tools=[types.Tool.model_validate(spec.definition) for spec in self.tools.values()])
         name = self.packs[0].id if len(self.packs) == 1 else "packc"
         self.server: Server[Any] = Server(
             name, version=_version(), title="packc: " + ", ".join(p.id for p in self.packs)[:200],
-            instructions=self._instructions(), on_list_tools=self._list_tools, on_call_tool=self._call_tool,
+            instructions=self._instructions(), on_list_tools=self._list_tools,
             get_tool_input_schema=lambda tool: self.tools[tool].definition["inputSchema"] if tool in self.tools
             else None)
+        # Registered as a plain handler: a result goes back as the wire dict (``_result``), not a model.
+        self.server.add_request_handler("tools/call", types.CallToolRequestParams, self._call_tool)
+        self.server.middleware = [_TracedWhenConfigured(m) if type(m).__name__ == "OpenTelemetryMiddleware" else m
+                                  for m in self.server.middleware]
         # Seals the stateless protocol's requestState, bound to the tool name and its arguments.
         self.server.middleware.append(RequestStateBoundary(RequestStateSecurity.ephemeral(), default_audience=name))
 
@@ -93,7 +120,10 @@ class PackServer:
                 "{ok, status, title, body | error}.")
 
     async def aclose(self) -> None:
-        """Close every pack's connection pools."""
+        """Close every pack's connection pools (and the call threads, once idle)."""
+        if self._calls is not None:
+            self._calls.shutdown(wait=False, cancel_futures=True)
+            self._calls = None
         for pack in self.packs:
             await pack.aclose()
 
@@ -104,7 +134,7 @@ class PackServer:
         return self._listing
 
     async def _call_tool(self, ctx: ServerRequestContext[Any], params: types.CallToolRequestParams,
-                         ) -> types.CallToolResult | types.InputRequiredResult:
+                         ) -> dict[str, Any] | types.InputRequiredResult:
         spec = self.tools.get(params.name)
         if spec is None:
             raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown tool: {params.name}")
@@ -130,12 +160,22 @@ class PackServer:
         return self._result(spec, envelope, args)
 
     async def _send(self, spec: ToolSpec, args: Mapping[str, Any], *, confirm: bool) -> dict[str, Any]:
-        # The sync Pack.call on a worker thread: the hop costs ~0.13 ms, while Pack.acall costs ~0.3 ms
-        # more than Pack.call on loopback (anyio streams, event-loop turns); docs/mcp.md, Performance.
-        import anyio.to_thread
-
+        # The sync Pack.call on a worker thread (Pack.acall costs ~0.3 ms more than Pack.call on loopback:
+        # anyio streams, event-loop turns), handed over with asyncio's run_in_executor: anyio.to_thread
+        # takes two more event-loop turns per call (its limiter's and a checkpoint). docs/mcp.md, Performance.
+        # A cancelled request stops waiting at once; a call not yet started is dropped, one under way
+        # finishes on its thread and its envelope is dropped.
+        call = partial(spec.pack.call, spec.verb, args, confirm=confirm)
         try:
-            return await anyio.to_thread.run_sync(partial(spec.pack.call, spec.verb, args, confirm=confirm))
+            try:
+                loop = asyncio.get_running_loop()
+            except RuntimeError:  # not on asyncio (anyio on trio): anyio's worker threads
+                import anyio.to_thread
+
+                return await anyio.to_thread.run_sync(call)
+            if self._calls is None:
+                self._calls = ThreadPoolExecutor(_CALL_THREADS, thread_name_prefix="packc-call")
+            return await loop.run_in_executor(self._calls, call)
         except Exception as exc:  # a bug must still come back as one envelope, not a dropped call
             return failure(spec.verb, PackRuntimeError(
                 f"Internal error in the runtime ({type(exc).__name__}); please report it."))
@@ -167,7 +207,10 @@ class PackServer:
             return "cancel"
         return decision_of(result.action, result.content)
 
-    def _result(self, spec: ToolSpec, envelope: dict[str, Any], args: Mapping[str, Any]) -> types.CallToolResult:
+    def _result(self, spec: ToolSpec, envelope: dict[str, Any], args: Mapping[str, Any]) -> dict[str, Any]:
+        """The CallToolResult as its wire dict: the SDK validates and dumps a handler's result against the
+        protocol's schema anyway, so a model built here would be validated and dumped twice (about half the
+        result's serialization time: 0.19 of 0.38 ms for a 29 KB result)."""
         error = envelope.get("error")
         if isinstance(error, dict) and error.get("code") == "missing_credentials":
             env = " or ".join(error.get("env") or []) or "the pack's credential variable"
@@ -179,8 +222,10 @@ class PackServer:
             error["fix"] = (f"Have a person check that {', '.join(error.get('origins') or [])} is the API the "
                             f"variable is for and run `{error.get('command')}` once (an agent must not run it); or "
                             "list that origin in PACKC_TRUSTED_ORIGINS in the host's environment. Then call again.")
-        how = (f"call again with narrower arguments (a filter or a smaller page), or run `{_cli_line(spec, args)}` "
-               "for the whole body (up to 10 MiB)")
+        def how() -> str:  # only when the body is cut
+            return (f"call again with narrower arguments (a filter or a smaller page), or run "
+                    f"`{_cli_line(spec, args)}` for the whole body (up to 10 MiB)")
+
         fitted = fit_envelope(envelope, self.max_result_bytes, how=how)
         text = render_text(fitted)
         if len(text.encode()) > self.max_result_bytes:  # error bodies and previews are not cut above
@@ -188,16 +233,21 @@ class PackServer:
             tail = sep + marker if head else ""
             keep = max(0, self.max_result_bytes - len(tail.encode()) - 32)
             text = (head or text).encode()[:keep].decode("utf-8", errors="ignore") + "\n[packc: text cut]" + tail
-        return types.CallToolResult(content=[types.TextContent(text=text)], structured_content=fitted,
-                                    is_error=not envelope.get("ok"))
+        return {"content": [{"type": "text", "text": text}], "structuredContent": fitted,
+                "isError": not envelope.get("ok"), "resultType": "complete"}
 
 
 async def serve_stdio(server: PackServer) -> None:
-    """Serve over the process's stdin/stdout until the client closes them."""
-    from mcp.server.stdio import stdio_server
+    """Serve over the process's stdin/stdout until the client closes them (``mcp_stdio``: the event loop
+    reads and writes the pipes; the SDK's ``stdio_server``, a thread hop per read and write, otherwise)."""
+    from .mcp_stdio import pipe_stdio, pipes_usable
 
+    if pipes_usable():
+        transport = pipe_stdio
+    else:
+        from mcp.server.stdio import stdio_server as transport
     try:
-        async with stdio_server() as (read, write):
+        async with transport() as (read, write):
             await server.server.run(read, write, server.server.create_initialization_options())
     finally:
         await server.aclose()

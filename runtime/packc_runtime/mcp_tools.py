@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -287,12 +287,14 @@ def _cut(value: Any, budget: int, where: str, notes: list[str]) -> Any:
     return text[:k]
 
 
-def fit_envelope(envelope: dict[str, Any], limit: int, *, how: str) -> dict[str, Any]:
+def fit_envelope(envelope: dict[str, Any], limit: int, *, how: str | Callable[[], str]) -> dict[str, Any]:
     """The envelope, its body cut to fit ``limit`` bytes of JSON, and a ``truncated`` object saying
-    what was cut and ``how`` to get the rest (the CLI line, a narrower call)."""
+    what was cut and ``how`` to get the rest (the CLI line, a narrower call; a callable is asked only
+    when something is cut)."""
     size = _size(envelope)
     if size <= limit or "body" not in envelope:
         return envelope
+    how = how() if callable(how) else how
     notes: list[str] = []
     head = {k: v for k, v in envelope.items() if k != "body"}
     budget = max(0, limit - _size(head) - len(how) - 1024)  # room for the marker object

@@ -209,3 +209,33 @@ def test_a_client_that_fails_to_ask_sends_nothing(pack_dir: Path, env: dict[str,
     result = run(make_server(pack_dir, env), mode, body, elicit=broken)
     assert pets_count() == before
     assert result is None or result.is_error  # handshake era: the server got an error answer, sent nothing
+
+
+def test_the_sdk_tracing_middleware_runs_only_while_a_tracer_provider_is_installed(
+        pack_dir: Path, env: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    import anyio
+    from opentelemetry.trace import NoOpTracerProvider
+
+    from packc_runtime import mcp_server
+
+    server = make_server(pack_dir, env)
+    traced = [m for m in server.server.middleware if isinstance(m, mcp_server._TracedWhenConfigured)]
+    assert len(traced) == 1 and type(traced[0].inner).__name__ == "OpenTelemetryMiddleware"
+    seen: list[str] = []
+
+    async def inner(ctx: Any, call_next: Any) -> Any:
+        seen.append("span")
+        return await call_next(ctx)
+
+    async def call_next(ctx: Any) -> dict[str, Any]:
+        return {}
+
+    traced[0].inner = inner  # type: ignore[assignment]
+    anyio.run(traced[0], None, call_next)  # no provider installed: the proxy
+    monkeypatch.setattr(mcp_server, "get_tracer_provider", NoOpTracerProvider)
+    anyio.run(traced[0], None, call_next)
+    assert seen == []
+    monkeypatch.setattr(mcp_server, "get_tracer_provider", object)  # an SDK's provider
+    anyio.run(traced[0], None, call_next)
+    assert seen == ["span"]
+    anyio.run(server.aclose)

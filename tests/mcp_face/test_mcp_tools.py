@@ -202,3 +202,16 @@ def test_without_the_mcp_extra_serve_says_how_to_install_it(monkeypatch: pytest.
     err = io.StringIO()
     assert serve_main([str(GOLDEN / "clinic" / "pet-clinic")], stderr=err) == 2
     assert "pip install 'packc-runtime[mcp]'" in err.getvalue()
+
+
+def test_fit_envelope_asks_for_how_only_when_it_cuts() -> None:
+    asked: list[int] = []
+
+    def how() -> str:
+        asked.append(1)
+        return "narrow it"
+
+    small = {"ok": True, "body": {"id": 1}}
+    assert fit_envelope(small, 10_000, how=how) is small and asked == []
+    fitted = fit_envelope({"ok": True, "body": ["x" * 100] * 500}, 10_000, how=how)
+    assert fitted["truncated"]["how"] == "narrow it" and asked == [1]
