@@ -65,7 +65,7 @@ class _TracedWhenConfigured:
     """The SDK's OpenTelemetry middleware, run only while a tracer provider is installed.
 
     The SDK ships it on every server; with no provider it opens a no-op span per message, which cost
-    about 50 us of a tools/call (docs/mcp.md, Performance). The check is per message, so a provider
+    25-60 us of a tools/call (docs/mcp.md, Performance). The check is per message, so a provider
     installed after the server was built is still honoured.
     """
 

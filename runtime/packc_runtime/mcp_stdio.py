@@ -2,8 +2,8 @@
 process's stdin and stdout, read and written by the event loop itself (asyncio pipe transports).
 
 The SDK's ``stdio_server`` goes through ``anyio.wrap_file``: every line read, every write and every
-flush is a worker-thread hop, three per tools/call, about 0.3 ms of a call's time on the 2-core bench
-machine (docs/mcp.md, Performance). This keeps the SDK's contract and changes only how the bytes move:
+flush is a worker-thread hop, three per tools/call, 0.3-0.7 ms of a call's time on the shared 2-core
+bench machine (docs/mcp.md, Performance). This keeps the SDK's contract and changes only how the bytes move:
 
 - the wire moves to private duplicates of fd 0 and fd 1; while serving, fd 0 reads the null device and
   fd 1 writes to stderr, so a stray print or a child process cannot corrupt the wire. Both, and their
