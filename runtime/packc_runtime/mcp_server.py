@@ -25,7 +25,7 @@ from opentelemetry.trace import NoOpTracerProvider, ProxyTracerProvider, get_tra
 
 from .errors import PackRuntimeError
 from .mcp_confirm import ApprovalLedger, Decision, args_digest, decision_of, form_message, form_schema
-from .mcp_tools import DEFAULT_MAX_RESULT_BYTES, ToolSpec, build_tools, fit_envelope, render_text
+from .mcp_tools import DEFAULT_MAX_RESULT_BYTES, ToolSpec, build_tools, fit_and_render
 from .pack import Pack
 from .results import failure
 
@@ -226,8 +226,7 @@ class PackServer:
             return (f"call again with narrower arguments (a filter or a smaller page), or run "
                     f"`{_cli_line(spec, args)}` for the whole body (up to 10 MiB)")
 
-        fitted = fit_envelope(envelope, self.max_result_bytes, how=how)
-        text = render_text(fitted)
+        fitted, text = fit_and_render(envelope, self.max_result_bytes, how=how)
         if len(text.encode()) > self.max_result_bytes:  # error bodies and previews are not cut above
             head, sep, marker = text.rpartition("\n[packc: ")
             tail = sep + marker if head else ""

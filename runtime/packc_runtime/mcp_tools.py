@@ -27,6 +27,7 @@ __all__ = [
     "build_tools",
     "card_line",
     "find_pack_dirs",
+    "fit_and_render",
     "fit_envelope",
     "output_schema",
     "render_card",
@@ -244,13 +245,18 @@ def output_schema(pack: Pack, verb: str) -> dict[str, Any] | None:
 
 # --- results: the size cap and the readable text ---
 
+# One encoder for every dump: json.dumps with options builds a new one per call (the size cap dumps
+# each item of a long list). One line, as the size cap counts it: indenting would add a third to a list
+# of records.
+_ENCODER = json.JSONEncoder(ensure_ascii=False, default=str)
+
+
 def _dumps(value: Any) -> str:
-    # One line, as the size cap counts it: indenting would add a third to a list of records.
-    return json.dumps(value, ensure_ascii=False, default=str)
+    return _ENCODER.encode(value)
 
 
 def _size(value: Any) -> int:
-    return len(json.dumps(value, ensure_ascii=False, default=str).encode())
+    return len(_ENCODER.encode(value).encode())
 
 
 def _largest_prefix(length: int, fits: Any) -> int:
@@ -265,44 +271,81 @@ def _largest_prefix(length: int, fits: Any) -> int:
     return low
 
 
-def _cut(value: Any, budget: int, where: str, notes: list[str]) -> Any:
+class _Sizes:
+    """Byte sizes of the JSON of the envelope's own lists and objects, each dumped once per fit (the cut
+    asks for a member's size to find the largest, then again as it cuts it)."""
+
+    def __init__(self) -> None:
+        self.known: dict[int, int] = {}
+
+    def of(self, value: Any) -> int:
+        if not isinstance(value, list | dict):
+            return _size(value)
+        found = self.known.get(id(value))  # the envelope holds them all for the whole fit: ids are stable
+        if found is None:
+            found = self.known[id(value)] = _size(value)
+        return found
+
+
+def _cut(value: Any, budget: int, where: str, notes: list[str], sizes: _Sizes) -> Any:
     """``value`` cut to about ``budget`` bytes of JSON, keeping its shape: a list keeps its first items,
     an object cuts its largest member, text keeps its start. ``notes`` says what was cut, where."""
-    if _size(value) <= budget:
+    if sizes.of(value) <= budget:
         return value
     if isinstance(value, list):
-        k = _largest_prefix(len(value), lambda n: _size(value[:n]) <= budget)
+        # json.dumps(list) is "[" + ", ".join(items) + "]": prefix sizes add up, each item dumped once
+        # (a binary search over dumps of prefixes dumped the list about log2(n) times).
+        k, size = 0, 2
+        for item in value:
+            size += sizes.of(item) + (2 if k else 0)
+            if size > budget:
+                break
+            k += 1
         notes.append(f"{where or 'body'}: kept {k} of {len(value)} items")
         return value[:k]
     if isinstance(value, dict) and value:
-        key = max(value, key=lambda name: _size(value[name]))
+        key = max(value, key=lambda name: sizes.of(value[name]))
         rest = {k: v for k, v in value.items() if k != key}
         room = budget - _size(rest) - len(json.dumps(key)) - 4
         if room > 64:
-            return {**value, key: _cut(value[key], room, f"{where}.{key}" if where else str(key), notes)}
-    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
+            return {**value, key: _cut(value[key], room, f"{where}.{key}" if where else str(key), notes, sizes)}
+    text = value if isinstance(value, str) else _dumps(value)
     k = _largest_prefix(len(text), lambda n: _size(text[:n]) <= budget)
     notes.append(f"{where or 'body'}: kept the first {k} of {len(text)} characters" +
                  ("" if isinstance(value, str) else " of its JSON text"))
     return text[:k]
 
 
+def _envelope_size(head: Mapping[str, Any], body_size: int) -> int:
+    # json.dumps of the envelope is its head's with ', "body": <body>' before the closing brace.
+    return _size(head) + len(', "body": ' if head else '"body": ') + body_size
+
+
 def fit_envelope(envelope: dict[str, Any], limit: int, *, how: str | Callable[[], str]) -> dict[str, Any]:
     """The envelope, its body cut to fit ``limit`` bytes of JSON, and a ``truncated`` object saying
     what was cut and ``how`` to get the rest (the CLI line, a narrower call; a callable is asked only
     when something is cut)."""
-    size = _size(envelope)
-    if size <= limit or "body" not in envelope:
-        return envelope
+    return _fit(envelope, limit, how, _Sizes())[0]
+
+
+def _fit(envelope: dict[str, Any], limit: int, how: str | Callable[[], str], sizes: _Sizes,
+         ) -> tuple[dict[str, Any], str | None]:
+    """:func:`fit_envelope`, and the cut body's JSON text when it was cut (it was dumped for its size)."""
+    if "body" not in envelope:
+        return envelope, None
+    head = {k: v for k, v in envelope.items() if k != "body"}
+    body_size = sizes.of(envelope["body"])
+    if _envelope_size(head, body_size) <= limit:
+        return envelope, None
     how = how() if callable(how) else how
     notes: list[str] = []
-    head = {k: v for k, v in envelope.items() if k != "body"}
     budget = max(0, limit - _size(head) - len(how) - 1024)  # room for the marker object
     out = dict(envelope)
-    out["body"] = _cut(envelope["body"], budget, "", notes)
-    out["truncated"] = {"limit": limit, "bodyBytes": _size(envelope["body"]), "keptBytes": _size(out["body"]),
+    out["body"] = _cut(envelope["body"], budget, "", notes, sizes)
+    kept = _dumps(out["body"])
+    out["truncated"] = {"limit": limit, "bodyBytes": body_size, "keptBytes": len(kept.encode()),
                         "cut": notes, "how": how}
-    return out
+    return out, kept
 
 
 def _error_lines(error: Mapping[str, Any]) -> list[str]:
@@ -334,17 +377,39 @@ def render_card(card: Mapping[str, Any]) -> list[str]:
     return lines
 
 
+def fit_and_render(envelope: dict[str, Any], limit: int, *, how: str | Callable[[], str],
+                   ) -> tuple[dict[str, Any], str]:
+    """:func:`fit_envelope` and :func:`render_text` of its result, the body's JSON dumped once for both
+    (each dumped it: two thirds of a 30 KB result's handler time)."""
+    body = envelope.get("body")
+    sizes = _Sizes()
+    body_json = None
+    if envelope.get("ok") and isinstance(body, list | dict):
+        body_json = _dumps(body)
+        sizes.known[id(body)] = len(body_json.encode())
+    fitted, kept = _fit(envelope, limit, how, sizes)
+    if not fitted.get("ok"):
+        return fitted, render_text(fitted)
+    return fitted, _ok_text(fitted, kept if fitted is not envelope else body_json)
+
+
+def _ok_text(envelope: Mapping[str, Any], body_text: str | None) -> str:
+    """An ok envelope's text; ``body_text`` the body's JSON when it is known already."""
+    head = f"{envelope.get('title') or envelope.get('verb')} (HTTP {envelope.get('status')})"
+    body = envelope.get("body")
+    if body is not None:
+        head += "\n" + (body if isinstance(body, str) else body_text if body_text is not None else _dumps(body))
+    cut = envelope.get("truncated")
+    if isinstance(cut, Mapping) and "how" in cut:
+        head += (f"\n[packc: result cut to {cut.get('keptBytes')} of {cut.get('bodyBytes')} bytes "
+                 f"({'; '.join(cut.get('cut') or [])}); to get the rest: {cut['how']}]")
+    return head
+
+
 def render_text(envelope: Mapping[str, Any]) -> str:
     """The envelope as text a model (or a person) reads: title and status, then body or error."""
     if envelope.get("ok"):
-        head = f"{envelope.get('title') or envelope.get('verb')} (HTTP {envelope.get('status')})"
-        body = envelope.get("body")
-        text = head if body is None else head + "\n" + (body if isinstance(body, str) else _dumps(body))
-        cut = envelope.get("truncated")
-        if isinstance(cut, Mapping) and "how" in cut:
-            text += (f"\n[packc: result cut to {cut.get('keptBytes')} of {cut.get('bodyBytes')} bytes "
-                     f"({'; '.join(cut.get('cut') or [])}); to get the rest: {cut['how']}]")
-        return text
+        return _ok_text(envelope, None)
     error = envelope.get("error")
     error = error if isinstance(error, Mapping) else {}
     lines = _error_lines(error)

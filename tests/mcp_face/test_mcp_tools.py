@@ -18,7 +18,14 @@ from packc_runtime.credentials import CredentialSlot
 from packc_runtime.errors import InvalidPack
 from packc_runtime.mcp_cli import parse_http, serve_main
 from packc_runtime.mcp_config import HOSTS, config_snippet
-from packc_runtime.mcp_tools import build_tools, find_pack_dirs, fit_envelope, output_schema
+from packc_runtime.mcp_tools import (
+    build_tools,
+    find_pack_dirs,
+    fit_and_render,
+    fit_envelope,
+    output_schema,
+    render_text,
+)
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 FAMILY = GOLDEN / "taskboard-split"
@@ -127,6 +134,19 @@ def test_fit_envelope_always_fits_and_says_what_it_cut(body: Any, limit: int) ->
         assert len(json.dumps(envelope, ensure_ascii=False).encode()) <= limit
     else:
         assert fitted["truncated"]["cut"] and fitted["truncated"]["how"] == "narrow it"
+
+
+@settings(max_examples=80, deadline=None)
+@given(body=st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | st.text(),
+                         lambda inner: st.lists(inner, max_size=30) | st.dictionaries(st.text(max_size=8), inner,
+                                                                                      max_size=8),
+                         max_leaves=300),
+       ok=st.booleans(), limit=st.integers(min_value=4096, max_value=20_000))
+def test_fit_and_render_is_fit_envelope_then_render_text(body: Any, ok: bool, limit: int) -> None:
+    envelope = {"ok": ok, "status": 200, "verb": "v", "title": "t\u00e9", "body": body}
+    fitted, text = fit_and_render(envelope, limit, how="narrow it")
+    assert fitted == fit_envelope(envelope, limit, how="narrow it")
+    assert text == render_text(fitted)
 
 
 def test_fit_envelope_cuts_the_largest_member_of_an_object_and_keeps_the_rest() -> None:
