@@ -31,7 +31,6 @@ import sys
 import tempfile
 import time
 from collections.abc import Awaitable, Callable
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import AsyncExitStack
 from functools import partial
 from pathlib import Path
@@ -49,7 +48,7 @@ from mcp.shared.message import SessionMessage
 import packc
 from packc_runtime import Pack, load_pack
 from packc_runtime.mcp_server import PackServer, _cli_line
-from packc_runtime.mcp_tools import _inline, build_tools
+from packc_runtime.mcp_tools import _inline, build_tools, render_text
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCUMENTS = {
@@ -136,7 +135,8 @@ def payloads(name: str, source: Path, out: Path) -> None:
 
 class _Variant(PackServer):
     """The server as shipped, as it was before (``design="previous"``: anyio.to_thread for the hop, the SDK's
-    OpenTelemetry middleware on every message, a CallToolResult model, the CLI line built for every result),
+    OpenTelemetry middleware on every message, a CallToolResult model, the CLI line built and the body
+    dumped twice for every result),
     or on ``Pack.acall`` (no thread); its handler's parts timed for the breakdown (bench only)."""
 
     def __init__(self, packs: list[Pack], *, design: str = "shipped", **options: Any) -> None:
@@ -163,7 +163,8 @@ class _Variant(PackServer):
         result = super()._result(spec, envelope, args)
         if self.design != "previous":
             return result
-        _cli_line(spec, args)
+        _cli_line(spec, args)  # built for every result
+        render_text(envelope)  # the size check dumped the body, then the text again
         return types.CallToolResult.model_validate(result)
 
     async def _send(self, spec: Any, args: Any, *, confirm: bool) -> dict[str, Any]:
@@ -181,14 +182,9 @@ class _Variant(PackServer):
         elif self.design == "previous":
             envelope = await anyio.to_thread.run_sync(timed)
         else:
-            envelope = await asyncio.get_running_loop().run_in_executor(self._pool(), timed)
+            envelope = await self._calls.run(timed)
         self.spent["hop"].append(time.perf_counter() - started)
         return envelope
-
-    def _pool(self) -> ThreadPoolExecutor:
-        if self._calls is None:
-            self._calls = ThreadPoolExecutor(40, thread_name_prefix="packc-call")
-        return self._calls
 
 
 ARGS = {"item_id": "42", "limit": 5}

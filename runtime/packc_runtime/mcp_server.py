@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from typing import Any
 
@@ -25,6 +24,7 @@ from opentelemetry.trace import NoOpTracerProvider, ProxyTracerProvider, get_tra
 
 from .errors import PackRuntimeError
 from .mcp_confirm import ApprovalLedger, Decision, args_digest, decision_of, form_message, form_schema
+from .mcp_threads import CallThreads
 from .mcp_tools import DEFAULT_MAX_RESULT_BYTES, ToolSpec, build_tools, fit_and_render
 from .pack import Pack
 from .results import failure
@@ -96,7 +96,7 @@ class PackServer:
         self.host_confirms = host_confirms
         self.max_result_bytes = max_result_bytes
         self.ledger = ApprovalLedger()
-        self._calls: ThreadPoolExecutor | None = None
+        self._calls = CallThreads(_CALL_THREADS)
         self._listing = types.ListToolsResult(
             tools=[types.Tool.model_validate(spec.definition) for spec in self.tools.values()])
         name = self.packs[0].id if len(self.packs) == 1 else "packc"
@@ -120,10 +120,8 @@ class PackServer:
                 "{ok, status, title, body | error}.")
 
     async def aclose(self) -> None:
-        """Close every pack's connection pools (and the call threads, once idle)."""
-        if self._calls is not None:
-            self._calls.shutdown(wait=False, cancel_futures=True)
-            self._calls = None
+        """Wait for the calls under way, stop the call threads, close every pack's connection pools."""
+        await self._calls.aclose()
         for pack in self.packs:
             await pack.aclose()
 
@@ -160,22 +158,19 @@ class PackServer:
         return self._result(spec, envelope, args)
 
     async def _send(self, spec: ToolSpec, args: Mapping[str, Any], *, confirm: bool) -> dict[str, Any]:
-        # The sync Pack.call on a worker thread (Pack.acall costs ~0.3 ms more than Pack.call on loopback:
-        # anyio streams, event-loop turns), handed over with asyncio's run_in_executor: anyio.to_thread
-        # takes two more event-loop turns per call (its limiter's and a checkpoint). docs/mcp.md, Performance.
+        # The sync Pack.call on a worker thread (mcp_threads: one queue put, one call_soon_threadsafe;
+        # Pack.acall costs ~0.3 ms more than Pack.call on loopback: anyio streams, event-loop turns).
         # A cancelled request stops waiting at once; a call not yet started is dropped, one under way
-        # finishes on its thread and its envelope is dropped.
+        # finishes on its thread and its envelope is dropped. docs/mcp.md, Performance.
         call = partial(spec.pack.call, spec.verb, args, confirm=confirm)
         try:
             try:
-                loop = asyncio.get_running_loop()
+                asyncio.get_running_loop()
             except RuntimeError:  # not on asyncio (anyio on trio): anyio's worker threads
                 import anyio.to_thread
 
                 return await anyio.to_thread.run_sync(call)
-            if self._calls is None:
-                self._calls = ThreadPoolExecutor(_CALL_THREADS, thread_name_prefix="packc-call")
-            return await loop.run_in_executor(self._calls, call)
+            return await self._calls.run(call)
         except Exception as exc:  # a bug must still come back as one envelope, not a dropped call
             return failure(spec.verb, PackRuntimeError(
                 f"Internal error in the runtime ({type(exc).__name__}); please report it."))

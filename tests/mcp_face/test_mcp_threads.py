@@ -48,8 +48,10 @@ Raw = Callable[[dict[str, Any]], Awaitable[None]]
 
 
 def serve_raw(upstream: Upstream, body: Callable[[Raw, Callable[[], Awaitable[dict[str, Any]]]], Awaitable[Any]],
-              ) -> Any:
-    """Run ``body(send, receive)`` against a PackServer on in-memory streams; JSON in, JSON out."""
+              times: dict[str, float] | None = None) -> Any:
+    """Run ``body(send, receive)`` against a PackServer on in-memory streams; JSON in, JSON out. ``times``
+    gets when the connection was closed and when ``PackServer.aclose`` returned (perf_counter)."""
+    times = {} if times is None else times
     server = PackServer([load_pack(ECHO, transport=httpx.MockTransport(upstream))])
 
     async def main() -> Any:
@@ -72,7 +74,9 @@ def serve_raw(upstream: Upstream, body: Callable[[Raw, Callable[[], Awaitable[di
                 finally:
                     await c2s_send.aclose()
         finally:
+            times["closed"] = time.perf_counter()
             await server.aclose()
+            times["aclosed"] = time.perf_counter()
 
     return asyncio.run(main())
 
@@ -115,8 +119,57 @@ def test_a_cancelled_call_is_not_answered_and_the_server_keeps_serving() -> None
         return time.perf_counter() - started, answer
 
     started = time.perf_counter()
-    took, answer = serve_raw(upstream, body)
+    times: dict[str, float] = {}
+    took, answer = serve_raw(upstream, body, times)
     assert answer["id"] == 2 and answer["result"]["structuredContent"]["body"] == {"id": "fast"}, answer
     assert took < 1.0
-    # The cancelled call was not waited for: the connection closed before its upstream answered.
-    assert time.perf_counter() - started < 1.5
+    # The cancelled call was not waited for: the connection closed before its upstream answered ...
+    assert times["closed"] - started < 1.5
+    # ... while closing the server waits for it (a write already sent is not cut off at exit).
+    assert times["aclosed"] - started >= 1.5
+
+
+def test_call_threads_reuse_threads_keep_the_limit_pass_errors_and_context_and_drop_cancelled_calls() -> None:
+    import contextvars
+
+    from packc_runtime.mcp_threads import CallThreads
+
+    var: contextvars.ContextVar[str] = contextvars.ContextVar("var", default="unset")
+    ran: list[str] = []
+
+    def slow(tag: str) -> str:
+        time.sleep(0.3)
+        ran.append(tag)
+        return tag
+
+    def boom() -> None:
+        raise ValueError("boom")
+
+    async def main() -> None:
+        threads = CallThreads(2)
+        for _ in range(5):  # one after another: one thread, reused
+            assert await threads.run(lambda: threading.current_thread().name) == "packc-call-0"
+        var.set("the caller's")
+        assert await threads.run(var.get) == "the caller's"
+        try:
+            await threads.run(boom)
+        except ValueError as exc:
+            assert str(exc) == "boom"
+        else:
+            raise AssertionError("the exception was lost")
+        started = time.perf_counter()
+        results = await asyncio.gather(*(threads.run(lambda i=i: slow(f"s{i}")) for i in range(4)))
+        assert results == ["s0", "s1", "s2", "s3"]
+        assert 0.55 < time.perf_counter() - started < 1.1  # two at a time: two rounds of 0.3 s
+        assert len(threads._threads) == 2
+        ran.clear()
+        first, second = (asyncio.ensure_future(threads.run(lambda t=t: slow(t))) for t in ("a", "b"))
+        queued = asyncio.ensure_future(threads.run(lambda: slow("queued")))
+        await asyncio.sleep(0.05)
+        queued.cancel()  # both threads are busy: it was never taken
+        assert await first == "a" and await second == "b"
+        await threads.aclose()
+        await asyncio.sleep(0.4)  # the threads took the cancelled call before the stop: they did not run it
+        assert sorted(ran) == ["a", "b"]
+
+    asyncio.run(main())
