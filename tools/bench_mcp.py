@@ -287,9 +287,11 @@ async def overhead(pack_dir: Path, rounds: int, blocks: int, per_block: int) -> 
                 calls[label] = raw.call
             procs.append(_spawn([sys.executable, "-m", "packc.cli", "serve", str(pack_dir)]))
             calls["stdio subprocess, raw lines"] = _Raw(proc=procs[-1]).call
+            stdio = {"stdio subprocess, raw lines": procs[-1].pid}
             code = PREVIOUS_STDIO.format(tools=str(ROOT / "tools"), pack=str(pack_dir))
             procs.append(_spawn([sys.executable, "-c", code]))
             calls["stdio subprocess, raw lines, previous design"] = _Raw(proc=procs[-1]).call
+            stdio["stdio subprocess, raw lines, previous design"] = procs[-1].pid
             params = StdioServerParameters(command=sys.executable, args=["-m", "packc.cli", "serve", str(pack_dir)],
                                            env={"PACKC_KEYRING": "off"})
             client = await stack.enter_async_context(Client(params))
@@ -301,15 +303,21 @@ async def overhead(pack_dir: Path, rounds: int, blocks: int, per_block: int) -> 
             gc.collect()
             gc.freeze()  # as packc serve does once its packs are loaded (mcp_cli)
             medians: dict[str, list[float]] = {label: [] for label in calls}
+            # CPU seconds: the bench process's during Pack.call blocks (its server threads idle then), each
+            # stdio server process's during its own blocks (load does not stretch CPU time as it does wall time).
+            cpu = {"Pack.call": 0.0, **{label: 0.0 for label in stdio}}
             for _ in range(rounds):
                 got: dict[str, list[float]] = {label: [] for label in calls}
                 for block in range(blocks):
                     k = block % len(order)
                     for label, call in order[k:] + order[:k]:
+                        before = _cpu(stdio.get(label))
                         for _ in range(per_block):
                             started = time.perf_counter()
                             await _maybe(call())
                             got[label].append(time.perf_counter() - started)
+                        if label in cpu:
+                            cpu[label] += _cpu(stdio.get(label)) - before
                 for label, spent in got.items():
                     medians[label].append(statistics.median(spent))
             gc.unfreeze()
@@ -326,8 +334,18 @@ async def overhead(pack_dir: Path, rounds: int, blocks: int, per_block: int) -> 
     medians[FLOOR] = [a + b for a, b in zip(base, medians[FLOOR], strict=True)]
     found: dict[str, Any] = {label: ([b / a for a, b in zip(base, spent, strict=True)], statistics.median(base),
                                      statistics.median(spent)) for label, spent in medians.items()}
-    found["breakdown"] = await breakdown(pack_dir, rounds * blocks * per_block)
+    count = rounds * blocks * per_block
+    found["cpu"] = {label: seconds / count for label, seconds in cpu.items()}
+    found["breakdown"] = await breakdown(pack_dir, count)
     return found
+
+
+def _cpu(pid: int | None) -> float:
+    """CPU seconds (user + system) of process ``pid`` (Linux /proc), or of this process when None."""
+    if pid is None:
+        return time.process_time()
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 async def _maybe(value: Any) -> Any:
@@ -426,12 +444,18 @@ def report(found: dict[str, Any], rounds: int, per_round: int) -> float:
     notes = {"server": "   target <= 1.3x: the server's own cost", "host": "   what a Python-SDK host pays",
              "before": "   before (one run)", "variant": "", "floor": "   the SDK's own floor"}
     for label, value in found.items():
-        if label == "breakdown":
+        if label in ("breakdown", "cpu"):
             continue
         ratios, base, mcp = value
         print(f"  {label + ':':<46} {statistics.median(ratios):5.2f}x (range {min(ratios):.2f}-{max(ratios):.2f}x)  "
               f"Pack.call {base * 1e6:5.0f} us, tools/call {mcp * 1e6:5.0f} us (+{(mcp - base) * 1e6:.0f} us)"
               + notes[ROWS[label]])
+    cpu = dict(found["cpu"])
+    base = cpu.pop("Pack.call")
+    print(f"CPU per call (load does not stretch it as it does wall time): Pack.call {base * 1e6:.0f} us in the "
+          "bench process; a stdio server process per tools/call:")
+    for label, seconds in cpu.items():
+        print(f"  {label + ':':<46} {seconds * 1e6:6.0f} us ({seconds / base:.2f}x Pack.call's)")
     print("where a tool call's time goes (stateless era, upstream mocked in process, medians per call):")
     for label, value in found["breakdown"].items():
         print(f"  {label + ':':<46} {value * 1e6:6.0f} us")
