@@ -251,8 +251,9 @@ def select_for_goal(goal: str, ops: Sequence[Operation], ranking: Mapping[str, R
         parts = {k: fit_parts(clause, said[k], vocabulary) for k in by_worth}
         scored = [(sum(parts[k]), k) for k in by_worth]
         top = max((f for f, _ in scored), default=0)
-        unmet += not (top >= 4 or (top and not (clause.objects or clause.targets)))
-        if top >= 4 or (top and not (clause.objects or clause.targets)):
+        met = top >= 4 or bool(top and not (clause.objects or clause.targets))
+        unmet += not met
+        if met:
             # The best fit, unless one a point below is much more the API's own (mail/send over a test send_email).
             best = max((k for f, k in scored if f >= top - 1),
                        key=lambda k: (_REALIZE * sum(parts[k]) + worth.get(k, 0.0), k))

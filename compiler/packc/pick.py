@@ -13,7 +13,6 @@ __all__ = ["select"]
 _TRIO = frozenset({"list", "get", "create"})
 
 
-
 def _kind(s: Shape) -> tuple[str, str, str]:
     """What an operation does to its resource, told apart from its siblings: conversations.history
     and conversations.replies both list, but neither is the other's companion."""

@@ -308,6 +308,11 @@ def _with_include(r: Ranked, v: PlannedVerb) -> Ranked:
     return Ranked(r.shape, v.signals) if v.override.include else r
 
 
+def _one_pack(ranked: list[PlannedVerb], ranking: Mapping[str, Ranked], max_verbs: int) -> list[str]:
+    """The one pack's verb names, in the order ``select`` took them (``ranked``: best first)."""
+    return select([(v.name, _with_include(ranking[v.op.key], v)) for v in ranked], max_verbs)
+
+
 def _in_pack(verbs: Iterable[PlannedVerb], scope_words: frozenset[str], overrides: Overrides
              ) -> tuple[PlannedVerb, ...]:
     """A pack's verbs under the names a person would write there (``naming.pack_names``), sorted by name.
@@ -368,7 +373,7 @@ def plan(api: Api, overrides: Overrides, *, split: bool = False, max_verbs: int 
         plain = sorted((_planned(name, op, res, act, ov, ranking[op.key]) for op, res, act, ov, name in entries),
                        key=lambda v: (-v.score, v.name))
         key_of = {v.name: v.op.key for v in plain}
-        core = [key_of[n] for n in select([(v.name, _with_include(ranking[v.op.key], v)) for v in plain], max_verbs)]
+        core = [key_of[n] for n in _one_pack(plain, ranking, max_verbs)]
         goal_keys, matches = select_for_goal(goal, [e[0] for e in entries], ranking, max_verbs, MIN_VERBS, core)
         extra = {k: m.signals() for k, m in matches.items()}
         for k in set(goal_keys) & set(core) - {k for k, m in matches.items() if m.relevance > 0}:
@@ -384,7 +389,7 @@ def plan(api: Api, overrides: Overrides, *, split: bool = False, max_verbs: int 
             keys = set((included + goal_keys)[:max_verbs])
             chosen = {v.name for v in ranked if v.op.key in keys}
         else:
-            chosen = set(select([(v.name, _with_include(ranking[v.op.key], v)) for v in ranked], max_verbs))
+            chosen = set(_one_pack(ranked, ranking, max_verbs))
         kept = [v for v in ranked if v.name in chosen]
         rest = [v for v in ranked if v.name not in chosen]
         for i, v in enumerate(rest, start=len(kept) + 1):

@@ -241,7 +241,7 @@ def _ordered_tags(api: Api) -> dict[str, int]:
     return {n: i for i, n in enumerate(names)}
 
 
-_KEY_WORDS = frozenset({"id", "ids", "key", "sid", "gid", "uuid", "slug", "name", "number", "code"})
+_KEY_WORDS = _ID_WORDS | {"name", "number", "code"}  # what a path parameter adds to the noun it names
 
 
 def _scoped_lists(ops: Sequence[Operation], shapes: dict[str, Shape]) -> dict[str, Shape]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 import re
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from .model import Operation
@@ -150,17 +150,11 @@ def shape(op: Operation) -> Shape:
     if gathered and method == "post":
         # /servers/{id}/actions/create_image, /load_balancers/{id}/actions/add_target: "actions" only
         # gathers an item's verbs; each is an act on the item, not a create of an "actions" resource.
-        parent = segs[:-2]
-        while parent and parent[-1] == "{}":
-            parent.pop()
-        return Shape(tuple(parent), last.lower(), depth - 1)
+        return Shape(_without_items(segs[:-2]), last.lower(), depth - 1)
     if (not dotted and len(ws) > 1 and len(segs) > 1 and segs[-2] == "{}" and method == "post"
             and _RPC_VERBS.get(verb) in ("create", "update", "delete")):
         # POST /tasks/{id}/addProject: an act on the task (add it to a project), not a create.
-        parent = segs[:-1]
-        while parent and parent[-1] == "{}":
-            parent.pop()
-        return Shape(tuple(parent), "_".join(ws), depth)
+        return Shape(_without_items(segs[:-1]), "_".join(ws), depth)
     if verb in _RPC_VERBS and (dotted or (len(ws) > 1 and verb not in _RPC_NOUNS) or verb in ("search", "list")):
         # /chat.postMessage → (chat, post); /sendMessage → (message, send); /customers/search → (customers, search)
         rest = tuple(segs[:-1]) or (("_".join(ws[1:]),) if len(ws) > 1 else ())
@@ -170,18 +164,23 @@ def shape(op: Operation) -> Shape:
     if len(segs) > 1 and singular and (method == "post" or (method in ("put", "patch") and said == [stem(last)])):
         # POST /charges/{id}/capture, PUT /pulls/{n}/merge ("Merge a pull request"): the word is the
         # action on its parent. (GET /pulls/{n}/merge reads; PUT /pets/{id}/photo updates a photo.)
-        parent = segs[:-1]
-        while parent and parent[-1] == "{}":
-            parent.pop()
+        parent = _without_items(segs[:-1])
         if len(parent) > 1 and parent[-1].lower() in ("actions", "action"):
-            parent.pop()  # /campaigns/{id}/actions/send: "actions" only gathers a campaign's verbs
+            # /campaigns/{id}/actions/send: "actions" only gathers a campaign's verbs
+            parent = _without_items(parent[:-1])
             depth -= 1
-            while parent and parent[-1] == "{}":
-                parent.pop()
-        return Shape(tuple(parent), last.lower(), depth)
+        return Shape(parent, last.lower(), depth)
     if method == "get" and singular:
         return Shape(tuple(segs), "get", depth)  # GET /user, /v2/account, /me: one object
     return Shape(tuple(segs), _COLLECTION.get(method, method), depth)
+
+
+def _without_items(segs: Sequence[str]) -> tuple[str, ...]:
+    """The segments without the item parameters they end in: ``repos/{}/{}`` → ``repos``."""
+    end = len(segs)
+    while end and segs[end - 1] == "{}":
+        end -= 1
+    return tuple(segs[:end])
 
 
 def hanging_from(resource: tuple[str, ...]) -> tuple[str, ...]:
@@ -194,10 +193,7 @@ def hanging_from(resource: tuple[str, ...]) -> tuple[str, ...]:
 
 def parent_item(resource: tuple[str, ...]) -> tuple[str, ...]:
     """The resource whose item a sub-resource hangs from: ``repos/{}/{}/issues`` for its comments."""
-    parent = list(hanging_from(resource))
-    while parent and parent[-1] == "{}":
-        parent.pop()
-    return tuple(parent)
+    return _without_items(hanging_from(resource))
 
 
 def noun_of(resource: tuple[str, ...]) -> tuple[str, ...]:
