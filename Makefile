@@ -117,8 +117,8 @@ bench-demo: $(STAMP)
 
 # --- curation (docs/compile.md "Selection") ---
 # Recall of each API's quickstart operations in its one pack and in `--for TASK` packs, over the gold
-# sets of tools/curation_gold.yaml (tuning and held-out APIs apart). BENCH_CURATION_ARGS=--slice runs
-# the CI slice; --verbose lists what each pack misses; --json for machines.
+# sets of tools/curation_gold.yaml (tuning and each held-out round apart). BENCH_CURATION_ARGS=--slice runs
+# the CI slice; --round N one held-out round; --verbose lists what each pack misses; --json for machines.
 BENCH_CURATION_ARGS ?=
 bench-curation: $(STAMP) $(CORPUS)
 	$(BIN)/python tools/bench_curation.py $(BENCH_CURATION_ARGS)
