@@ -16,9 +16,12 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from .errors import UsageError
+from .lexicon import related, rephrase
 from .model import Operation
 from .rank import Ranked, Shape, entry_point, noun_of, parent_item, same_noun, stem, words
 from .task import (
+    _ACTION_INTENT,
+    FUNCTION_WORDS,
     OpWords,
     body_refs,
     clause_fit,
@@ -34,21 +37,6 @@ from .task import _meets as task_meets
 __all__ = ["GoalMatch", "check_goal", "match_goal", "select_for_goal"]
 
 _SELF = frozenset({"me", "my", "mine", "myself", "i"})
-_STOP = frozenset(["a", "an", "the", "and", "or", "but", "to", "of", "for", "in", "on", "at", "by", "with", "from", "into", "onto", "as", "is", "are", "be", "been", "was", "were", "it", "its", "this", "that", "these", "those", "my", "me", "our", "your", "their", "them", "they", "we", "i", "you", "he", "she", "his", "her", "all", "any", "some", "each", "every", "one", "once", "when", "whether", "then", "than", "so", "if", "do", "does", "did", "done", "not", "no", "can", "could", "should", "would", "will", "shall", "may", "might", "must", "have", "has", "had", "about", "after", "before", "over", "under", "up", "down", "out", "off", "via", "per", "using", "use", "new"])
-# Verbs of a task → what the operation does. General English, not any vendor's vocabulary.
-_INTENT = {
-    "create": {"create", "add", "make", "open", "new", "post", "send", "submit", "start", "buy", "register", "upload",
-               "write", "schedule", "invite", "book", "issue", "leave", "reply", "comment", "review", "request"},
-    "read": {"get", "show", "read", "view", "fetch", "check", "see", "find", "look", "list", "download", "retrieve",
-             "inspect", "search", "browse", "watch", "monitor", "track", "count"},
-    "update": {"update", "edit", "change", "modify", "move", "mark", "set", "rename", "assign", "close", "reopen",
-               "label", "tag", "triage", "hang", "end", "stop", "finish", "complete", "resolve", "approve", "pause",
-               "resume", "skip", "transition", "rollback", "roll", "restore", "enable", "disable", "reboot", "power",
-               "shut", "pin", "unpin"},
-    "delete": {"delete", "remove", "archive", "cancel", "kick", "ban", "unsubscribe", "destroy", "drop", "purge"},
-}
-_ACTION_INTENT = {"list": "read", "get": "read", "search": "read", "create": "create", "update": "update",
-                  "delete": "delete"}
 _FIELDS = (("summary", 3.0), ("operation_id", 2.0), ("path", 2.0), ("tags", 1.0), ("description", 1.0))
 _K1, _B = 1.2, 0.75
 _FLOOR = 0.25  # relevance below this (a quarter of the best match's) is not about the task
@@ -80,7 +68,7 @@ def check_goal(goal: str | None) -> str | None:
     if goal is None:
         return None
     text = " ".join(goal.split())
-    if not [w for w in words(text) if w not in _STOP]:
+    if not [w for w in words(text) if w not in FUNCTION_WORDS]:
         raise UsageError("--for needs a task in words, e.g. --for \"triage issues and review pull requests\"; "
                          f"{goal!r} has none")
     return text
@@ -98,9 +86,10 @@ def _terms(op: Operation) -> dict[str, Counter[str]]:
 
 def match_goal(goal: str, ops: Sequence[Operation], shapes: Mapping[str, Shape]) -> dict[str, GoalMatch]:
     """BM25 relevance of every operation to the goal, scaled to 0..1 (the best match is 1)."""
-    goal_words = [w for w in words(goal) if w not in _STOP and len(w) > 1]
+    goal_words = [w for w in words(goal) if w not in FUNCTION_WORDS and len(w) > 1]
     terms = sorted({stem(w) for w in goal_words})
-    intents = {intent for w in goal_words for intent in _intents(w)}
+    # Words of the same group as the task's (a password: secrets) count, for half: lexicon.RELATED.
+    asks_for = {intent for w in goal_words for intent in intents(w)}
     docs: dict[str, dict[str, float]] = {}
     for op in ops:
         weighted: dict[str, float] = {}
@@ -111,6 +100,12 @@ def match_goal(goal: str, ops: Sequence[Operation], shapes: Mapping[str, Shape])
         docs[op.key] = weighted
     n_docs = len(docs) or 1
     avg = sum(sum(d.values()) for d in docs.values()) / n_docs or 1.0
+    # A task word the document never uses reads as the words of its group (a password: secrets), for
+    # half: lexicon.RELATED.
+    seen = {t for d in docs.values() for t in d}
+    boost = {r: 0.5 for t in terms if t not in seen for r in related(t) if r not in terms}
+    boost.update(dict.fromkeys(terms, 1.0))
+    terms = sorted(boost)
     df = {t: sum(1 for d in docs.values() if t in d) for t in terms}
     bm25: dict[str, tuple[float, tuple[str, ...]]] = {}
     for op in ops:
@@ -121,7 +116,7 @@ def match_goal(goal: str, ops: Sequence[Operation], shapes: Mapping[str, Shape])
             tf = d.get(t, 0)
             if tf:
                 idf = math.log(1 + (n_docs - df[t] + 0.5) / (df[t] + 0.5))
-                score += idf * tf * (_K1 + 1) / (tf + _K1 * (1 - _B + _B * length / avg))
+                score += boost[t] * idf * tf * (_K1 + 1) / (tf + _K1 * (1 - _B + _B * length / avg))
                 matched.append(t)
         bm25[op.key] = (score, tuple(matched))
     best = max((score for score, _ in bm25.values()), default=0.0) or 1.0
@@ -131,17 +126,13 @@ def match_goal(goal: str, ops: Sequence[Operation], shapes: Mapping[str, Shape])
         s = shapes[op.key]
         # The task names the resource (its noun) and asks for what the operation does (its action).
         noun = noun_of(s.resource)
-        named = bool(noun) and any(same_noun(noun[-1], t) for t in terms)
+        named = bool(noun) and any(same_noun(noun[-1], t) for t in terms if boost[t] == 1.0)
         asked = bool({stem(w) for w in words(s.action)} & set(terms))
-        intent = asked or _ACTION_INTENT.get(s.action, "update" if op.method != "get" else "read") in intents
+        intent = asked or _ACTION_INTENT.get(s.action, "update" if op.method != "get" else "read") in asks_for
         relevance = 0.5 * score / best + (0.35 if named else 0.0) + (0.25 if asked else 0.12 if intent else 0.0)
         out[op.key] = GoalMatch(relevance if score else 0.0, found, intent)
     top = max((m.relevance for m in out.values()), default=0.0) or 1.0
     return {k: GoalMatch(m.relevance / top, m.matched, m.intent) for k, m in out.items()}
-
-
-def _intents(word: str) -> set[str]:
-    return {intent for intent, verbs in _INTENT.items() if word in verbs or stem(word) in verbs}
 
 
 def _companions(key: str, shapes: Mapping[str, Shape], by_resource: Mapping[tuple[str, ...], Mapping[str, str]],
@@ -163,7 +154,7 @@ def _companions(key: str, shapes: Mapping[str, Shape], by_resource: Mapping[tupl
 def _named_first(goal: str, ranked: Sequence[str], shapes: Mapping[str, Shape]) -> list[str]:
     """For each word of the task that names a resource, that resource's best operation (in ``ranked`` order)."""
     out: list[str] = []
-    for term in sorted({stem(w) for w in words(goal) if w not in _STOP and len(w) > 1}):
+    for term in sorted({stem(w) for w in words(goal) if w not in FUNCTION_WORDS and len(w) > 1}):
         best = next((k for k in ranked if (noun := noun_of(shapes[k].resource)) and same_noun(noun[-1], term)), None)
         if best is not None and best not in out:
             out.append(best)
@@ -219,6 +210,7 @@ def select_for_goal(goal: str, ops: Sequence[Operation], ranking: Mapping[str, R
     room the matches leave holds ``core`` (the API's one pack, best first): the agent keeps its
     everyday calls beside the near misses.
     """
+    goal = rephrase(goal)  # "kick off a build": start a build
     shapes = {k: r.shape for k, r in ranking.items()}
     matches = match_goal(goal, ops, shapes)
     general = sorted(ranking, key=lambda k: (-ranking[k].score, k))

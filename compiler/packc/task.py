@@ -14,12 +14,16 @@ import re
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 
+from .lexicon import VERBS, related
 from .model import Operation
 from .rank import Shape, noun_of, parent_item, same_noun, stem, words
 
-__all__ = ["INTENT", "Clause", "OpWords", "body_refs", "clause_fit", "common_arguments", "fit_parts", "intents", "item_aliases", "op_words", "param_nouns", "read_task"]
+__all__ = ["FUNCTION_WORDS", "INTENT", "STOP", "Clause", "OpWords", "body_refs", "clause_fit", "common_arguments", "fit_parts", "intents", "item_aliases", "op_words", "param_nouns", "read_task"]
 
-STOP = frozenset(["a", "an", "the", "and", "or", "but", "to", "of", "for", "in", "on", "at", "by", "with", "from", "into", "onto", "as", "is", "are", "be", "been", "was", "were", "it", "its", "this", "that", "these", "those", "my", "me", "our", "your", "their", "them", "they", "we", "i", "you", "he", "she", "his", "her", "all", "any", "some", "each", "every", "one", "once", "when", "whether", "then", "than", "so", "if", "do", "does", "did", "done", "not", "no", "can", "could", "should", "would", "will", "shall", "may", "might", "must", "have", "has", "had", "about", "after", "before", "over", "under", "up", "down", "out", "off", "via", "per", "using", "use", "new", "s", "another", "other", "single", "specific", "given", "existing", "several", "multiple", "many", "more", "most", "next", "previous", "last", "first", "info", "information", "details", "detail"])
+# Words that carry no meaning of their own: what --for matches against the document ignores them.
+FUNCTION_WORDS = frozenset(["a", "an", "the", "and", "or", "but", "to", "of", "for", "in", "on", "at", "by", "with", "from", "into", "onto", "as", "is", "are", "be", "been", "was", "were", "it", "its", "this", "that", "these", "those", "my", "me", "our", "your", "their", "them", "they", "we", "i", "you", "he", "she", "his", "her", "all", "any", "some", "each", "every", "one", "once", "when", "whether", "then", "than", "so", "if", "do", "does", "did", "done", "not", "no", "can", "could", "should", "would", "will", "shall", "may", "might", "must", "have", "has", "had", "about", "after", "before", "over", "under", "up", "down", "out", "off", "via", "per", "using", "use", "new"])
+# ... and, when reading a task's clauses, the modifiers that name no thing (next, last, details).
+STOP = FUNCTION_WORDS | frozenset(["s", "another", "other", "single", "specific", "given", "existing", "several", "multiple", "many", "more", "most", "next", "previous", "last", "first", "info", "information", "details", "detail"])
 # Verbs of a task → what the operation does. General English, not any vendor's vocabulary.
 INTENT = {
     "create": {"create", "add", "make", "open", "new", "post", "send", "submit", "start", "buy", "register", "upload",
@@ -33,6 +37,8 @@ INTENT = {
                "shut", "pin", "unpin", "replace", "configure", "toggle"},
     "delete": {"delete", "remove", "archive", "cancel", "kick", "ban", "unsubscribe", "destroy", "drop", "purge"},
 }
+for _kind, _more in VERBS.items():  # everyday verbs of tasks (fix, grab, keep): lexicon.VERBS
+    INTENT[_kind] |= _more
 _ACTION_INTENT = {"list": "read", "get": "read", "search": "read", "create": "create", "update": "update",
                   "delete": "delete"}
 _PREPOSITIONS = frozenset({"to", "in", "into", "on", "onto", "from", "for", "of", "at", "within", "inside", "under",
@@ -42,7 +48,9 @@ _SPLIT = re.compile(r"[,;:.!?()]|\b(?:and|or|then|also|while|plus)\b", re.I)
 _NOUN_FORM = {"comment": "comment", "review": "review", "reply": "reply", "like": "like", "tag": "tag",
               "label": "label", "star": "star", "react": "reaction", "follow": "follower", "invite": "invitation",
               "subscribe": "subscription", "transition": "transition", "upload": "upload", "share": "share",
-              "attach": "attachment", "assign": "assignee", "approve": "approval", "search": "search"}
+              "attach": "attachment", "assign": "assignee", "approve": "approval", "search": "search",
+              "execute": "execution", "text": "message", "notify": "notification", "deploy": "deployment",
+              "pay": "payment", "ship": "shipment", "login": "session", "logout": "session"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -247,6 +255,11 @@ def fit_parts(clause: Clause, ow: OpWords, vocabulary: Collection[str]) -> tuple
     if any(_meets(t, heads, vocabulary) for t in things):
         return verb, 3
     if any(_meets(t, ow.mentions, vocabulary) for t in things):
+        return verb, 2
+    # A word of the same group (a password is a secret, a reply a comment): lexicon.RELATED.
+    if any(_meets(r, heads, vocabulary) for t in things for r in related(t)):
+        return verb, 3
+    if any(_meets(r, ow.mentions, vocabulary) for t in things for r in related(t)):
         return verb, 2
     return 0, 0
 
