@@ -6,9 +6,9 @@ import functools
 import json
 import sys
 import warnings
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Container, Mapping, Sequence
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any, Literal
+from typing import IO, TYPE_CHECKING, Any, Literal, NamedTuple
 
 from .args import coerce_cli_value
 from .errors import (
@@ -27,9 +27,11 @@ from .terminal import for_terminal, terminal_text
 if TYPE_CHECKING:
     from .oauth_cli import OAuthOptions
 
-__all__ = ["call_main", "connect_main", "exec_main", "exit_code_for", "pack_main", "server_variables"]
+__all__ = ["Command", "call_main", "connect_main", "exec_main", "exit_code_for", "pack_main", "read_command",
+           "server_variables"]
 
 EXIT_OK = 0
+VERB_MARK = "--"  # ``<cliBin> -- VERB-WORDS``: always a verb, never one of the CLI's own commands
 
 
 def quiet_pattern_warnings() -> None:
@@ -75,15 +77,24 @@ def _load(pack_dir: Path, verb: str | None, out: IO[str]) -> Pack | int:
         return exc.exit_code
 
 
+def _spoken(verb: str) -> str:
+    """A verb's words as typed after the command: ``pets get``; ``-- connect`` for a verb named
+    exactly like a built-in command (only a hand-edited pack has one), which only ``--`` reaches."""
+    words = verb.replace(".", " ")
+    return f"{VERB_MARK} {words}" if verb in RESERVED_VERBS else words
+
+
 def _usage(pack: Pack) -> str:
     lines = [f"usage: {pack.cli_bin} VERB [ARGS] [--json] [--confirm] [--server URL] [--server-var NAME=VALUE]",
              f"       {pack.cli_bin} connect [--list] [--json] [--approve-env] [--server URL] [--to keyring|file]",
              f"       {pack.cli_bin} connect [--client-id ID] [--port N] [--no-browser] [--device] [--status] [--logout]",
              f"       {pack.cli_bin} mcp [--http [HOST:]PORT [--token-file PATH]] [--host-confirms] [--print-config HOST]  (MCP server)",
+             f"       {pack.cli_bin} help [VERB]  (this list, or one verb's form: VERB --help)",
+             f"       {pack.cli_bin} -- VERB [ARGS]  (always a verb, whatever its first word)",
              "", "verbs:"]
     for name, verb in sorted(pack.verbs.items()):
         access = "write" if pack.is_write(name) else "read"
-        lines.append(f"  {' '.join(name.split('.')):<28} [{access}] {verb.get('description', '')}")
+        lines.append(f"  {_spoken(name):<28} [{access}] {verb.get('description', '')}")
     return "\n".join(lines)
 
 
@@ -104,7 +115,8 @@ def _verb_usage(pack: Pack, verb: str) -> str:
     return "\n".join(lines)
 
 
-def _match_verb(pack: Pack, tokens: Sequence[str]) -> tuple[str | None, list[str]]:
+def _match_verb(verbs: Container[str], tokens: Sequence[str]) -> tuple[str | None, list[str]]:
+    """The longest run of leading words (up to the first flag) that names a verb, and what follows it."""
     words = []
     for token in tokens:
         if token.startswith("-"):
@@ -112,9 +124,74 @@ def _match_verb(pack: Pack, tokens: Sequence[str]) -> tuple[str | None, list[str
         words.append(token)
     for size in range(len(words), 0, -1):
         name = ".".join(words[:size])
-        if name in pack.verbs:
+        if name in verbs:
             return name, list(tokens[size:])
     return None, list(tokens)
+
+
+class Command(NamedTuple):
+    """What a pack CLI's command line asks for (:func:`read_command`).
+
+    ``action``: ``verb`` (call ``verb`` with the tokens in ``rest``), ``help`` (show ``verb``'s
+    form), ``usage`` (the verb list, asked for), ``missing`` (the verb list, as nothing was asked:
+    exit 2), ``connect`` or ``mcp`` (the built-in command, its flags in ``rest``), ``unknown``
+    (no verb: ``rest`` holds what was typed in its place).
+    """
+
+    action: Literal["verb", "help", "usage", "missing", "connect", "mcp", "unknown"]
+    verb: str | None
+    rest: list[str]
+
+
+def _flags(rest: Sequence[str]) -> Sequence[str]:
+    """A verb's tokens before ``--``: after it every token is a value, ``--help`` and ``--json`` too."""
+    return rest[:rest.index(VERB_MARK)] if VERB_MARK in rest else rest
+
+
+def _verb_command(verb: str, rest: list[str]) -> Command:
+    flags = _flags(rest)
+    return Command("help" if "--help" in flags or "-h" in flags else "verb", verb, rest)
+
+
+def read_command(verbs: Container[str], argv: Sequence[str]) -> Command:
+    """The pack CLI's one rule for telling a verb from its own commands (docs/runtime.md, "Verbs
+    and the CLI's own commands"):
+
+    1. ``-- VERB-WORDS ...`` is always a verb (``--`` is never a verb's word): the explicit form.
+    2. Leading words that name a verb call it, the longest match winning, even when the first word
+       is a built-in one: ``help list`` calls ``help.list``, ``connect status`` ``connect.status``.
+       Only a verb named exactly ``connect``, ``mcp`` or ``help`` (RESERVED_VERBS: packc never
+       makes one, C103) needs rule 1, so ``<cliBin> connect``, which every credential error tells
+       a person to run, is always the command.
+    3. Otherwise the CLI's own commands: nothing, ``-h``, ``--help`` or ``help`` list the verbs;
+       ``help VERB-WORDS`` shows one verb's form (as ``VERB-WORDS --help`` does); ``connect`` and
+       ``mcp`` take flags only.
+    4. Anything else, a word after ``help``, ``connect`` or ``mcp`` that names no verb included,
+       is an unknown verb.
+    """
+    if argv and argv[0] == VERB_MARK:
+        verb, rest = _match_verb(verbs, argv[1:])
+        if verb is not None:
+            return _verb_command(verb, rest)
+        return Command("unknown", None, list(argv[1:])) if len(argv) > 1 else Command("missing", None, [])
+    if not argv:
+        return Command("missing", None, [])
+    if argv[0] in ("-h", "--help"):
+        return Command("usage", None, list(argv[1:]))
+    verb, rest = _match_verb(verbs, argv)
+    if verb is not None and verb not in RESERVED_VERBS:
+        return _verb_command(verb, rest)
+    head, tail = argv[0], list(argv[1:])
+    words = bool(tail) and not tail[0].startswith("-")
+    if head == "help" and not words:
+        return Command("usage", None, tail)
+    if head == "help":
+        verb, rest = _match_verb(verbs, tail)
+        if verb is not None:
+            return Command("help", verb, rest)
+    elif head in ("connect", "mcp") and not words:
+        return Command("connect" if head == "connect" else "mcp", None, tail)
+    return Command("unknown", None, list(argv))
 
 
 def parse_verb_argv(pack: Pack, verb: str, rest: Sequence[str]) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -238,7 +315,7 @@ def _no_verb(cli_bin: str, verbs: Sequence[str], argv: Sequence[str]) -> str:
         spoken = verb.replace(".", " ")
         ratio = difflib.SequenceMatcher(None, " ".join(words[:spoken.count(" ") + 1]), spoken).ratio()
         if ratio > best_ratio:
-            best, best_ratio = spoken, ratio
+            best, best_ratio = _spoken(verb), ratio
     hint = f" Did you mean '{cli_bin} {best}'?" if best_ratio >= 0.8 else ""
     return f"{cli_bin}: no verb {typed!r}.{hint} Run '{cli_bin} --help' for the list."
 
@@ -257,34 +334,32 @@ def pack_main(pack_dir: Path, argv: Sequence[str], *, stdout: IO[str] | None = N
     if isinstance(loaded, int):
         return loaded
     with loaded as pack:
-        if not argv or argv[0] in ("-h", "--help", "help"):
+        action, verb, rest = read_command(pack.verbs, argv)
+        if action in ("usage", "missing"):
             out.write(_usage(pack) + "\n")
-            return EXIT_OK if argv else 2
-        verb, rest = _match_verb(pack, argv)
-        if verb in RESERVED_VERBS:  # the CLI's own command, never a verb a document named so
-            verb, rest = None, list(argv)
-        if verb is None and argv[0] == "connect":
+            return EXIT_OK if action == "usage" else 2
+        if action == "connect":
             from .connect_cli import connect_options, run_connect
 
             try:
-                options = connect_options(argv[1:])
+                options = connect_options(rest)
             except PackRuntimeError as exc:
                 out.write(f"error {exc.code}: {exc.message}\n")
                 return exc.exit_code
             return run_connect(pack, out=out, **options)
-        if verb is None and argv[0] == "mcp":  # lazily: a pack that is never served never imports mcp
+        if action == "mcp":  # lazily: a pack that is never served never imports mcp
             from .mcp_cli import serve_main
 
             # stdout may carry the protocol (stdio): JSON, whose escapes json writes; stderr is for a person
-            return serve_main(argv[1:], pack_dir=pack_dir, prog=f"{pack.cli_bin} mcp", stdout=stdout or sys.stdout,
+            return serve_main(rest, pack_dir=pack_dir, prog=f"{pack.cli_bin} mcp", stdout=stdout or sys.stdout,
                               stderr=err)
-        if verb is not None and ("--help" in rest or "-h" in rest):
+        if action == "help" and verb is not None:
             out.write(_verb_usage(pack, verb) + "\n")
             return EXIT_OK
-        as_json = "--json" in argv
+        as_json = "--json" in _flags(rest)
         try:
             if verb is None:
-                raise UnknownVerb(_no_verb(pack.cli_bin, list(pack.verbs), argv))
+                raise UnknownVerb(_no_verb(pack.cli_bin, list(pack.verbs), rest))
             args, options = parse_verb_argv(pack, verb, rest)
         except PackRuntimeError as exc:
             envelope = failure(verb, exc)
