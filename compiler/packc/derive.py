@@ -27,8 +27,9 @@ __all__ = ["ArgSpec", "DerivedVerb", "binding_for", "derive_verb", "scheme_keys"
 # A Cookie header parameter is an argument: the runtime joins its cookie string with the cookie parameters.
 RESERVED_HEADERS = {"accept", "content-type", "authorization", "content-length", "transfer-encoding",
                     "host", "connection"}
-# Flags the pack CLI owns; an argument of that name would shadow them.
-RESERVED_ARGS = {"confirm", "json", "server", "help", "result"}  # {{result}} means the call's result
+# Flags the pack CLI owns (--server-var too: the CLI reads --a-b as the argument a_b); an argument
+# of that name would shadow them.
+RESERVED_ARGS = {"confirm", "json", "server", "server_var", "help", "result"}  # {{result}} means the call's result
 DESC_LIMIT = 200
 
 _ACTIONS = {"list": ("Listing", "Listed"), "get": ("Getting", "Got"), "create": ("Creating", "Created"),

@@ -36,6 +36,13 @@ def _body(schema: Any, required: bool = True, content_type: str = "application/j
     return RequestBody(required=required, content=(MediaType(content_type=content_type, schema=schema),))
 
 
+
+def test_arguments_named_like_the_pack_clis_flags_take_their_location() -> None:
+    o = op("get", "/pets", parameters=tuple(Parameter(name=n, location="query", schema={"type": "string"})
+                                            for n in ("server-var", "server", "help", "confirm", "serverVariable")))
+    props = _derive(o)["pets.list"].verb.args["properties"]
+    assert list(props) == ["query_server_var", "query_server", "query_help", "query_confirm", "server_variable"]
+
 def test_args_join_path_query_header_and_body_with_predictable_clash_names() -> None:
     o = op("post", "/pets/{id}/visits", parameters=(
         path_param("id", {"type": "integer"}),
