@@ -13,6 +13,7 @@ from typing import Any
 from urllib.parse import parse_qsl
 
 from packc_runtime.diagnostics import Diagnostic
+from packc_runtime.identifiers import RESERVED_VERBS
 
 from .english import VERBS, is_plural, past, singular
 from .model import Api, Operation
@@ -362,6 +363,8 @@ def resolve_names(items: list[tuple[Operation, tuple[str, ...], str, OpOverride]
                 continue
             taken[ov.verb] = op.key
             out[op.key] = ov.verb
+    for word in RESERVED_VERBS:  # the pack CLI's own commands: a derived name goes on to its next candidate
+        taken.setdefault(word, "")
     readable = {op.path for op, _res, _act, _ov in items if op.method == "get"}
     for op, res, act, _ov in sorted(items, key=lambda it: _method_rank(it[0])):
         if op.key in out:

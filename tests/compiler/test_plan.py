@@ -69,6 +69,13 @@ def test_clash_falls_back_to_operation_id_then_counter() -> None:
     assert sorted(names.values()) == ["pets.list", "pets.list_b_pets", "pets.list_get"]
 
 
+
+def test_a_derived_name_is_never_one_of_the_pack_clis_commands() -> None:
+    # GET / named by its operationId alone would be "help": the CLI's own word (RESERVED_VERBS)
+    names = _names(op("get", "/", operation_id="help"), op("post", "/", operation_id="connect"),
+                   op("get", "/{x}", operation_id="mcp", parameters=(path_param("x"),)), op("get", "/help"))
+    assert names == {"GET /": "help_get", "POST /": "connect.update", "GET /{x}": "mcp_get", "GET /help": "help.list"}
+
 def test_a_verb_is_never_a_dotted_prefix_of_another() -> None:
     names = set(_names(op("get", "/pets/{id}/owner"), op("put", "/pets/{id}/owner")).values())
     assert not any(b.startswith(a + ".") for a in names for b in names)
