@@ -19,7 +19,7 @@ from .skill import allowed_values, credential_lines
 from .text import clean, inline_md, sentence, shorten
 from .write import write_tree
 
-__all__ = ["LAUNCHER", "PackOutput", "render_pack", "write_pack"]
+__all__ = ["COMMAND_WORDS", "LAUNCHER", "PackOutput", "render_pack", "write_pack"]
 
 OPENAPI_FILE = "openapi.json"
 _T = TypeVar("_T")
@@ -76,6 +76,22 @@ def _example(verb: DerivedVerb) -> str:
     """A ready-to-run line: the required arguments and the few optional ones that matter, from their
     first examples (the same line ``packc commands`` prints)."""
     return example_line(verb.verb.cli or [], verb.verb.args or {}, optional=SHOWN_OPTIONAL)
+
+
+# What each of the pack CLI's own commands (RESERVED_VERBS) does, for the paragraph below.
+COMMAND_WORDS = {"help": "lists the verbs", "connect": "stores credentials", "mcp": "serves the pack over MCP"}
+
+
+def _command_words(pack: PackOutput, cli_bin: str) -> list[str]:
+    """A paragraph when a verb starts with one of the pack CLI's own words (``help.list`` of a /help
+    resource): its words call it, and the word alone stays the command (docs/runtime.md); else none."""
+    verb = next((v for v in pack.verbs if v.name.split(".")[0] in COMMAND_WORDS), None)
+    if verb is None:
+        return []
+    word = verb.name.split(".")[0]
+    return [f"{md_code(cli_bin + ' ' + verb.name.replace('.', ' '))} calls {md_code(verb.name)}: a verb's words come "
+            f"first, and {md_code(cli_bin + ' ' + word)} alone {COMMAND_WORDS[word]} "
+            f"({md_code(cli_bin + ' -- <verb words>')} always calls a verb).", ""]
 
 
 def _slots(pack: PackOutput) -> list[CredentialSlot]:
@@ -135,6 +151,7 @@ def render_harness(pack: PackOutput) -> str:
     lines += [inline_md(pack.about) if pack.about else f"This pack calls the {inline_md(name)} API.", "",
               f"Run {md_code(f'{cli_bin} <verb words> [arguments]')}; add `--json` for a JSON envelope "
               '(`{"ok": true, "status": ..., "body": ...}` or `{"ok": false, "error": {"code": ...}}`).', ""]
+    lines += _command_words(pack, cli_bin)
     lines += ["## Setup", ""]
     slots = _slots(pack)
     if slots:
@@ -178,7 +195,7 @@ def render_readme(pack: PackOutput) -> str:
     lines += ["", "## Run a verb", "", "```sh"]
     lines += [fenced_line(_example(v)) for v in pack.verbs[:3]]
     lines += ["```", "", "Write verbs return a preview until you add `--confirm`. `--server URL` calls another "
-              "server; `--json` prints the result envelope.", ""]
+              "server; `--json` prints the result envelope.", "", *_command_words(pack, cli_bin)]
     if "mcp" in (m.transports or []):
         lines += ["## Use from an MCP host", "",
                   f"{md_code(cli_bin + ' mcp')} serves these verbs as MCP tools over stdio (it needs "

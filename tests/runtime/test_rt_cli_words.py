@@ -21,7 +21,9 @@ from typing import Any
 import pytest
 
 from packc import compile as compile_api
+from packc.emit import COMMAND_WORDS
 from packc_runtime.cli import Command, pack_main, read_command
+from packc_runtime.identifiers import RESERVED_VERBS
 from servers.echo_app import EchoApp
 
 Server = tuple[EchoApp, str]
@@ -169,6 +171,14 @@ def test_an_unknown_verb_is_an_error_with_a_suggestion(words_pack: Path, argv: l
     error = json.loads(out)["error"]
     assert code == 2 and error["code"] == "unknown_verb"
     assert f"no verb {typed!r}" in error["message"] and f"Did you mean '{hint}'?" in error["message"]
+
+
+@pytest.mark.e2e
+def test_the_packs_docs_say_so(words_pack: Path) -> None:
+    assert set(COMMAND_WORDS) == RESERVED_VERBS
+    line = ("`words connect create` calls `connect.create`: a verb's words come first, and `words connect` alone "
+            "stores credentials (`words -- <verb words>` always calls a verb).")
+    assert line in (words_pack / "HARNESS.md").read_text() and line in (words_pack / "README.md").read_text()
 
 
 @pytest.mark.e2e
