@@ -69,8 +69,9 @@ def _op_override(op: Operation, diags: list[Diagnostic]) -> OpOverride:
     raw = op.extensions.get("x-packc")
     out = OpOverride()
     bound = op.extensions.get("x-packc-binding")
-    if isinstance(bound, Mapping) and isinstance(bound.get("verb"), str) and VERB_RE.match(bound["verb"]):
-        # A pack's own document: keep the verb name it was compiled with.
+    if isinstance(bound, Mapping) and isinstance(bound.get("verb"), str) and VERB_RE.match(bound["verb"]) \
+            and bound["verb"] not in RESERVED_VERBS:
+        # A pack's own document: keep the verb name it was compiled with (not a CLI command's: named anew).
         out = replace(out, verb=bound["verb"], idempotent=bound.get("idempotent") if isinstance(bound.get("idempotent"), bool) else None)
     if raw is None:
         return out

@@ -53,3 +53,17 @@ def test_connect_is_the_cli_command_even_in_a_pack_with_a_verb_of_that_name(tmp_
     out = io.StringIO()
     assert pack_main(Path(directory), ["connect", "--list"], stdout=out, stderr=io.StringIO()) == 0
     assert "HIJACK_API_KEY" in out.getvalue()  # the credential listing, not a call
+
+
+@pytest.mark.parametrize("verb", ["connect", "mcp", "help"])
+def test_a_packs_own_document_does_not_bring_back_a_verb_named_like_a_command(tmp_path: Path, verb: str) -> None:
+    document = _document("hook.get")
+    hook = document["paths"]["/hook"]["get"]  # type: ignore[index]
+    del hook["x-packc"]
+    hook["x-packc-binding"] = {"verb": verb}  # as a hand-edited pack's openapi.json would carry it
+    source = tmp_path / "d.json"
+    source.write_text(json.dumps(document), "utf-8")
+    directory = compile_api(source, tmp_path / "packs").packs[0].directory
+    assert directory is not None
+    verbs = json.loads((Path(directory) / "surface.json").read_text())["verbs"]
+    assert verb not in verbs and "hook.list" in verbs
