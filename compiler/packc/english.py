@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 
-__all__ = ["VERBS", "gerund", "is_plural", "past", "phrase", "singular"]
+__all__ = ["SELF_WORDS", "VERBS", "gerund", "is_plural", "past", "phrase", "singular"]
 
 # Words that end in "s" and are singular (or the same in both numbers).
 _SINGULAR_S = ("ss", "us", "is", "news", "series", "species", "settings", "analytics", "alias", "canvas", "gas",
@@ -39,6 +39,9 @@ _IRREGULAR = {"people": "person", "children": "child", "men": "man", "women": "w
 _ES_AFTER = ("sses", "shes", "ches", "xes", "zzes")
 
 # Verbs that act: an action word of a path (POST /pulls/{n}/merge) and a name's leading verb.
+# Words a path uses for the caller itself (GET /me, /self, /whoami): one object, never a list.
+SELF_WORDS = frozenset({"me", "myself", "self", "whoami", "viewer", "identity"})
+
 VERBS = frozenset({
     "accept", "acknowledge", "activate", "add", "apply", "approve", "archive", "assign", "associate", "attach",
     "authorize", "authenticate", "block", "cancel", "capture", "check", "claim", "clone", "close", "commit", "complete",

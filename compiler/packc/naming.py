@@ -15,7 +15,7 @@ from urllib.parse import parse_qsl
 from packc_runtime.diagnostics import Diagnostic
 from packc_runtime.identifiers import RESERVED_VERBS
 
-from .english import VERBS, is_plural, past, singular
+from .english import SELF_WORDS, VERBS, is_plural, past, singular
 from .model import Api, Operation
 from .overrides import OpOverride
 from .text import snake
@@ -142,7 +142,8 @@ def _from_segments(segs: list[tuple[str, bool]], custom: str, method: str,
     after_item = len(segs) > 1 and segs[-2][1]
     if method == "get" and shape in ("array", "list"):
         return tuple(statics[-2:]), "list"
-    if method == "get" and shape == "object" and not _verb_word(last):
+    if method == "get" and (shape == "object" or (not shape and statics == [last] and last in SELF_WORDS)) \
+            and not _verb_word(last):
         # A single object read (GET /user, GET /orgs/{org}/actions/permissions): get, not list.
         return tuple(statics[-2:]), "get"
     if len(statics) == 1 or (_plural(last) and not ("_" in last and _verb_word(last))):

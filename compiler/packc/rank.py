@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from .english import SELF_WORDS
 from .model import Api, Operation
 from .shape import (
     Shape,
@@ -79,6 +80,7 @@ _ADMIN_TEXT = re.compile(r"\b(admin|administrators?|enterprise)\b", re.I)
 
 
 ACT_NOUN = 18
+INTRO, INTRO_LEAD = 20, 1000  # points for a noun the introduction names; characters of it read
 DIRECTORY_READ = 15
 
 
@@ -337,6 +339,9 @@ def rank_operations(api: Api, ops: Sequence[Operation]) -> dict[str, Ranked]:
     refs = _schema_refs(api)
     memo: dict[str, str | None] = {}
     tag_pos = _ordered_tags(api)
+    # What the document's own introduction names (its title and the lead of info.description):
+    # "The Gmail API lets you view and manage Gmail mailbox data like threads, messages, and labels."
+    intro = {stem(w) for w in words(f"{api.info.title} {api.info.description[:INTRO_LEAD]}")}
     texts = sorted(len(op.summary) + len(op.description) for op in ops)
     median_text = texts[len(texts) // 2] if texts else 0
     # The few operations a document describes at most length (its authors' own emphasis): top 1%, at least 3.
@@ -393,6 +398,8 @@ def rank_operations(api: Api, ops: Sequence[Operation]) -> dict[str, Ranked]:
         if mentions.get(s.resource):
             pts.append((f"{noun!r} named by {mentions[s.resource]} other operations" + ("" if home else " (not its home)"),
                         round(share * _log_points(mentions[s.resource], 4, 24))))
+        if noun and nouns[s.resource][-1] in intro:
+            pts.append((f"{noun!r} named in the API's own introduction", INTRO))
         if s.object and noun_of((s.object,)) != nouns.get(s.resource):
             obj = noun_of((s.object,))
             named = len(set.intersection(*(by_stem.get(w, set()) for w in obj)) - {op.key}) if obj else 0
@@ -441,7 +448,6 @@ def rank_operations(api: Api, ops: Sequence[Operation]) -> dict[str, Ranked]:
 
 ENTRY = "entry point: who am I, with no arguments"
 GLOBAL_SEARCH = "search of the whole API"
-_SELF_WORDS = frozenset({"me", "myself", "self", "whoami", "viewer", "identity"})
 _SELF_PREFIXES = frozenset({("me",), ("my",), ("self",), ("user",)})  # /me/playlists: the caller's own
 _ACCOUNT_WORDS = frozenset({"user", "account", "profile", "ping"})
 _CURRENT = re.compile(r"\b(current|authenticated|logged[- ]in|calling|your)\s+(user|account|member|profile)\b"
@@ -457,7 +463,7 @@ def entry_point(op: Operation, s: Shape) -> int:
         return 0  # (POST /users/ping.json: an RPC-style API's check of the caller's credentials)
     last = words(s.resource[-1])[-1:] if s.resource else []
     text = op.summary or op.description[:160]
-    strength = 3 if last and last[0] in _SELF_WORDS else 2 if _CURRENT.search(text) else (
+    strength = 3 if last and last[0] in SELF_WORDS else 2 if _CURRENT.search(text) else (
         1 if (last and last[0] in _ACCOUNT_WORDS) or s.action == "ping" else 0)
     if strength and any(p.required and p.location != "path" for p in op.parameters):
         return 0  # GET /user?accountId=...: a lookup, not "who am I"

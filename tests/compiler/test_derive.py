@@ -229,6 +229,8 @@ def test_the_callers_own_object_is_the_current_one() -> None:
     assert _titles(op("patch", "/users/me"), op("get", "/users/me/settings"), op("get", "/me/playlists")) == {
         "users.me.update": ["Updating the current user"], "users.me.settings": ["Getting your settings"],
         "me.playlists.list": ["Listing your playlists"]}
+    # GET /me whose answer has no schema (only examples) is still one object: me.get, never me.list.
+    assert set(_titles(op("get", "/me"), op("get", "/teams"))) == {"me.get", "teams.list"}
 
 
 def test_the_caller_and_a_sent_message() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -10,7 +11,7 @@ from packc.cli import main
 from packc.overrides import Overrides
 from packc.pick import select
 from packc.plan import plan
-from packc.rank import rank_operations, shape, stem, words
+from packc.rank import INTRO, INTRO_LEAD, rank_operations, shape, stem, words
 
 from .helpers import make_api, op
 
@@ -338,3 +339,21 @@ def test_a_singular_collection_with_items_lists() -> None:
     assert ranking["GET /api/v1/app/"].shape.action == "list"
     assert ranking["GET /api/v1/app/{app_id}/"].shape.action == "get"
     assert ranking["GET /user"].shape.action == "get"  # who am I, though users sit below it
+
+
+def test_what_the_introduction_names_ranks_higher() -> None:
+    # Two resources of the same shape; the document's own introduction says what it is for.
+    ops = [op(m, p, summary=s) for m, p, s in (
+        ("get", "/widgets", "List widgets"), ("post", "/widgets", "Create a widget"),
+        ("get", "/gadgets", "List gadgets"), ("post", "/gadgets", "Create a gadget"))]
+    api = make_api(*ops)
+    plain = rank_operations(api, api.operations)
+    told = replace(api, info=replace(api.info, description="The Zoo API lets you keep track of your gadgets."))
+    ranked = rank_operations(told, told.operations)
+    for method in ("GET", "POST"):
+        assert ranked[f"{method} /gadgets"].score - plain[f"{method} /gadgets"].score == INTRO
+        assert ranked[f"{method} /widgets"].score == plain[f"{method} /widgets"].score
+    assert any("introduction" in name for name, _ in ranked["GET /gadgets"].points)
+    # Only the lead of the introduction counts: a word far down a long text is not its point.
+    far = replace(api, info=replace(api.info, description="x " * INTRO_LEAD + "gadgets"))
+    assert rank_operations(far, far.operations)["GET /gadgets"].score == plain["GET /gadgets"].score
