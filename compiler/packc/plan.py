@@ -144,26 +144,46 @@ def _balanced(key: str, ordered: list[PlannedVerb]) -> list[tuple[str, list[Plan
     return out
 
 
-def _split_big(key: str, verbs: list[PlannedVerb]) -> list[tuple[str, list[PlannedVerb]]]:
+def _split_big(key: str, verbs: list[PlannedVerb], kin: Iterable[PlannedVerb] = ()
+               ) -> list[tuple[str, list[PlannedVerb]]]:
     """A group above 12 → packs by sub-resource: the path word after what the whole group shares.
 
     Sub-resources stay whole where they fit (first fit, biggest first); the group's own operations
     (nothing after the shared words) keep the group's name; a sub-resource above 12 splits again by
-    its own sub-resources; what cannot be told apart is cut into balanced packs.
+    its own sub-resources; what cannot be told apart is cut into balanced packs. ``kin``: the list
+    and create of the same collection elsewhere (``/user/repos``, ``/orgs/{org}/repos`` beside
+    ``/repos/{owner}/{repo}``), which belong with the group's own operations in its core pack.
     """
+    kin = list(kin)
     words = {v.op.key: path_words(v.op) for v in verbs}
     common = 0
     first = words[verbs[0].op.key]
     while common < len(first) and all(len(w) > common and w[common] == first[common] for w in words.values()):
         common += 1
+    words.update({v.op.key: path_words(v.op) for v in kin})
     subs: dict[str, list[PlannedVerb]] = {}
     for v in sorted(verbs, key=lambda v: (words[v.op.key], v.name)):
         w = words[v.op.key]
         subs.setdefault(w[common] if len(w) > common else "", []).append(v)
-    if len(subs) == 1:  # nothing tells them apart: balanced packs in path order
+    if len(subs) == 1 and not kin:  # nothing tells them apart: balanced packs in path order
         return _balanced(key, next(iter(subs.values())))
+    # The sub-resource named like the group (/repos/... in tag "repos") takes the group's other
+    # collections of the same noun: its core pack lists and creates them too.
+    same = next((sub for sub in subs if sub and slug(sub) == key.rsplit("-", 1)[-1]), None)
+    kinfolk: list[PlannedVerb] = []
+    if same is not None and len(subs) > 1 and len(subs[same]) > MAX_VERBS:  # its core pack is made below
+        for sub in [s for s in subs if s != same and len(subs[s]) < len(subs[same])]:  # not from the group's body
+            found = [v for v in subs[sub] if _collection_of(v, same)]
+            kinfolk += found
+            subs[sub] = [v for v in subs[sub] if v not in found]
+        subs = {sub: members for sub, members in subs.items() if members}
+    if kin and 0 < len(subs.get("", [])) <= MAX_VERBS - len(kin):
+        subs[""] = [*subs[""], *kin]
+    else:  # no core pack to hold them: back to their own places
+        for v in kin:
+            subs.setdefault(words[v.op.key][0], []).append(v)
     core = _core(subs) if 0 < len(subs.get("", [])) <= MAX_VERBS else []
-    left = len(verbs) - len(core)
+    left = len(verbs) + len(kin) - len(core)
     if core and 0 < left < MIN_VERBS:  # leave the rest a pack of 5: the core gives back its last picks
         keep = max(len(subs[""]), len(core) - (MIN_VERBS - left))
         while keep > len(subs[""]) and core[keep - 1].op.path == core[keep].op.path:
@@ -179,9 +199,12 @@ def _split_big(key: str, verbs: list[PlannedVerb]) -> list[tuple[str, list[Plann
         # The group's own operations, or a first word that repeats the group's name (tag "repos" on
         # /repos/...), keep the group's name.
         name = key if not sub or key == word or key.endswith(f"-{word}") else f"{key}-{word}"
-        pieces.extend(_split_big(name, members) if len(members) > MAX_VERBS else [(name, members)])
+        if len(members) > MAX_VERBS:
+            pieces.extend(_split_big(name, members, kinfolk if sub == same else ()))
+        else:
+            pieces.append((name, members))
     # The fewest packs that hold the pieces whole: each piece, biggest first, goes to the emptiest pack.
-    rest = len(verbs) - len(core)
+    rest = len(verbs) + len(kin) - len(core)
     count = max(1, math.ceil(rest / MAX_VERBS))
     while pieces:
         bins: list[list[tuple[str, list[PlannedVerb]]]] = [[] for _ in range(count)]
@@ -206,6 +229,13 @@ def _split_big(key: str, verbs: list[PlannedVerb]) -> list[tuple[str, list[Plann
         out.extend([(name, merged)] if len(merged) <= MAX_VERBS else _balanced(name, merged))
     return [(name, sorted(members, key=lambda v: (words[v.op.key], v.name)))
             for name, members in sorted(out, key=lambda b: (b[0], min((words[v.op.key], v.name) for v in b[1])))]
+
+
+def _collection_of(v: PlannedVerb, word: str) -> bool:
+    """Whether ``v`` lists or creates a collection of ``word`` at another place (``GET /user/repos``)."""
+    path = v.op.path.partition("?")[0].rstrip("/")
+    last = path.rsplit("/", 1)[-1]
+    return v.op.method in ("get", "post") and "{" not in last and last == word and len(path_words(v.op)) > 1
 
 
 def _core(subs: Mapping[str, list[PlannedVerb]]) -> list[PlannedVerb]:

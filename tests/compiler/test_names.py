@@ -197,10 +197,12 @@ def test_split_families_group_as_a_person_would() -> None:
     assert len({gh[k] for k in (f"GET {issue}/{{issue_number}}", f"POST {issue}",
                                 f"POST {issue}/{{issue_number}}/comments", f"GET {issue}/{{issue_number}}/comments")}) == 1
     assert len({gh[f"{m} /repos/{{owner}}/{{repo}}"] for m in ("GET", "PATCH", "DELETE")}) == 1
-    # Beside a group's own operations, its item's parts that rank highest (a repository's releases,
-    # commits and branches), not the first in path order.
-    assert len({gh[f"GET /repos/{{owner}}/{{repo}}/{part}"] for part in ("releases", "commits", "branches")}
-                | {gh["GET /repos/{owner}/{repo}"]}) == 1
+    # A repository's core in one pack: its list and create where they live (the caller's /user/repos,
+    # an organization's /orgs/{org}/repos) beside its get/update/delete, then its item's parts that
+    # rank highest (commits, releases), not the first in path order.
+    assert len({gh[k] for k in ("GET /user/repos", "POST /user/repos", "GET /orgs/{org}/repos",
+                                "POST /orgs/{org}/repos", "GET /repos/{owner}/{repo}",
+                                "GET /repos/{owner}/{repo}/commits")}) == 1
     stripe = _pack_of("stripe.com.json")
     charge = "/v1/charges/{charge}"
     assert len({stripe[k] for k in ("POST /v1/charges", f"GET {charge}", f"POST {charge}/capture",

@@ -196,6 +196,30 @@ def test_split_core_pack_holds_the_group_and_its_item_children_the_rest_by_sub_r
     assert all("/{r}" in p or "/{d}" in p or "/{p}" in p for p in packs[other])
 
 
+def test_split_core_pack_takes_the_collections_of_its_noun_that_live_elsewhere() -> None:
+    # Tag "repos": the repository item under /repos/{o}/{r} with many parts, and the list and create
+    # of repositories where they live (/user/repos, /orgs/{org}/repos): one core pack holds them all.
+    one = "/repos/{o}/{r}"
+    parts = [op(m, f"{one}/{part}", tags=["repos"]) for part in ("branches", "commits", "releases", "hooks", "keys")
+             for m in ("get", "post")]
+    ops = [op("get", one, tags=["repos"]), op("patch", one, tags=["repos"]), op("delete", one, tags=["repos"]),
+           *parts, *(op(m, p, tags=["repos"]) for p in ("/user/repos", "/orgs/{org}/repos") for m in ("get", "post"))]
+    result = plan(make_api(*ops, title="Git"), Overrides(), split=True)  # type: ignore[arg-type]
+    pack_of = {f"{v.op.method} {v.op.path}": p.id for p in result.packs for v in p.verbs}
+    assert {pack_of[k] for k in ("get /user/repos", "post /user/repos", "get /orgs/{org}/repos",
+                                 "post /orgs/{org}/repos", f"get {one}", f"patch {one}")} == {"git-repos"}
+    assert all(MIN_VERBS <= len(p.verbs) <= MAX_VERBS for p in result.packs)
+    # Where the group's body is elsewhere (tag "issues": /issues is one list, the body is under
+    # /repos/...), the small sub named like the group takes nothing from it.
+    issue = "/repos/{o}/{r}/issues"
+    ops = [op("get", "/issues", tags=["issues"]), op("get", issue, tags=["issues"]), op("post", issue, tags=["issues"]),
+           *(op(m, f"{issue}/{{n}}{tail}", tags=["issues"]) for tail in ("", "/comments", "/labels", "/events", "/lock",
+                                                                          "/assignees", "/reactions") for m in ("get", "post"))]
+    result = plan(make_api(*ops, title="Git"), Overrides(), split=True)  # type: ignore[arg-type]
+    pack_of = {f"{v.op.method} {v.op.path}": p.id for p in result.packs for v in p.verbs}
+    assert pack_of[f"get {issue}"] == pack_of[f"post {issue}"] == pack_of[f"get {issue}/{{n}}"]
+
+
 def test_split_groups_deep_paths_by_their_top_resource_not_their_last_words() -> None:
     # /v1/financial/accounts/... must not join /v1/accounts (names use the last two words; groups the first).
     ops = [*_crud("/v1/accounts", "a"), *_crud("/v1/financial/accounts", "f")]
