@@ -173,9 +173,9 @@ def _split_big(key: str, verbs: list[PlannedVerb], kin: Iterable[PlannedVerb] = 
     kinfolk: list[PlannedVerb] = []
     if same is not None and len(subs) > 1 and len(subs[same]) > MAX_VERBS:  # its core pack is made below
         for sub in [s for s in subs if s != same and len(subs[s]) < len(subs[same])]:  # not from the group's body
-            found = [v for v in subs[sub] if _collection_of(v, same)]
-            kinfolk += found
-            subs[sub] = [v for v in subs[sub] if v not in found]
+            found = {v.op.key for v in subs[sub] if _collection_of(v, same)}
+            kinfolk += [v for v in subs[sub] if v.op.key in found]
+            subs[sub] = [v for v in subs[sub] if v.op.key not in found]
         subs = {sub: members for sub, members in subs.items() if members}
     if kin and 0 < len(subs.get("", [])) <= MAX_VERBS - len(kin):
         subs[""] = [*subs[""], *kin]
