@@ -84,10 +84,31 @@ def _spoken(verb: str) -> str:
     return f"{VERB_MARK} {words}" if verb in RESERVED_VERBS else words
 
 
+def _connect_lines(cli_bin: str) -> list[str]:
+    return [f"{cli_bin} connect [--list] [--json] [--approve-env] [--server URL] [--to keyring|file]",
+            f"{cli_bin} connect [--client-id ID] [--port N] [--no-browser] [--device] [--status] [--logout]"]
+
+
+def _connect_usage(pack: Pack) -> str:
+    first, second = _connect_lines(pack.cli_bin)
+    return "\n".join([
+        f"usage: {first}", f"       {second}", "",
+        "Stores this pack's credentials for its server, prompting without echo (OS keyring, else a 0600 file),",
+        "or signs in with OAuth2 where the API offers it.",
+        "  --list          each credential's variable, scheme and the servers it is bound to (never values)",
+        "  --json          print the result as JSON",
+        "  --approve-env   approve the environment variables already set, instead of storing values",
+        "  --server URL    bind to this server instead of the document's",
+        "  --to keyring|file  force where to store (default: the keyring when it is secure, else the file)",
+        "  --client-id ID, --client-secret S, --port N, --timeout S, --device, --device-url URL,",
+        "  --no-browser, --status, --logout   OAuth2 sign-in (docs/runtime.md)"])
+
+
 def _usage(pack: Pack) -> str:
+    first, second = _connect_lines(pack.cli_bin)
     lines = [f"usage: {pack.cli_bin} VERB [ARGS] [--json] [--confirm] [--server URL] [--server-var NAME=VALUE]",
-             f"       {pack.cli_bin} connect [--list] [--json] [--approve-env] [--server URL] [--to keyring|file]",
-             f"       {pack.cli_bin} connect [--client-id ID] [--port N] [--no-browser] [--device] [--status] [--logout]",
+             f"       {first}",
+             f"       {second}",
              f"       {pack.cli_bin} mcp [--http [HOST:]PORT [--token-file PATH]] [--host-confirms] [--print-config HOST]  (MCP server)",
              f"       {pack.cli_bin} help [VERB]  (this list, or one verb's form: VERB --help)",
              f"       {pack.cli_bin} -- VERB [ARGS]  (always a verb, whatever its first word)",
@@ -338,6 +359,9 @@ def pack_main(pack_dir: Path, argv: Sequence[str], *, stdout: IO[str] | None = N
         if action in ("usage", "missing"):
             out.write(_usage(pack) + "\n")
             return EXIT_OK if action == "usage" else 2
+        if action == "connect" and ("-h" in rest or "--help" in rest):
+            out.write(_connect_usage(pack) + "\n")
+            return EXIT_OK
         if action == "connect":
             from .connect_cli import connect_options, run_connect
 

@@ -9,16 +9,31 @@ from typing import IO, Any, Literal
 
 from .cli import EXIT_OK, _dump
 from .errors import InvalidArgument, InvalidServer, PackRuntimeError
-from .oauth_cli import OAuthOptions, parse_oauth_flags
+from .oauth_cli import OAUTH_FLAGS, OAuthOptions, parse_oauth_flags
 from .origins import origin_of
 from .pack import Pack
 from .terminal import terminal_text
 
-__all__ = ["bound_origins", "connect_options", "run_connect"]
+__all__ = ["CONNECT_FLAGS", "bound_origins", "connect_options", "run_connect"]
+
+# Every flag ``connect`` takes, and whether it takes a value: anything else is refused, never ignored
+# (``connect --lst`` would otherwise prompt for a secret the person did not mean to store).
+CONNECT_FLAGS: dict[str, bool] = {"--list": False, "--json": False, "--approve-env": False, "--server": True,
+                                  "--to": True, **{flag: takes for flag, (_, takes) in OAUTH_FLAGS.items()}}
 
 
 def connect_options(argv: Sequence[str]) -> dict[str, Any]:
-    """The pack CLI's ``connect [--list] [--json] [--approve-env] [--server URL] [--to keyring|file]``."""
+    """The pack CLI's ``connect [--list] [--json] [--approve-env] [--server URL] [--to keyring|file]``
+    and the OAuth2 flags; an unknown flag or a stray word is an InvalidArgument."""
+    i = 0
+    while i < len(argv):
+        flag, eq, _ = argv[i].partition("=")
+        if flag not in CONNECT_FLAGS:
+            raise InvalidArgument(f"connect does not take {argv[i]!r}; it takes {', '.join(CONNECT_FLAGS)} "
+                                  "(connect --help says what each does).", argument="connect")
+        if CONNECT_FLAGS[flag] and not eq and i + 1 >= len(argv):
+            raise InvalidArgument(f"{flag} takes a value.", argument=flag.lstrip("-"))
+        i += 2 if CONNECT_FLAGS[flag] and not eq else 1
     options: dict[str, Any] = {"list_only": "--list" in argv, "as_json": "--json" in argv,
                                "approve_env": "--approve-env" in argv, "server": None, "target": None,
                                "oauth": parse_oauth_flags(argv)}

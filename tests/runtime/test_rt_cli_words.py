@@ -19,6 +19,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from packc import compile as compile_api
 from packc.emit import COMMAND_WORDS
@@ -211,3 +213,33 @@ def test_a_hand_edited_verb_named_like_a_command_needs_the_mark(words_pack: Path
     assert f"Did you mean 'words -- {word}'?" in json.loads(out)["error"]["message"]
     code, out, _ = _run(words_pack, ["connect", "--list", "--json"])
     assert code == 0 and "credentials" in json.loads(out)
+
+
+def test_connect_help_shows_its_flags_and_an_unknown_flag_is_refused(words_pack: Path) -> None:
+    # `connect --help` once ran connect itself (a prompt for secrets); a mistyped flag was ignored.
+    for flag in ("--help", "-h"):
+        code, out, _ = _run(words_pack, ["connect", flag])
+        assert code == 0 and out.startswith("usage: words connect [--list]") and "--approve-env" in out
+    for argv, named in ((["connect", "--lst"], "'--lst'"), (["connect", "--list", "--jsn"], "'--jsn'"),
+                        (["connect", "--list", "extra"], "'extra'"), (["connect", "--server"], "--server takes")):
+        code, out, _ = _run(words_pack, argv)
+        assert code != 0 and out.startswith("error invalid_argument:") and named in out, (argv, out)
+    code, out, _ = _run(words_pack, ["connect", "--list", "--json", "--server=http://127.0.0.1:9"])
+    assert code == 0 and json.loads(out)["credentials"] == []
+
+
+@given(st.lists(st.text(min_size=1, max_size=12), max_size=4))
+def test_connect_options_take_only_known_flags(argv: list[str]) -> None:
+    from packc_runtime.connect_cli import CONNECT_FLAGS, connect_options
+    from packc_runtime.errors import PackRuntimeError
+
+    try:
+        connect_options(argv)
+    except PackRuntimeError:
+        return
+    # Accepted: every token is a known flag, or the value right after one that takes a value.
+    i = 0
+    while i < len(argv):
+        flag, eq, _ = argv[i].partition("=")
+        assert flag in CONNECT_FLAGS
+        i += 2 if CONNECT_FLAGS[flag] and not eq else 1
