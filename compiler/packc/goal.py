@@ -20,9 +20,9 @@ from .lexicon import related, rephrase
 from .model import Operation
 from .rank import Ranked, Shape, entry_point, noun_of, parent_item, same_noun, stem, words
 from .task import (
-    _ACTION_INTENT,
     FUNCTION_WORDS,
     OpWords,
+    action_intent,
     body_refs,
     clause_fit,
     common_arguments,
@@ -88,7 +88,6 @@ def match_goal(goal: str, ops: Sequence[Operation], shapes: Mapping[str, Shape])
     """BM25 relevance of every operation to the goal, scaled to 0..1 (the best match is 1)."""
     goal_words = [w for w in words(goal) if w not in FUNCTION_WORDS and len(w) > 1]
     terms = sorted({stem(w) for w in goal_words})
-    # Words of the same group as the task's (a password: secrets) count, for half: lexicon.RELATED.
     asks_for = {intent for w in goal_words for intent in intents(w)}
     docs: dict[str, dict[str, float]] = {}
     for op in ops:
@@ -128,7 +127,7 @@ def match_goal(goal: str, ops: Sequence[Operation], shapes: Mapping[str, Shape])
         noun = noun_of(s.resource)
         named = bool(noun) and any(same_noun(noun[-1], t) for t in terms if boost[t] == 1.0)
         asked = bool({stem(w) for w in words(s.action)} & set(terms))
-        intent = asked or _ACTION_INTENT.get(s.action, "update" if op.method != "get" else "read") in asks_for
+        intent = asked or action_intent(s.action, op.method) in asks_for
         relevance = 0.5 * score / best + (0.35 if named else 0.0) + (0.25 if asked else 0.12 if intent else 0.0)
         out[op.key] = GoalMatch(relevance if score else 0.0, found, intent)
     top = max((m.relevance for m in out.values()), default=0.0) or 1.0

@@ -17,7 +17,6 @@ only when the words mean the same thing in most APIs that use them.
 
 from __future__ import annotations
 
-import functools
 import re
 
 from .rank import stem
@@ -231,13 +230,11 @@ def rephrase(text: str) -> str:
     return text
 
 
-@functools.lru_cache(maxsize=1 << 12)
+# Each word's groups, joined once: what ``related`` answers.
+_RELATED_TO: dict[str, frozenset[str]] = {
+    word: frozenset().union(*(g for g in RELATED if word in g)) - {word} for group in RELATED for word in group}
+
+
 def related(word: str) -> frozenset[str]:
     """The stems that name the same kind of thing as ``word`` (a stem), itself excluded."""
-    found: set[str] = set()
-    for group in RELATED:
-        if word in group:
-            found |= group
-    found.discard(word)
-    return frozenset(found)
-
+    return _RELATED_TO.get(word, frozenset())

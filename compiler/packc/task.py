@@ -18,14 +18,14 @@ from .lexicon import VERBS, related
 from .model import Operation
 from .rank import Shape, noun_of, parent_item, same_noun, stem, words
 
-__all__ = ["FUNCTION_WORDS", "INTENT", "STOP", "Clause", "OpWords", "body_refs", "clause_fit", "common_arguments", "fit_parts", "intents", "item_aliases", "op_words", "param_nouns", "read_task"]
+__all__ = ["FUNCTION_WORDS", "INTENT", "STOP", "Clause", "OpWords", "action_intent", "body_refs", "clause_fit", "common_arguments", "fit_parts", "intents", "item_aliases", "op_words", "param_nouns", "read_task"]
 
 # Words that carry no meaning of their own: what --for matches against the document ignores them.
 FUNCTION_WORDS = frozenset(["a", "an", "the", "and", "or", "but", "to", "of", "for", "in", "on", "at", "by", "with", "from", "into", "onto", "as", "is", "are", "be", "been", "was", "were", "it", "its", "this", "that", "these", "those", "my", "me", "our", "your", "their", "them", "they", "we", "i", "you", "he", "she", "his", "her", "all", "any", "some", "each", "every", "one", "once", "when", "whether", "then", "than", "so", "if", "do", "does", "did", "done", "not", "no", "can", "could", "should", "would", "will", "shall", "may", "might", "must", "have", "has", "had", "about", "after", "before", "over", "under", "up", "down", "out", "off", "via", "per", "using", "use", "new"])
 # ... and, when reading a task's clauses, the modifiers that name no thing (next, last, details).
 STOP = FUNCTION_WORDS | frozenset(["s", "another", "other", "single", "specific", "given", "existing", "several", "multiple", "many", "more", "most", "next", "previous", "last", "first", "info", "information", "details", "detail"])
 # Verbs of a task → what the operation does. General English, not any vendor's vocabulary.
-INTENT = {
+_OWN_INTENT = {
     "create": {"create", "add", "make", "open", "new", "post", "send", "submit", "start", "buy", "register", "upload",
                "write", "schedule", "invite", "book", "issue", "leave", "reply", "comment", "review", "request",
                "like", "star", "follow", "react", "generate", "publish", "share", "attach", "insert"},
@@ -37,10 +37,18 @@ INTENT = {
                "shut", "pin", "unpin", "replace", "configure", "toggle"},
     "delete": {"delete", "remove", "archive", "cancel", "kick", "ban", "unsubscribe", "destroy", "drop", "purge"},
 }
-for _kind, _more in VERBS.items():  # everyday verbs of tasks (fix, grab, keep): lexicon.VERBS
-    INTENT[_kind] |= _more
+# ... with the everyday verbs of tasks (fix, grab, keep): lexicon.VERBS.
+INTENT = {kind: frozenset(verbs) | VERBS.get(kind, frozenset()) for kind, verbs in _OWN_INTENT.items()}
 _ACTION_INTENT = {"list": "read", "get": "read", "search": "read", "create": "create", "update": "update",
                   "delete": "delete"}
+
+
+def action_intent(action: str, method: str, named: str = "") -> str:
+    """What kind of thing an operation does (read, create, update, delete): its core action's, else
+    ``named`` (what its own verb says), else its method's."""
+    return _ACTION_INTENT.get(action, named or ("update" if method != "get" else "read"))
+
+
 _PREPOSITIONS = frozenset({"to", "in", "into", "on", "onto", "from", "for", "of", "at", "within", "inside", "under",
                            "across", "between", "among", "via", "through", "by", "with"})
 _PRONOUNS = frozenset({"it", "them", "its", "their", "they", "those", "these", "one", "ones"})
@@ -205,7 +213,7 @@ def op_words(op: Operation, s: Shape, aliases: Collection[str] = (), common: Col
         pnoun = noun or pnoun
     # An act named by its verb (add_dependencies: an add) does what the verb says.
     named = next(iter(sorted(intents(s.action.partition("_")[0]))), "") if "_" in s.action else ""
-    intent = _ACTION_INTENT.get(s.action, named or ("update" if op.method != "get" else "read"))
+    intent = action_intent(s.action, op.method, named)
     asks = any(p.required and p.location == "query" and p.name not in common for p in op.parameters)
     user = any(p.location == "path" and words(p.name)[:1] == ("user",) for p in op.parameters)
     return OpWords(frozenset(heads), frozenset(mentions), pnoun[-1] if pnoun else "", frozenset(verbs), intent,
@@ -252,15 +260,12 @@ def fit_parts(clause: Clause, ow: OpWords, vocabulary: Collection[str]) -> tuple
         return 0, 0
     if not things:
         return verb, 0
-    if any(_meets(t, heads, vocabulary) for t in things):
-        return verb, 3
-    if any(_meets(t, ow.mentions, vocabulary) for t in things):
-        return verb, 2
-    # A word of the same group (a password is a secret, a reply a comment): lexicon.RELATED.
-    if any(_meets(r, heads, vocabulary) for t in things for r in related(t)):
-        return verb, 3
-    if any(_meets(r, ow.mentions, vocabulary) for t in things for r in related(t)):
-        return verb, 2
+    # The clause's own words, then those of their groups (a password is a secret): lexicon.RELATED.
+    for said in (things, [r for t in things for r in related(t)]):
+        if any(_meets(t, heads, vocabulary) for t in said):
+            return verb, 3
+        if any(_meets(t, ow.mentions, vocabulary) for t in said):
+            return verb, 2
     return 0, 0
 
 

@@ -9,7 +9,7 @@ from typing import IO, Any, Literal
 
 from .cli import EXIT_OK, _dump
 from .errors import InvalidArgument, InvalidServer, PackRuntimeError
-from .oauth_cli import OAUTH_FLAGS, OAuthOptions, parse_oauth_flags
+from .oauth_cli import OAUTH_FLAGS, OAuthOptions, options_from
 from .origins import origin_of
 from .pack import Pack
 from .terminal import terminal_text
@@ -24,28 +24,27 @@ CONNECT_FLAGS: dict[str, bool] = {"--list": False, "--json": False, "--approve-e
 
 def connect_options(argv: Sequence[str]) -> dict[str, Any]:
     """The pack CLI's ``connect [--list] [--json] [--approve-env] [--server URL] [--to keyring|file]``
-    and the OAuth2 flags; an unknown flag or a stray word is an InvalidArgument."""
+    and the OAuth2 flags (``--flag value`` or ``--flag=value``), read in one pass; an unknown flag, a
+    stray word or a flag without its value is an InvalidArgument."""
+    found: dict[str, Any] = {}
     i = 0
     while i < len(argv):
-        flag, eq, _ = argv[i].partition("=")
+        flag, eq, value = argv[i].partition("=")
         if flag not in CONNECT_FLAGS:
             raise InvalidArgument(f"connect does not take {argv[i]!r}; it takes {', '.join(CONNECT_FLAGS)} "
                                   "(connect --help says what each does).", argument="connect")
-        if CONNECT_FLAGS[flag] and not eq and i + 1 >= len(argv):
-            raise InvalidArgument(f"{flag} takes a value.", argument=flag.lstrip("-"))
-        i += 2 if CONNECT_FLAGS[flag] and not eq else 1
-    options: dict[str, Any] = {"list_only": "--list" in argv, "as_json": "--json" in argv,
-                               "approve_env": "--approve-env" in argv, "server": None, "target": None,
-                               "oauth": parse_oauth_flags(argv)}
-    for flag, key in (("--server", "server"), ("--to", "target")):
-        for i, token in enumerate(argv):
-            if token == flag and i + 1 < len(argv):
-                options[key] = argv[i + 1]
-            elif token.startswith(flag + "="):
-                options[key] = token.partition("=")[2]
-    if options["target"] not in (None, "keyring", "file"):
+        takes = CONNECT_FLAGS[flag]
+        if takes and not eq:
+            if i + 1 >= len(argv):
+                raise InvalidArgument(f"{flag} takes a value.", argument=flag.lstrip("-"))
+            value = argv[i + 1]
+        found[flag] = value if takes else True
+        i += 2 if takes and not eq else 1
+    if found.get("--to") not in (None, "keyring", "file"):
         raise InvalidArgument("--to takes keyring or file.", argument="to")
-    return options
+    return {"list_only": "--list" in found, "as_json": "--json" in found, "approve_env": "--approve-env" in found,
+            "server": found.get("--server"), "target": found.get("--to"),
+            "oauth": options_from({OAUTH_FLAGS[f][0]: v for f, v in found.items() if f in OAUTH_FLAGS})}
 
 
 def bound_origins(pack: Pack, server: str | None, *, every_enum: bool = True) -> dict[str, tuple[str, ...]]:

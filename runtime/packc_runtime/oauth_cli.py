@@ -9,7 +9,7 @@ from typing import IO, Any, Literal, NamedTuple
 
 from .errors import InvalidArgument, OAuthFailed
 
-__all__ = ["OAUTH_FLAGS", "OAuthOptions", "oauth_connect", "parse_oauth_flags"]
+__all__ = ["OAUTH_FLAGS", "OAuthOptions", "oauth_connect", "options_from"]
 
 # flag -> (option, takes a value)
 OAUTH_FLAGS: dict[str, tuple[str, bool]] = {
@@ -31,23 +31,6 @@ class OAuthOptions(NamedTuple):
     device: bool = False
     status: bool = False
     logout: bool = False
-
-
-def parse_oauth_flags(argv: Sequence[str]) -> OAuthOptions:
-    """The OAuth2 flags in a pack CLI's ``connect`` argument list (``--flag value`` or ``--flag=value``)."""
-    found: dict[str, Any] = {}
-    for i, token in enumerate(argv):
-        flag, eq, value = token.partition("=")
-        if flag not in OAUTH_FLAGS:
-            continue
-        key, takes = OAUTH_FLAGS[flag]
-        if not takes:
-            found[key] = True
-        elif eq:
-            found[key] = value
-        elif i + 1 < len(argv):
-            found[key] = argv[i + 1]
-    return options_from(found)
 
 
 def options_from(found: Mapping[str, Any]) -> OAuthOptions:
