@@ -23,6 +23,7 @@ from sec_ident_hostile import MD_BREAKOUT, SHELL_BREAKOUT
 
 from packc_runtime.escaping import (
     fenced_line,
+    invisible,
     md_code,
     md_text,
     shell_line,
@@ -154,7 +155,9 @@ def test_a_shell_line_runs_only_the_pack_command_with_exactly_its_words(words: l
     assert (done.returncode, done.stderr, done.stdout) == (0, b"", _argv(["zoo", *words][1:]))
 
 
-@given(ANY.filter(lambda s: not any(md_hidden(ch) for ch in s)))
+# Words shell_word writes plainly: nothing hidden, nothing that shows as nothing (variation
+# selectors, which it writes as $'\xHH' bytes for a person to see, and shlex cannot read back).
+@given(ANY.filter(lambda s: not invisible(s) and not any(md_hidden(ch) for ch in s)))
 @settings(max_examples=300)
 def test_a_printable_word_splits_back_as_itself(text: str) -> None:
     assert shlex.split(shell_word(text)) == [text]
