@@ -135,15 +135,16 @@ def match_goal(goal: str, ops: Sequence[Operation], shapes: Mapping[str, Shape])
 
 
 def _companions(key: str, shapes: Mapping[str, Shape], by_resource: Mapping[tuple[str, ...], Mapping[str, str]],
-                matches: Mapping[str, GoalMatch], *, asked: bool = False) -> list[str]:
+                matches: Mapping[str, GoalMatch]) -> list[str]:
     """What a task needs beside an operation: its resource's list (to find what it acts on) and get
-    (to read one); for a sub-resource, its parent's get when the task names that too, and (for what
-    the task ``asked`` for) its parent's list: adding a member to a list needs a list's id."""
+    (to read one); for a sub-resource, its parent's list (adding a member to a list needs the list's
+    id; ending a user's sessions, the user's, found by name) and its parent's get when the task
+    names that too."""
     s = shapes[key]
     own = by_resource.get(s.resource, {})
     out = [own[a] for a in (("get", "list") if s.action == "list" else ("list", "get")) if a in own]
     parent = by_resource.get(parent_item(s.resource), {}) if parent_item(s.resource) else {}
-    if asked and "list" in parent:
+    if "list" in parent:
         out.append(parent["list"])
     if "get" in parent and matches[parent["get"]].relevance >= _FLOOR:
         out.append(parent["get"])
@@ -259,7 +260,7 @@ def select_for_goal(goal: str, ops: Sequence[Operation], ranking: Mapping[str, R
     # What they need, one round at a time so every clause gets its first companion before any its second.
     points = {op.key: entry_point(op, shapes[op.key]) for op in ops if op.key in shapes}
     me = min((k for k, p in points.items() if p), key=lambda k: (-points[k], k), default=None)
-    needs = [_companions(k, shapes, by_resource, matches, asked=True) + ([me] if me and said[k].user else []) for k in done]
+    needs = [_companions(k, shapes, by_resource, matches) + ([me] if me and said[k].user else []) for k in done]
     refs = {k: body_refs(op) for op in ops if (k := op.key) in done}
     hints = {ref for k in done for ref, _ in refs[k]}
     for k, need in zip(done, needs, strict=True):  # recipients.list_id: the list of lists, to find one

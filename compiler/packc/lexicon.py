@@ -151,7 +151,7 @@ RELATED: tuple[frozenset[str], ...] = tuple(frozenset(stem(w) for w in group.spl
     "place venue location",
     "quote estimate",
     "expense spending",
-    "employee worker staff",
+    "employee worker staff hire user",
     "candidate applicant",
     "podcast show",
     "episode installment",

@@ -152,3 +152,28 @@ def test_a_task_in_words_the_document_lacks_keeps_the_apis_core() -> None:
     # A task the document's words meet keeps to its own verbs: no core padding.
     kept = _kept("triage issues and review pull requests")
     assert not kept & {"GET /releases", "POST /releases", "GET /wikis", "POST /wikis", "GET /teams"}
+
+
+def test_an_operation_on_a_things_part_brings_the_list_that_finds_the_thing() -> None:
+    # "lock out a new hire": the user is named, not given by id; the pack must be able to find them.
+    api = make_api(
+        op("get", "/{realm}/users", summary="Get users"),
+        op("get", "/{realm}/users/{id}", summary="Get representation of the user"),
+        op("put", "/{realm}/users/{id}", summary="Update the user"),
+        op("get", "/{realm}/users/{id}/sessions", summary="Get sessions associated with the user"),
+        op("delete", "/{realm}/users/{id}/sessions", summary="Remove all user sessions associated with the user"),
+        op("put", "/{realm}/users/{id}/disable-credential-types", summary="Disable all credentials for a user"),
+        op("get", "/{realm}/clients", summary="Get clients"),
+        op("get", "/{realm}/clients/{id}/user-sessions", summary="Get user sessions for client"),
+        op("get", "/{realm}/clients/{id}/offline-sessions", summary="Get offline sessions for client"),
+        op("get", "/{realm}/client-session-stats", summary="Get client session stats"),
+        op("delete", "/{realm}/sessions/{session}", summary="Remove a specific user session"),
+        op("post", "/{realm}/logout-all", summary="Removes all user sessions"),
+        op("get", "/{realm}/groups", summary="Get group hierarchy"),
+        op("post", "/{realm}/groups", summary="Create a group"),
+        op("get", "/{realm}/roles", summary="Get all roles for the realm"),
+    )
+    kept = set(select_for_goal("lock out a new hire and end all their sessions", api.operations,
+                               rank_operations(api, api.operations), 12, 5)[0])
+    assert "GET /{realm}/users" in kept
+    assert {"DELETE /{realm}/users/{id}/sessions"} <= kept
