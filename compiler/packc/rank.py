@@ -13,7 +13,7 @@ import itertools
 import math
 import re
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,7 +34,7 @@ from .shape import (
     words,
 )
 
-__all__ = ["ENTRY", "GLOBAL_SEARCH", "SIGNATURE_VERBS", "Ranked", "Shape", "Signal", "entry_point", "noun_of",
+__all__ = ["ENTRY", "GLOBAL_SEARCH", "SIGNATURE_VERBS", "Ranked", "Shape", "Signal", "common_arguments", "entry_point", "noun_of",
            "parent_item", "rank_operations", "same_noun", "shape", "stem", "words"]
 
 Signal = tuple[str, int]  # (signal name, points)
@@ -349,7 +349,8 @@ def rank_operations(api: Api, ops: Sequence[Operation]) -> dict[str, Ranked]:
     said = Counter(op.description for op in ops)  # a text shared by a resource's operations is no emphasis
     # The nouns the API's "who am I" names (GET /v1/account, /user): the collection of the same noun
     # (/v1/accounts, /users) is everyone else's, a directory to administer, not the caller's work.
-    selves = {noun_of(shapes[op.key].resource)[-1:] for op in ops if entry_point(op, shapes[op.key]) >= 1}
+    common = common_arguments(ops)
+    selves = {noun_of(shapes[op.key].resource)[-1:] for op in ops if entry_point(op, shapes[op.key], common) >= 1}
     out: dict[str, Ranked] = {}
     for op in ops:
         s = shapes[op.key]
@@ -368,7 +369,7 @@ def rank_operations(api: Api, ops: Sequence[Operation]) -> dict[str, Ranked]:
             pts.append((f"creates a {nouns[s.resource][-1]}: the act itself", ACT_NOUN))
         elif s.action in _EVERYDAY_VERBS:
             pts.append(("everyday verb", 6))
-        sure = entry_point(op, s)
+        sure = entry_point(op, s, common)
         if sure:
             pts.append((ENTRY, 8 + 4 * sure))
         elif s.action == "search" and not s.resource:
@@ -437,7 +438,7 @@ def rank_operations(api: Api, ops: Sequence[Operation]) -> dict[str, Ranked]:
         pts += _penalties(op)
         last = nouns.get(s.resource, ())[-1:]
         if (s.action in ("list", "get") and len(s.resource) == 1 and tuple(last) in selves and last[0] in _DIRECTORY
-                and not entry_point(op, s)):
+                and not entry_point(op, s, common)):
             pts.append((f"other {last[0]}s than the caller's own: a directory", -DIRECTORY_READ))
         if s.action in ("create", "update", "delete") and last and last[0] in _DIRECTORY:
             pts.append((f"{s.action} a {last[0]}: directory management", -15))
@@ -450,22 +451,38 @@ ENTRY = "entry point: who am I, with no arguments"
 GLOBAL_SEARCH = "search of the whole API"
 _SELF_PREFIXES = frozenset({("me",), ("my",), ("self",), ("user",)})  # /me/playlists: the caller's own
 _ACCOUNT_WORDS = frozenset({"user", "account", "profile", "ping"})
+_PEOPLE_WORDS = frozenset({"user", "account", "profile", "member", "person", "people"})  # /users/me
 _CURRENT = re.compile(r"\b(current|authenticated|logged[- ]in|calling|your)\s+(user|account|member|profile)\b"
                       r"(?!\s+(?!and\b|or\b|for\b|of\b|in\b|with\b|by\b|to\b)[a-z])"  # not "current account balance"
                       r"|\bwho am i\b|\byourself\b", re.I)
 
 
-def entry_point(op: Operation, s: Shape) -> int:
+def common_arguments(ops: Collection[Operation]) -> frozenset[str]:
+    """Query arguments that more than half the operations require: credentials or an API-wide
+    setting (Stack Exchange's ``site``), not lookups."""
+    seen: dict[str, int] = {}
+    for op in ops:
+        for p in op.parameters:
+            if p.required and p.location == "query":
+                seen[p.name] = seen.get(p.name, 0) + 1
+    return frozenset(name for name, n in seen.items() if 2 * n > len(ops))
+
+
+def entry_point(op: Operation, s: Shape, common: Collection[str] = ()) -> int:
     """How surely an operation is the first call of every quickstart, GET the current user or account
-    (``/user``, ``/me``, ``/v2/account``, ``/getMe``): 3 for a self word in the path, 2 for a summary
-    that says so, 1 for a lone user/account/profile/ping path; 0 for anything with arguments."""
+    (``/user``, ``/me``, ``/users/me``, ``/v2/account``, ``/getMe``): 3 for a self word in the path, 2
+    for a summary that says so, 1 for a lone user/account/profile/ping path; 0 for anything with
+    arguments but ``common`` ones (a ``site`` every call takes). ``/articles/me`` is the caller's
+    articles, not the caller: a self word counts alone or after a word for people or accounts."""
     if op.method not in ("get", "post") or "{" in op.path or s.action not in ("get", "ping") or s.depth > 2:
         return 0  # (POST /users/ping.json: an RPC-style API's check of the caller's credentials)
     last = words(s.resource[-1])[-1:] if s.resource else []
+    before = words(s.resource[-2])[-1:] if len(s.resource) >= 2 else []
     text = op.summary or op.description[:160]
-    strength = 3 if last and last[0] in SELF_WORDS else 2 if _CURRENT.search(text) else (
+    self_word = bool(last) and last[0] in SELF_WORDS and (not before or stem(before[0]) in _PEOPLE_WORDS)
+    strength = 3 if self_word else 2 if _CURRENT.search(text) else (
         1 if (last and last[0] in _ACCOUNT_WORDS) or s.action == "ping" else 0)
-    if strength and any(p.required and p.location != "path" for p in op.parameters):
+    if strength and any(p.required and p.location != "path" and p.name not in common for p in op.parameters):
         return 0  # GET /user?accountId=...: a lookup, not "who am I"
     return strength
 

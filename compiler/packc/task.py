@@ -18,7 +18,7 @@ from .lexicon import VERBS, related
 from .model import Operation
 from .rank import Shape, noun_of, parent_item, same_noun, stem, words
 
-__all__ = ["FUNCTION_WORDS", "INTENT", "STOP", "Clause", "OpWords", "action_intent", "body_refs", "clause_fit", "common_arguments", "fit_parts", "intents", "item_aliases", "op_words", "param_nouns", "read_task"]
+__all__ = ["FUNCTION_WORDS", "INTENT", "STOP", "Clause", "OpWords", "action_intent", "body_refs", "clause_fit", "fit_parts", "intents", "item_aliases", "op_words", "param_nouns", "read_task"]
 
 # Words that carry no meaning of their own: what --for matches against the document ignores them.
 FUNCTION_WORDS = frozenset(["a", "an", "the", "and", "or", "but", "to", "of", "for", "in", "on", "at", "by", "with", "from", "into", "onto", "as", "is", "are", "be", "been", "was", "were", "it", "its", "this", "that", "these", "those", "my", "me", "our", "your", "their", "them", "they", "we", "i", "you", "he", "she", "his", "her", "all", "any", "some", "each", "every", "one", "once", "when", "whether", "then", "than", "so", "if", "do", "does", "did", "done", "not", "no", "can", "could", "should", "would", "will", "shall", "may", "might", "must", "have", "has", "had", "about", "after", "before", "over", "under", "up", "down", "out", "off", "via", "per", "using", "use", "new"])
@@ -279,16 +279,6 @@ def item_aliases(ops: Collection[Operation], shapes: Mapping[str, Shape]) -> dic
             if nouns:
                 out.setdefault(shapes[op.key].resource, set()).add(nouns[-1])
     return out
-
-
-def common_arguments(ops: Collection[Operation]) -> frozenset[str]:
-    """Query arguments that more than half the operations require: credentials, not lookups."""
-    seen: dict[str, int] = {}
-    for op in ops:
-        for p in op.parameters:
-            if p.required and p.location == "query":
-                seen[p.name] = seen.get(p.name, 0) + 1
-    return frozenset(name for name, n in seen.items() if 2 * n > len(ops))
 
 
 def body_refs(op: Operation) -> list[tuple[tuple[str, ...], bool]]:

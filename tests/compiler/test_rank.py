@@ -8,10 +8,11 @@ from dataclasses import replace
 import pytest
 
 from packc.cli import main
+from packc.model import Parameter
 from packc.overrides import Overrides
 from packc.pick import select
 from packc.plan import plan
-from packc.rank import INTRO, INTRO_LEAD, rank_operations, shape, stem, words
+from packc.rank import ENTRY, INTRO, INTRO_LEAD, rank_operations, shape, stem, words
 
 from .helpers import make_api, op
 
@@ -357,3 +358,27 @@ def test_what_the_introduction_names_ranks_higher() -> None:
     # Only the lead of the introduction counts: a word far down a long text is not its point.
     far = replace(api, info=replace(api.info, description="x " * INTRO_LEAD + "gadgets"))
     assert rank_operations(far, far.operations)["GET /gadgets"].score == plain["GET /gadgets"].score
+
+
+def test_who_am_i_is_the_caller_not_the_callers_things_and_an_api_wide_argument_is_no_lookup() -> None:
+    site = Parameter(name="site", location="query", required=True, schema={"type": "string"})
+    api = make_api(
+        op("get", "/articles/me", summary="Your articles"),
+        op("get", "/users/me", summary="The user"),
+        op("get", "/articles", summary="Articles"),
+        op("get", "/articles/{id}", summary="An article"),
+    )
+    ranked = rank_operations(api, api.operations)
+    entries = {k for k, r in ranked.items() if any(name == ENTRY for name, _ in r.points)}
+    assert entries == {"GET /users/me"}
+    # Stack Exchange: every call takes ?site=, so GET /me?site=... is still "who am I"; a user lookup
+    # by a required argument of its own is not.
+    api = make_api(
+        op("get", "/me", parameters=(site,)),
+        op("get", "/user", parameters=(site, replace(site, name="id"))),
+        op("get", "/questions", parameters=(site,)),
+        op("get", "/answers", parameters=(site,)),
+    )
+    ranked = rank_operations(api, api.operations)
+    entries = {k for k, r in ranked.items() if any(name == ENTRY for name, _ in r.points)}
+    assert entries == {"GET /me"}

@@ -6,12 +6,11 @@ import pytest
 
 from packc.goal import select_for_goal
 from packc.model import MediaType, Parameter, RequestBody
-from packc.rank import rank_operations, shape
+from packc.rank import common_arguments, rank_operations, shape
 from packc.task import (
     Clause,
     body_refs,
     clause_fit,
-    common_arguments,
     item_aliases,
     op_words,
     param_nouns,
