@@ -79,7 +79,7 @@ def _terms(op: Operation) -> dict[str, Counter[str]]:
         "operation_id": Counter(stem(w) for w in words(op.operation_id or "")),
         "path": Counter(stem(w) for w in words(op.path.partition("?")[0]) if not w.isdigit()),
         "tags": Counter(stem(w) for t in op.tags for w in words(t)),
-        "description": Counter(stem(w) for w in words(op.description[:400])),
+        "description": Counter(stem(w) for w in words(op.description)),
     }
 
 

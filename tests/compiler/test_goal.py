@@ -177,3 +177,24 @@ def test_an_operation_on_a_things_part_brings_the_list_that_finds_the_thing() ->
                                rank_operations(api, api.operations), 12, 5)[0])
     assert "GET /{realm}/users" in kept
     assert {"DELETE /{realm}/users/{id}/sessions"} <= kept
+
+
+def test_the_whole_description_counts_not_only_its_lead() -> None:
+    # What an operation is for is often said after its caveats: Droplet actions' reboot and power off.
+    lead = "Droplet actions are tasks that can be executed on a Droplet. " * 8
+    api = make_api(
+        op("post", "/droplets/{id}/actions", summary="Initiate a Droplet action",
+           description=lead + "For example, reboot the Droplet, or power it off."),
+        op("get", "/droplets", summary="List all Droplets"),
+        op("get", "/droplets/{id}", summary="Retrieve an existing Droplet"),
+        op("post", "/droplets", summary="Create a new Droplet"),
+        op("get", "/volumes", summary="List all volumes"),
+        op("post", "/volumes", summary="Create a new volume"),
+        op("get", "/images", summary="List all images"),
+        op("get", "/account", summary="Get user information"),
+    )
+    assert len(lead) > 400
+    chosen, matches = select_for_goal("reboot my server", api.operations,  # type: ignore[attr-defined]
+                                      rank_operations(api, api.operations), 12, 5)  # type: ignore[attr-defined]
+    assert "reboot" in matches["POST /droplets/{id}/actions"].matched
+    assert "POST /droplets/{id}/actions" in chosen
