@@ -471,9 +471,10 @@ def common_arguments(ops: Collection[Operation]) -> frozenset[str]:
 def entry_point(op: Operation, s: Shape, common: Collection[str] = ()) -> int:
     """How surely an operation is the first call of every quickstart, GET the current user or account
     (``/user``, ``/me``, ``/users/me``, ``/v2/account``, ``/getMe``): 3 for a self word in the path, 2
-    for a summary that says so, 1 for a lone user/account/profile/ping path; 0 for anything with
-    arguments but ``common`` ones (a ``site`` every call takes). ``/articles/me`` is the caller's
-    articles, not the caller: a self word counts alone or after a word for people or accounts."""
+    for a summary that says so, 1 for a lone user/account/profile/ping path (``/account``, not
+    ``/rooms/account_profile``); 0 for anything with arguments but ``common`` ones (a ``site`` every
+    call takes). ``/articles/me`` is the caller's articles, not the caller: a self word counts alone
+    or after a word for people or accounts."""
     if op.method not in ("get", "post") or "{" in op.path or s.action not in ("get", "ping") or s.depth > 2:
         return 0  # (POST /users/ping.json: an RPC-style API's check of the caller's credentials)
     last = words(s.resource[-1])[-1:] if s.resource else []
@@ -481,7 +482,7 @@ def entry_point(op: Operation, s: Shape, common: Collection[str] = ()) -> int:
     text = op.summary or op.description[:160]
     self_word = bool(last) and last[0] in SELF_WORDS and (not before or stem(before[0]) in _PEOPLE_WORDS)
     strength = 3 if self_word else 2 if _CURRENT.search(text) else (
-        1 if (last and last[0] in _ACCOUNT_WORDS) or s.action == "ping" else 0)
+        1 if (last and last[0] in _ACCOUNT_WORDS and len(s.resource) == 1) or s.action == "ping" else 0)
     if strength and any(p.required and p.location != "path" and p.name not in common for p in op.parameters):
         return 0  # GET /user?accountId=...: a lookup, not "who am I"
     return strength

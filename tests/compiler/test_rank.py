@@ -365,6 +365,7 @@ def test_who_am_i_is_the_caller_not_the_callers_things_and_an_api_wide_argument_
     api = make_api(
         op("get", "/articles/me", summary="Your articles"),
         op("get", "/users/me", summary="The user"),
+        op("get", "/rooms/account_profile", summary="Get a room's account profile"),  # a room's, not mine
         op("get", "/articles", summary="Articles"),
         op("get", "/articles/{id}", summary="An article"),
     )
