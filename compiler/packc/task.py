@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from .lexicon import VERBS, related
 from .model import Operation
@@ -281,9 +282,15 @@ def item_aliases(ops: Collection[Operation], shapes: Mapping[str, Shape]) -> dic
     return out
 
 
+def _required(schema: Any, name: Any) -> bool:
+    required = schema.get("required") if isinstance(schema, Mapping) else None
+    return isinstance(required, list) and name in required
+
+
 def body_refs(op: Operation) -> list[tuple[tuple[str, ...], bool]]:
-    """What an operation's request body refers to by name, in stems, and whether the name says it is
-    an id: ``payment_intent`` → ((payment, intent), False); ``recipients.list_id`` → ((list,), True).
+    """What an operation's request body refers to by name, in stems, and whether it is an id the body
+    requires: ``payment_intent`` → ((payment, intent), False); ``recipients.list_id`` (required) →
+    ((list,), True); an optional ``template_id`` → ((template,), False), no reason to find one.
     Top-level fields and one level of inline objects; references (``$ref``) are not followed."""
     out: list[tuple[tuple[str, ...], bool]] = []
     body = op.request_body
@@ -292,14 +299,14 @@ def body_refs(op: Operation) -> list[tuple[tuple[str, ...], bool]]:
         props = schema.get("properties") if isinstance(schema, Mapping) else None
         if not isinstance(props, Mapping):
             continue
-        fields = [(str(n), v) for n, v in props.items()]
-        for _, v in list(fields):
+        fields = [(str(n), v, _required(schema, n)) for n, v in props.items()]
+        for _, v, _need in list(fields):
             inner = v.get("properties") if isinstance(v, Mapping) else None
             if isinstance(inner, Mapping):
-                fields += [(str(n), None) for n in inner]
-        for name, _ in fields:
+                fields += [(str(n), None, _required(v, n)) for n in inner]
+        for name, _, needed in fields:
             ws = words(name)
             own = tuple(stem(w) for w in ws if w not in _GENERIC)
             if own:
-                out.append((own, ws[-1] in _ID_WORDS))
+                out.append((own, needed and ws[-1] in _ID_WORDS))
     return list(dict.fromkeys(out))

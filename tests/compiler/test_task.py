@@ -76,9 +76,11 @@ def test_paths_and_bodies_say_what_an_operation_needs() -> None:
     assert param_nouns("/rest/issue/{issueIdOrKey}") == ["issue"]
     body = RequestBody(content=(MediaType("application/json", {"properties": {
         "payment_intent": {"type": "string"}, "amount": {"type": "integer"},
-        "recipients": {"type": "object", "properties": {"list_id": {"type": "string"}}}}}),))
+        "template_id": {"type": "string"},
+        "recipients": {"type": "object", "properties": {"list_id": {"type": "string"}}, "required": ["list_id"]}}}),))
     refs = body_refs(op("post", "/refunds", request_body=body))
     assert (("payment", "intent"), False) in refs and (("list",), True) in refs and (("amount",), False) in refs
+    assert (("template",), False) in refs  # an optional id: nothing the call needs found first
     members = [op("get", "/lists/{list_id}/members/{subscriber_hash}"), op("post", "/lists/{list_id}/members")]
     shapes = {o.key: shape(o) for o in members}
     assert item_aliases(members, shapes) == {("lists", "{}", "members"): {"subscriber"}}
