@@ -57,6 +57,8 @@ def stem(word: str) -> str:
     for suffix, repl in (("ies", "y"), ("sses", "ss"), ("xes", "x"), ("ches", "ch"), ("shes", "sh")):
         if w.endswith(suffix) and len(w) > len(suffix) + 1:
             return w[: -len(suffix)] + repl
+    if w.endswith("ings") and len(w) > 7:
+        w = w[:-1]  # meetings: as meeting, so that both meet the noun of /meetings
     for suffix in ("ing", "ed"):
         if w.endswith(suffix) and len(w) > len(suffix) + 3:
             base = w[: -len(suffix)]

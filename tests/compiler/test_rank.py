@@ -6,6 +6,8 @@ import json
 from dataclasses import replace
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from packc.cli import main
 from packc.model import Parameter
@@ -46,6 +48,13 @@ def test_words_and_stems_meet_other_forms() -> None:
     assert words("payment_intents") == ("payment", "intents")
     assert [stem(w) for w in ("issues", "replies", "merged", "merging", "addresses", "status")] == [
         "issue", "reply", "merge", "merge", "address", "status"]
+    # A noun in -ing meets its plural: /meetings is what "List meeting registrants" names.
+    assert [stem(w) for w in ("meetings", "meeting", "recordings", "recording")] == ["meet", "meet", "record", "record"]
+
+
+@given(st.from_regex(r"[a-z]{4,12}", fullmatch=True))
+def test_a_plural_in_ings_stems_as_its_singular(base: str) -> None:
+    assert stem(base + "ings") == stem(base + "ing")
 
 
 def _doc_api() -> object:
