@@ -231,6 +231,14 @@ def noun_homes(nouns: Mapping[tuple[str, ...], tuple[str, ...]], under: Counter[
     return homes
 
 
+def _compound_hits(word: str, by_stem: Mapping[str, set[str]]) -> list[set[str]]:
+    """A compound the path writes as one word and the text as two (``pullrequests``: "pull request",
+    ``nodebalancers``: "node balancer"): the operations whose text has both parts, for each split."""
+    if len(word) < 8:
+        return []
+    return [by_stem.get(stem(word[:i]), set()) & by_stem.get(stem(word[i:]), set()) for i in range(3, len(word) - 2)]
+
+
 def noun_mentions(shapes: Mapping[str, Shape], by_stem: Mapping[str, set[str]],
               nouns: Mapping[tuple[str, ...], tuple[str, ...]]) -> dict[tuple[str, ...], int]:
     """For each resource, how many operations of other resources name its noun in their own text."""
@@ -244,6 +252,8 @@ def noun_mentions(shapes: Mapping[str, Shape], by_stem: Mapping[str, set[str]],
             continue
         if noun not in naming:
             naming[noun] = set.intersection(*(by_stem.get(w, set()) for w in noun))
+            if len(noun) == 1:
+                naming[noun] = max((naming[noun], *_compound_hits(noun[0], by_stem)), key=len)
         hits = naming[noun]
         out[resource] = len(hits) - len(hits & members.get(resource, set()))
     return out

@@ -392,3 +392,15 @@ def test_who_am_i_is_the_caller_not_the_callers_things_and_an_api_wide_argument_
     ranked = rank_operations(api, api.operations)
     entries = {k for k, r in ranked.items() if any(name == ENTRY for name, _ in r.points)}
     assert entries == {"GET /me"}
+
+
+def test_a_compound_the_path_writes_as_one_word_is_named_by_texts_that_write_it_as_two() -> None:
+    api = make_api(
+        op("get", "/repositories/{w}/{r}/pullrequests", summary="List pull requests"),
+        op("post", "/repositories/{w}/{r}/pullrequests", summary="Create a pull request"),
+        op("get", "/repositories/{w}/{r}/pullrequests/{id}/comments", summary="List comments on a pull request"),
+        op("post", "/repositories/{w}/{r}/pullrequests/{id}/approve", summary="Approve a pull request"),
+        op("get", "/repositories/{w}/{r}/commits", summary="List commits of a pull request's source"),
+    )
+    points = dict(rank_operations(api, api.operations)["GET /repositories/{w}/{r}/pullrequests"].points)
+    assert points.get("'pullrequest' named by 2 other operations")  # the comments and the commits
