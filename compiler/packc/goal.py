@@ -3,9 +3,10 @@
 Operations are ranked against the text by lexical overlap (BM25 over stemmed words of each
 operation's summary, operationId, path, tags and description, each field weighted), with a bonus
 when the task's verbs ask for what the operation does (``review`` → create a review, ``close`` →
-update). The best matches are then closed over what a task needs: a create comes with its
-resource's list and get, an operation on a sub-resource with its parent's get. Deterministic; no
-model, no network.
+update). A task word the document never uses reads as the document's words of its group
+(``lexicon.RELATED``) and its other forms (collaborator: collaboration), for half. The best matches
+are then closed over what a task needs: a create comes with its resource's list and get, an
+operation on a sub-resource with its parent's list and get. Deterministic; no model, no network.
 """
 
 from __future__ import annotations
@@ -73,6 +74,12 @@ def check_goal(goal: str | None) -> str | None:
     return text
 
 
+def _kin(a: str, b: str) -> bool:
+    """Two forms of one word that the light stem keeps apart: register, registrant, registration."""
+    n = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
+    return n >= 6 or (n >= 5 and min(len(a), len(b)) - n <= 1)
+
+
 def _terms(op: Operation) -> dict[str, Counter[str]]:
     return {
         "summary": Counter(stem(w) for w in words(op.summary)),
@@ -102,6 +109,11 @@ def match_goal(goal: str, ops: Sequence[Operation], shapes: Mapping[str, Shape])
     # half: lexicon.RELATED.
     seen = {t for d in docs.values() for t in d}
     boost = {r: 0.5 for t in terms if t not in seen for r in related(t) if r not in terms}
+    for t in terms:
+        if t not in seen and len(t) >= 5:
+            for u in seen:
+                if u not in terms and _kin(t, u):
+                    boost.setdefault(u, 0.5)
     boost.update(dict.fromkeys(terms, 1.0))
     terms = sorted(boost)
     df = {t: sum(1 for d in docs.values() if t in d) for t in terms}

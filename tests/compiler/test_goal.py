@@ -198,3 +198,21 @@ def test_the_whole_description_counts_not_only_its_lead() -> None:
                                       rank_operations(api, api.operations), 12, 5)  # type: ignore[attr-defined]
     assert "reboot" in matches["POST /droplets/{id}/actions"].matched
     assert "POST /droplets/{id}/actions" in chosen
+
+
+def test_a_task_word_meets_another_form_of_it_the_document_uses() -> None:
+    # "collaborator": the document says "collaboration"; "registrants": "register".
+    api = make_api(
+        op("post", "/collaborations", summary="Create collaboration"),
+        op("get", "/collaborations/{id}", summary="Get collaboration"),
+        op("get", "/files/{id}", summary="Get file information"),
+        op("put", "/files/{id}", summary="Update file"),
+        op("get", "/folders/{id}", summary="Get folder information"),
+        op("post", "/folders", summary="Create folder"),
+        op("get", "/users", summary="List enterprise users"),
+        op("get", "/webhooks", summary="List all webhooks"),
+    )
+    _, matches = select_for_goal("share a file with a collaborator", api.operations,  # type: ignore[attr-defined]
+                                 rank_operations(api, api.operations), 12, 5)  # type: ignore[attr-defined]
+    assert matches["POST /collaborations"].relevance >= 0.25
+    assert matches["GET /webhooks"].relevance == 0
