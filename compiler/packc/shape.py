@@ -36,7 +36,13 @@ _PREFIX = re.compile(r"^(v\d+([._-]?\d+)*[a-z]*|\d+([._-]\d+)*|api|apis|rest|pub
 _VERSION = re.compile(r"^v\d+([._-]?\d+)*([a-z]+\d*)?$", re.I)  # v1, v3, v2.1, v1beta1
 _IRREGULAR = {"people": "person", "children": "child", "analyses": "analysis", "statuses": "status",
               "addresses": "address", "aliases": "alias", "indices": "index", "indexes": "index",
-              "businesses": "business", "processes": "process", "accesses": "access"}
+              "businesses": "business", "processes": "process", "accesses": "access", "caches": "cache",
+              "alias": "alias", "canvas": "canvas", "atlas": "atlas", "bias": "bias", "series": "series",
+              "species": "species", "news": "news"}
+# Nouns in -ie, whose plurals the -ies rule would make -y (movies: movie, not movy).
+_IE = frozenset({"movie", "cookie", "zombie", "selfie", "rookie", "hoodie", "calorie", "genie", "goalie", "sortie",
+                 "freebie", "prairie", "smoothie", "brownie", "pie", "tie", "lie", "die", "birdie", "veggie",
+                 "auntie", "budgie", "eyrie", "lingerie", "newbie", "pixie", "specie", "techie", "yuppie"})
 _KEEP_E = ("at", "iz", "ag", "ov", "ar", "os", "rg", "iv", "ur", "ac", "as", "ak", "ot")
 
 
@@ -54,6 +60,8 @@ def stem(word: str) -> str:
         return _IRREGULAR[w]
     if len(w) <= 3:
         return w
+    if w.endswith("ies") and w[:-1] in _IE:
+        return w[:-1]
     for suffix, repl in (("ies", "y"), ("sses", "ss"), ("xes", "x"), ("ches", "ch"), ("shes", "sh")):
         if w.endswith(suffix) and len(w) > len(suffix) + 1:
             return w[: -len(suffix)] + repl
