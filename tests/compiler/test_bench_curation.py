@@ -107,3 +107,30 @@ def test_summary_reports_each_held_out_round_apart() -> None:
     assert means["holdout"]["apis"] == 2
     assert means["round 1-2"] == {"apis": 1, "one_pack": 1.0, "tasks": 1, "for": 1.0}
     assert means["round 3"] == {"apis": 1, "one_pack": 0.5, "tasks": 1, "for": 0.0}
+
+
+def test_the_reference_packs_are_a_persons_packs_for_gold_apis_and_tasks() -> None:
+    gold = {a["name"]: a for a in yaml.safe_load(bench.GOLD.read_text(encoding="utf-8"))["apis"]}
+    human = yaml.safe_load(bench.HUMAN.read_text(encoding="utf-8"))["apis"]
+    assert len(human) >= 10
+    for made in human:
+        assert made["name"] in gold, made["name"]
+        assert len(made["one_pack"]) == len(set(made["one_pack"])) <= 12, made["name"]
+        texts = {t["for"] for t in gold[made["name"]]["tasks"]}
+        for task in made["tasks"]:
+            assert task["for"] in texts, (made["name"], task["for"])
+            assert 1 <= len(task["ops"]) <= 12, (made["name"], task["for"])
+        for key in [*made["one_pack"], *(k for t in made["tasks"] for k in t["ops"])]:
+            method, path = key.split(" ", 1)
+            assert method in {"GET", "POST", "PUT", "PATCH", "DELETE"} and path.startswith("/"), key
+
+
+def test_the_reference_scores_a_persons_packs_as_packcs_are_scored() -> None:
+    entries = [{"name": "a", "gold": ["GET /a", "POST /a"], "tasks": [{"for": "t", "gold": ["POST /a"]}]},
+               {"name": "b", "gold": ["GET /b"], "tasks": []}]
+    ours = [bench.Measured("a", True, 10, 0.5, ["POST /a"], [("t", 0.0, ["POST /a"])])]
+    human = [{"name": "a", "one_pack": ["GET /a", "POST /a"], "tasks": [{"for": "t", "ops": ["GET /a"]}]},
+             {"name": "b", "one_pack": ["GET /b"]}]  # not measured this run: left out
+    assert bench.reference(ours, entries, human) == {
+        "apis": 1, "one_pack": {"person": 1.0, "packc": 0.5}, "tasks": 1, "for": {"person": 0.0, "packc": 0.0}}
+    assert bench.reference(ours, entries, []) is None
