@@ -205,7 +205,8 @@ def _finder(thing: tuple[str, ...], keys: Sequence[str], shapes: Mapping[str, Sh
 
 
 def select_for_goal(goal: str, ops: Sequence[Operation], ranking: Mapping[str, Ranked], limit: int,
-                    minimum: int, core: Sequence[str] = ()) -> tuple[list[str], dict[str, GoalMatch]]:
+                    minimum: int, core: Sequence[str] = (), misses: list[str] | None = None
+                    ) -> tuple[list[str], dict[str, GoalMatch]]:
     """The operations for the task, best first with their companions, at most ``limit``; filled up to
     ``minimum`` from the general ranking when the task names fewer.
 
@@ -219,7 +220,8 @@ def select_for_goal(goal: str, ops: Sequence[Operation], ranking: Mapping[str, R
 
     When a clause finds no operation that does it (the task's words are not the document's), the
     room the matches leave holds ``core`` (the API's one pack, best first): the agent keeps its
-    everyday calls beside the near misses.
+    everyday calls beside the near misses. Such clauses are added to ``misses`` (their words), so
+    that the user can be told.
     """
     goal = rephrase(goal)  # "kick off a build": start a build
     shapes = {k: r.shape for k, r in ranking.items()}
@@ -256,6 +258,10 @@ def select_for_goal(goal: str, ops: Sequence[Operation], ranking: Mapping[str, R
         top = max((f for f, _ in scored), default=0)
         met = top >= 4 or bool(top and not (clause.objects or clause.targets))
         unmet += not met
+        if not met and misses is not None:
+            said_words = " ".join((*clause.verbs, *clause.objects, *clause.targets))
+            if said_words not in misses:
+                misses.append(said_words)
         if met:
             # The best fit, unless one a point below is much more the API's own (mail/send over a test send_email).
             best = max((k for f, k in scored if f >= top - 1),

@@ -404,7 +404,16 @@ def plan(api: Api, overrides: Overrides, *, split: bool = False, max_verbs: int 
                        key=lambda v: (-v.score, v.name))
         key_of = {v.name: v.op.key for v in plain}
         core = [key_of[n] for n in _one_pack(plain, ranking, max_verbs)]
-        goal_keys, matches = select_for_goal(goal, [e[0] for e in entries], ranking, max_verbs, MIN_VERBS, core)
+        misses: list[str] = []
+        goal_keys, matches = select_for_goal(goal, [e[0] for e in entries], ranking, max_verbs, MIN_VERBS, core,
+                                             misses)
+        for said in misses:
+            diags.append(Diagnostic(
+                "C112", "warning", "--for",
+                f"No operation clearly does the task's {said!r}: the pack holds the closest matches and, in the "
+                "room left, the API's everyday core.",
+                "Say that part in the document's own words (packc plan SOURCE lists every operation), or name "
+                "the verbs in a stub manifest."))
         extra = {k: m.signals() for k, m in matches.items()}
         for k in set(goal_keys) & set(core) - {k for k, m in matches.items() if m.relevance > 0}:
             extra[k] = (("the API's core, in the room the task left", 0),)

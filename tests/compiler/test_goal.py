@@ -216,3 +216,13 @@ def test_a_task_word_meets_another_form_of_it_the_document_uses() -> None:
                                  rank_operations(api, api.operations), 12, 5)  # type: ignore[attr-defined]
     assert matches["POST /collaborations"].relevance >= 0.25
     assert matches["GET /webhooks"].relevance == 0
+
+
+def test_a_part_of_the_task_no_operation_does_is_a_warning_that_says_what_to_do() -> None:
+    result = plan(_api(), Overrides(), goal="merge pull requests and water the plants")  # type: ignore[arg-type]
+    warned = [d for d in result.diagnostics if d.code == "C112"]
+    assert len(warned) == 1 and warned[0].level == "warning" and warned[0].pointer == "--for"
+    assert "water" in warned[0].message and "plant" in warned[0].message and "document's own words" in warned[0].fix
+    assert "PUT /pulls/{id}/merge" in {v.op.key for v in result.packs[0].verbs}
+    clean = plan(_api(), Overrides(), goal="merge pull requests")  # type: ignore[arg-type]
+    assert not [d for d in clean.diagnostics if d.code == "C112"]
