@@ -275,7 +275,7 @@ def select_for_goal(goal: str, ops: Sequence[Operation], ranking: Mapping[str, R
                     take(pick)
                     done.append(pick)
     # What they need, one round at a time so every clause gets its first companion before any its second.
-    points = {op.key: entry_point(op, shapes[op.key], common) for op in ops if op.key in shapes}
+    points = {op.key: entry_point(op, shapes[op.key], lambda: common) for op in ops if op.key in shapes}
     me = min((k for k, p in points.items() if p), key=lambda k: (-points[k], k), default=None)
     needs = [_companions(k, shapes, by_resource, matches) + ([me] if me and said[k].user else []) for k in done]
     refs = {k: body_refs(op) for op in ops if (k := op.key) in done}

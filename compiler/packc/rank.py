@@ -13,7 +13,7 @@ import itertools
 import math
 import re
 from collections import Counter
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -349,7 +349,7 @@ def rank_operations(api: Api, ops: Sequence[Operation]) -> dict[str, Ranked]:
     said = Counter(op.description for op in ops)  # a text shared by a resource's operations is no emphasis
     # The nouns the API's "who am I" names (GET /v1/account, /user): the collection of the same noun
     # (/v1/accounts, /users) is everyone else's, a directory to administer, not the caller's work.
-    common = common_arguments(ops)
+    common = functools.cache(lambda: common_arguments(ops))
     selves = {noun_of(shapes[op.key].resource)[-1:] for op in ops if entry_point(op, shapes[op.key], common) >= 1}
     out: dict[str, Ranked] = {}
     for op in ops:
@@ -468,12 +468,12 @@ def common_arguments(ops: Collection[Operation]) -> frozenset[str]:
     return frozenset(name for name, n in seen.items() if 2 * n > len(ops))
 
 
-def entry_point(op: Operation, s: Shape, common: Collection[str] = ()) -> int:
+def entry_point(op: Operation, s: Shape, common: Callable[[], Collection[str]] = frozenset) -> int:
     """How surely an operation is the first call of every quickstart, GET the current user or account
     (``/user``, ``/me``, ``/users/me``, ``/v2/account``, ``/getMe``): 3 for a self word in the path, 2
     for a summary that says so, 1 for a lone user/account/profile/ping path (``/account``, not
-    ``/rooms/account_profile``); 0 for anything with arguments but ``common`` ones (a ``site`` every
-    call takes). ``/articles/me`` is the caller's articles, not the caller: a self word counts alone
+    ``/rooms/account_profile``); 0 for anything with arguments but ``common()`` ones (a ``site`` every
+    call takes; asked only then, since reading every operation's arguments costs seconds on Graph). ``/articles/me`` is the caller's articles, not the caller: a self word counts alone
     or after a word for people or accounts."""
     if op.method not in ("get", "post") or "{" in op.path or s.action not in ("get", "ping") or s.depth > 2:
         return 0  # (POST /users/ping.json: an RPC-style API's check of the caller's credentials)
@@ -483,7 +483,8 @@ def entry_point(op: Operation, s: Shape, common: Collection[str] = ()) -> int:
     self_word = bool(last) and last[0] in SELF_WORDS and (not before or stem(before[0]) in _PEOPLE_WORDS)
     strength = 3 if self_word else 2 if _CURRENT.search(text) else (
         1 if (last and last[0] in _ACCOUNT_WORDS and len(s.resource) == 1) or s.action == "ping" else 0)
-    if strength and any(p.required and p.location != "path" and p.name not in common for p in op.parameters):
+    asked = [p.name for p in op.parameters if p.required and p.location != "path"] if strength else []
+    if asked and not set(asked) <= set(common()):
         return 0  # GET /user?accountId=...: a lookup, not "who am I"
     return strength
 
