@@ -39,6 +39,12 @@ _IRREGULAR = {"people": "person", "children": "child", "analyses": "analysis", "
               "businesses": "business", "processes": "process", "accesses": "access", "caches": "cache",
               "alias": "alias", "canvas": "canvas", "atlas": "atlas", "bias": "bias", "series": "series",
               "species": "species", "news": "news"}
+# Nouns in -ing that name an API's things and whose base is an everyday verb: each stems to itself,
+# plural or not, so a resource /settings or /listings never meets the task verb set or list.
+_ING_NOUNS = frozenset({"setting", "listing", "building", "booking", "pricing", "billing", "shipping", "posting",
+                        "tracking", "routing", "mapping", "rating", "warning", "heading", "offering", "holding",
+                        "opening", "saving", "earning", "finding", "recording", "meeting", "reading", "filing",
+                        "landing", "training", "ring", "thing", "string", "king", "wing", "spring"})
 # Nouns in -ie, whose plurals the -ies rule would make -y (movies: movie, not movy).
 _IE = frozenset({"movie", "cookie", "zombie", "selfie", "rookie", "hoodie", "calorie", "genie", "goalie", "sortie",
                  "freebie", "prairie", "smoothie", "brownie", "pie", "tie", "lie", "die", "birdie", "veggie",
@@ -65,6 +71,8 @@ def stem(word: str) -> str:
     for suffix, repl in (("ies", "y"), ("sses", "ss"), ("xes", "x"), ("ches", "ch"), ("shes", "sh")):
         if w.endswith(suffix) and len(w) > len(suffix) + 1:
             return w[: -len(suffix)] + repl
+    if w in _ING_NOUNS or (w.endswith("s") and w[:-1] in _ING_NOUNS):
+        return w.removesuffix("s")
     if w.endswith("ings") and len(w) > 7:
         w = w[:-1]  # meetings: as meeting, so that both meet the noun of /meetings
     for suffix in ("ing", "ed"):

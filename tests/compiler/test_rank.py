@@ -49,7 +49,10 @@ def test_words_and_stems_meet_other_forms() -> None:
     assert [stem(w) for w in ("issues", "replies", "merged", "merging", "addresses", "status")] == [
         "issue", "reply", "merge", "merge", "address", "status"]
     # A noun in -ing meets its plural: /meetings is what "List meeting registrants" names.
-    assert [stem(w) for w in ("meetings", "meeting", "recordings", "recording")] == ["meet", "meet", "record", "record"]
+    assert [stem(w) for w in ("meetings", "meeting", "greetings", "greeting")] == ["meeting", "meeting", "greet", "greet"]
+    # ... and a noun in -ing whose base is an everyday verb stays apart from it: "set a due date" is
+    # not about /settings, "list" not about /listings.
+    assert stem("settings") == stem("setting") != stem("set") and stem("listings") != stem("list")
     # Plurals whose singular the suffix rules would get wrong meet it too.
     for singular in ("movie", "cookie", "alias", "cache", "series", "policy", "category", "match"):
         plural = {"policy": "policies", "category": "categories", "series": "series"}.get(
