@@ -22,6 +22,7 @@ from .model import Operation
 from .rank import Ranked, Shape, common_arguments, entry_point, noun_of, parent_item, same_noun, stem, words
 from .task import (
     FUNCTION_WORDS,
+    Clause,
     OpWords,
     action_intent,
     body_refs,
@@ -34,7 +35,9 @@ from .task import (
 )
 from .task import _meets as task_meets
 
-__all__ = ["GoalMatch", "check_goal", "match_goal", "select_for_goal"]
+__all__ = ["MAX_GOAL", "GoalMatch", "check_goal", "match_goal", "select_for_goal"]
+
+MAX_GOAL = 500
 
 _SELF = frozenset({"me", "my", "mine", "myself", "i"})
 _FIELDS = (("summary", 3.0), ("operation_id", 2.0), ("path", 2.0), ("tags", 1.0), ("description", 1.0))
@@ -44,6 +47,7 @@ _GENERAL = 0.8  # share of the general score in an operation's worth for the tas
 _SPREAD = 15
 _COMPANIONS = 0.7  # an operation this relevant brings its companions
 _PLAIN = frozenset({"list", "get", "create", "update", "delete"})
+_REMOVE = frozenset({"end", "stop", "terminate", "kill", "detach", "disconnect", "leave", "uninstall", "erase", "expire"})
 _REALIZE = 10  # worth of a point of fit when choosing what does a clause
 _FIT = 6  # worth per point of how well an operation does what a clause of the task asks
 
@@ -63,11 +67,18 @@ class GoalMatch:
         return ((f"task words {', '.join(self.matched)}{asks}", round(40 * self.relevance)),)
 
 
-def check_goal(goal: str | None) -> str | None:
-    """The goal text, stripped; a UsageError when it is given but says nothing."""
+def check_goal(goal: object) -> str | None:
+    """The goal text, stripped; a UsageError when it is given but is not text, says nothing, or is
+    longer than a task (``MAX_GOAL`` characters: matching costs time with every word)."""
     if goal is None:
         return None
+    if not isinstance(goal, str):
+        raise UsageError(f"--for (goal=) takes a task in words, not {type(goal).__name__}, "
+                         "e.g. goal=\"triage issues and review pull requests\"")
     text = " ".join(goal.split())
+    if len(text) > MAX_GOAL:
+        raise UsageError(f"--for takes a task of at most {MAX_GOAL} characters (this one has {len(text)}): say what "
+                         "the pack is for in a sentence or two")
     if not [w for w in words(text) if w not in FUNCTION_WORDS]:
         raise UsageError("--for needs a task in words, e.g. --for \"triage issues and review pull requests\"; "
                          f"{goal!r} has none")
@@ -172,6 +183,11 @@ def _named_first(goal: str, ranked: Sequence[str], shapes: Mapping[str, Shape]) 
     return sorted(out, key=ranked.index)
 
 
+def _names(noun: tuple[str, ...], named: Collection[str]) -> bool:
+    """The task names this noun, or the path gives no word to judge by (``/{Bucket}/{Key}``)."""
+    return not noun or not noun[-1].isalpha() or any(same_noun(noun[-1], t) for t in named)
+
+
 def _plural(resource: tuple[str, ...]) -> bool:
     last = next((seg for seg in reversed(resource) if seg != "{}"), "")
     return stem(last) != last.lower()
@@ -244,7 +260,17 @@ def select_for_goal(goal: str, ops: Sequence[Operation], ranking: Mapping[str, R
     taken: Counter[tuple[str, ...]] = Counter()
     chosen: list[str] = []
 
+    # A task that asks to remove nothing gets no DELETE: "cancel tomorrow's meeting" is no reason to
+    # hold users.delete or recordings.delete_all because they share a word with it.
+    # One that does asks it of what it names: "cancel tomorrow's meeting" may delete the meeting, not a user.
+    removes = bool(_REMOVE & set(words(goal))) or "delete" in {i for w in words(goal) for i in intents(w)}
+    named = {stem(w) for w in words(goal)}
+    named |= {r for t in named for r in related(t)}
+    kind = {op.key: op.method for op in ops}
+
     def take(key: str | None) -> None:
+        if key is not None and kind.get(key) == "delete" and not (removes and _names(noun_of(shapes[key].resource), named)):
+            return
         if key is not None and key not in chosen and len(chosen) < limit:
             chosen.append(key)
             taken[shapes[key].resource] += 1
@@ -252,16 +278,15 @@ def select_for_goal(goal: str, ops: Sequence[Operation], ranking: Mapping[str, R
     # Each clause: the operation that does what it says to what it names.
     done: list[str] = []
     unmet = 0
+    missed: list[Clause] = []
     for clause in (part for c in clauses for part in c.parts()):
         parts = {k: fit_parts(clause, said[k], vocabulary) for k in by_worth}
         scored = [(sum(parts[k]), k) for k in by_worth]
         top = max((f for f, _ in scored), default=0)
         met = top >= 4 or bool(top and not (clause.objects or clause.targets))
         unmet += not met
-        if not met and misses is not None:
-            said_words = " ".join((*clause.verbs, *clause.objects, *clause.targets))
-            if said_words not in misses:
-                misses.append(said_words)
+        if not met:
+            missed.append(clause)
         if met:
             # The best fit, unless one a point below is much more the API's own (mail/send over a test send_email).
             best = max((k for f, k in scored if f >= top - 1),
@@ -320,4 +345,11 @@ def select_for_goal(goal: str, ops: Sequence[Operation], ranking: Mapping[str, R
         if len(chosen) >= minimum:
             break
         take(key)
+    # What to tell the user: a clause no operation does, unless a chosen one has its very verb
+    # (invite a colleague: conversations.invite, though "colleague" is not the document's word).
+    for clause in missed:
+        said_words = " ".join((*clause.verbs, *clause.objects, *clause.targets))
+        if misses is not None and said_words not in misses and not any(said[k].verbs & set(clause.verbs)
+                                                                         for k in chosen):
+            misses.append(said_words)
     return chosen, matches

@@ -407,13 +407,15 @@ def plan(api: Api, overrides: Overrides, *, split: bool = False, max_verbs: int 
         misses: list[str] = []
         goal_keys, matches = select_for_goal(goal, [e[0] for e in entries], ranking, max_verbs, MIN_VERBS, core,
                                              misses)
-        for said in misses:
+        if misses:
+            parts = ", ".join(repr(m) for m in misses[:5]) + (f" and {len(misses) - 5} more" if len(misses) > 5 else "")
             diags.append(Diagnostic(
                 "C112", "warning", "--for",
-                f"No operation clearly does the task's {said!r}: the pack holds the closest matches and, in the "
-                "room left, the API's everyday core.",
-                "Say that part in the document's own words (packc plan SOURCE lists every operation), or name "
-                "the verbs in a stub manifest."))
+                f"No operation clearly does {'this part' if len(misses) == 1 else 'these parts'} of the task (its "
+                f"words, as read): {parts}. The pack holds the closest matches and, in the room left, the API's "
+                "everyday core.",
+                "If the API can do it, say it in the document's own words (packc plan lists every operation), "
+                "or name the verbs in a stub manifest."))
         extra = {k: m.signals() for k, m in matches.items()}
         for k in set(goal_keys) & set(core) - {k for k, m in matches.items() if m.relevance > 0}:
             extra[k] = (("the API's core, in the room the task left", 0),)
@@ -432,8 +434,9 @@ def plan(api: Api, overrides: Overrides, *, split: bool = False, max_verbs: int 
         kept = [v for v in ranked if v.name in chosen]
         rest = [v for v in ranked if v.name not in chosen]
         for i, v in enumerate(rest, start=len(kept) + 1):
-            left_out.append(LeftOut(v.op, v.name, f"ranked #{i} of {len(ranked)} (score {v.score}); one pack holds "
-                                                  f"{max_verbs} verbs; use --split to cover every operation"))
+            why = ("not among the verbs the task needs; say it in the task to have it" if goal_keys is not None
+                   else f"one pack holds {max_verbs} verbs; use --split to cover every operation")
+            left_out.append(LeftOut(v.op, v.name, f"ranked #{i} of {len(ranked)} (score {v.score}); {why}"))
         if kept:
             packs.append(PackPlan(api_id, None, tuple(sorted(kept, key=lambda v: v.name))))
     else:

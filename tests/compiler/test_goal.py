@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 import packc
 from packc.cli import main
 from packc.errors import InputError, UsageError
-from packc.goal import check_goal, select_for_goal
+from packc.goal import MAX_GOAL, check_goal, select_for_goal
 from packc.overrides import Overrides
 from packc.pipeline import plan_source
 from packc.plan import plan
@@ -111,6 +111,21 @@ def test_an_empty_goal_is_a_usage_error(goal: str, tmp_path: Path, capsys: pytes
     assert main(["compile", str(SPECS / "taskboard.yaml"), "-o", str(tmp_path), "--for", goal]) == 2
     assert "--for needs a task in words" in capsys.readouterr().err
     assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("goal", [123, ["triage issues"], b"triage issues"])
+def test_a_goal_that_is_not_text_is_a_usage_error(goal: object, tmp_path: Path) -> None:
+    with pytest.raises(UsageError, match="takes a task in words, not"):
+        packc.compile(SPECS / "taskboard.yaml", tmp_path, goal=goal)  # type: ignore[arg-type]
+    assert not list(tmp_path.iterdir())
+
+
+def test_a_goal_longer_than_a_task_is_a_usage_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    long = "list the tasks and comment on them " * 20
+    assert len(long) > MAX_GOAL
+    assert main(["plan", str(SPECS / "taskboard.yaml"), "--for", long]) == 2
+    assert f"at most {MAX_GOAL} characters" in capsys.readouterr().err
+    assert check_goal(long[:MAX_GOAL]) is not None
 
 
 def test_for_with_split_is_a_usage_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -226,3 +241,28 @@ def test_a_part_of_the_task_no_operation_does_is_a_warning_that_says_what_to_do(
     assert "PUT /pulls/{id}/merge" in {v.op.key for v in result.packs[0].verbs}
     clean = plan(_api(), Overrides(), goal="merge pull requests")  # type: ignore[arg-type]
     assert not [d for d in clean.diagnostics if d.code == "C112"]
+
+
+def _meetings_api() -> object:
+    return make_api(
+        op("get", "/users", summary="List users"),
+        op("delete", "/users/{userId}", summary="Delete a user"),
+        op("get", "/users/{userId}/meetings", summary="List meetings"),
+        op("post", "/users/{userId}/meetings", summary="Create a meeting"),
+        op("get", "/meetings/{meetingId}", summary="Get a meeting"),
+        op("patch", "/meetings/{meetingId}", summary="Update a meeting"),
+        op("delete", "/meetings/{meetingId}", summary="Delete a meeting"),
+        op("delete", "/meetings/{meetingId}/recordings", summary="Delete all recordings of a meeting"),
+        op("get", "/meetings/{meetingId}/recordings", summary="List recordings of a meeting"),
+    )
+
+
+def test_a_task_gets_no_delete_it_does_not_ask_for() -> None:
+    api = _meetings_api()
+    ranking = rank_operations(api, api.operations)  # type: ignore[attr-defined]
+    look, _ = select_for_goal("show me tomorrow's meetings", api.operations, ranking, 12, 5)  # type: ignore[attr-defined]
+    assert look and not [k for k in look if k.startswith("DELETE")]
+    # Cancelling a meeting may delete the meeting, not a user nor every recording of it.
+    cancel, _ = select_for_goal("cancel tomorrow's meeting with Bob", api.operations, ranking, 12, 5)  # type: ignore[attr-defined]
+    assert "DELETE /meetings/{meetingId}" in cancel
+    assert not {"DELETE /users/{userId}", "DELETE /meetings/{meetingId}/recordings"} & set(cancel)
