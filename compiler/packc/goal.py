@@ -348,7 +348,7 @@ def select_for_goal(goal: str, ops: Sequence[Operation], ranking: Mapping[str, R
     # What to tell the user: a clause no operation does, unless a chosen one has its very verb
     # (invite a colleague: conversations.invite, though "colleague" is not the document's word).
     for clause in missed:
-        said_words = " ".join((*clause.verbs, *clause.objects, *clause.targets))
+        said_words = clause.said or " ".join((*clause.verbs, *clause.objects, *clause.targets))
         if misses is not None and said_words not in misses and not any(said[k].verbs & set(clause.verbs)
                                                                          for k in chosen):
             misses.append(said_words)

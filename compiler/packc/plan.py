@@ -411,8 +411,8 @@ def plan(api: Api, overrides: Overrides, *, split: bool = False, max_verbs: int 
             parts = ", ".join(repr(m) for m in misses[:5]) + (f" and {len(misses) - 5} more" if len(misses) > 5 else "")
             diags.append(Diagnostic(
                 "C112", "warning", "--for",
-                f"No operation clearly does {'this part' if len(misses) == 1 else 'these parts'} of the task (its "
-                f"words, as read): {parts}. The pack holds the closest matches and, in the room left, the API's "
+                f"No operation clearly does {'this part' if len(misses) == 1 else 'these parts'} of the task: "
+                f"{parts}. The pack holds the closest matches and, in the room left, the API's "
                 "everyday core.",
                 "If the API can do it, say it in the document's own words (packc plan lists every operation), "
                 "or name the verbs in a stub manifest."))

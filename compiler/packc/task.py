@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .lexicon import VERBS, related
@@ -70,6 +70,7 @@ class Clause:
     verbs: tuple[str, ...]
     phrases: tuple[tuple[str, ...], ...]
     targets: tuple[str, ...]
+    said: str = field(default="", compare=False)  # its words as the task wrote them (no punctuation)
 
     @property
     def objects(self) -> tuple[str, ...]:
@@ -79,7 +80,8 @@ class Clause:
         """One clause per verb and thing: "review and merge a merge request" → review it, merge it."""
         if len(self.verbs) <= 1 and len(self.phrases) <= 1:
             return (self,)
-        return tuple(Clause((v,), (p,) if p else (), self.targets) for v in self.verbs for p in self.phrases or ((),))
+        return tuple(Clause((v,), (p,) if p else (), self.targets, self.said)
+                     for v in self.verbs for p in self.phrases or ((),))
 
 
 def intents(word: str) -> set[str]:
@@ -142,7 +144,7 @@ def read_task(goal: str, nouns: Collection[str]) -> tuple[Clause, ...]:
         if not phrases and not targets:
             phrases = [list(p) for p in before]  # "... and resume": what the clause before acted on
         found = tuple(dict.fromkeys(tuple(p) for p in phrases))
-        out.append(Clause(tuple(dict.fromkeys(verbs)), found, tuple(dict.fromkeys(targets))))
+        out.append(Clause(tuple(dict.fromkeys(verbs)), found, tuple(dict.fromkeys(targets)), " ".join(words(part))))
         if found:
             before = found
         place = tuple((t,) for t in dict.fromkeys(targets))

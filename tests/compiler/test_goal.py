@@ -99,9 +99,12 @@ def test_any_goal_text_gives_a_deterministic_pack_or_a_usage_error(text: str) ->
         return
     assert goal is not None
     ranking = rank_operations(api, api.operations)  # type: ignore[attr-defined]
-    first, _ = select_for_goal(goal, api.operations, ranking, 12, 5)  # type: ignore[attr-defined]
+    misses: list[str] = []
+    first, _ = select_for_goal(goal, api.operations, ranking, 12, 5, misses=misses)  # type: ignore[attr-defined]
     again, _ = select_for_goal(goal, api.operations, ranking, 12, 5)  # type: ignore[attr-defined]
     assert first == again and 5 <= len(first) <= 12 and len(set(first)) == len(first)
+    # What C112 quotes back is the task's words only: nothing of its punctuation, controls or escapes.
+    assert all(part and all(ch.isalnum() or ch in " _" for ch in part) for part in misses), misses
 
 
 @pytest.mark.parametrize("goal", ["", "   ", "the and of", "!!!"])
@@ -237,7 +240,7 @@ def test_a_part_of_the_task_no_operation_does_is_a_warning_that_says_what_to_do(
     result = plan(_api(), Overrides(), goal="merge pull requests and water the plants")  # type: ignore[arg-type]
     warned = [d for d in result.diagnostics if d.code == "C112"]
     assert len(warned) == 1 and warned[0].level == "warning" and warned[0].pointer == "--for"
-    assert "water" in warned[0].message and "plant" in warned[0].message and "document's own words" in warned[0].fix
+    assert "'water the plants'" in warned[0].message and "document's own words" in warned[0].fix
     assert "PUT /pulls/{id}/merge" in {v.op.key for v in result.packs[0].verbs}
     clean = plan(_api(), Overrides(), goal="merge pull requests")  # type: ignore[arg-type]
     assert not [d for d in clean.diagnostics if d.code == "C112"]
