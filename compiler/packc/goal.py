@@ -12,6 +12,7 @@ operation on a sub-resource with its parent's list and get. Deterministic; no mo
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
@@ -38,6 +39,11 @@ from .task import _meets as task_meets
 __all__ = ["MAX_GOAL", "GoalMatch", "check_goal", "match_goal", "select_for_goal"]
 
 MAX_GOAL = 500
+# A task is words: a terminal's escape sequences (CSI, OSC, two-byte ESC) and other control
+# characters are read as spaces, so "\x1b[1;31mEVIL" gives no task word "31mevil".
+_ESCAPE = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x9b[0-?]*[ -/]*[@-~]|(?:\x1b\]|\x9d)[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?"
+                     r"|\x1b[@-Z\\-_]?")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 _SELF = frozenset({"me", "my", "mine", "myself", "i"})
 _FIELDS = (("summary", 3.0), ("operation_id", 2.0), ("path", 2.0), ("tags", 1.0), ("description", 1.0))
@@ -47,6 +53,7 @@ _GENERAL = 0.8  # share of the general score in an operation's worth for the tas
 _SPREAD = 15
 _COMPANIONS = 0.7  # an operation this relevant brings its companions
 _PLAIN = frozenset({"list", "get", "create", "update", "delete"})
+_QUESTION = frozenset({"what", "which", "who", "whom", "whose", "why", "how", "where"})  # ask to read; name nothing
 _REMOVE = frozenset({"end", "stop", "terminate", "kill", "detach", "disconnect", "leave", "uninstall", "erase", "expire"})
 _REALIZE = 10  # worth of a point of fit when choosing what does a clause
 _FIT = 6  # worth per point of how well an operation does what a clause of the task asks
@@ -75,7 +82,7 @@ def check_goal(goal: object) -> str | None:
     if not isinstance(goal, str):
         raise UsageError(f"--for (goal=) takes a task in words, not {type(goal).__name__}, "
                          "e.g. goal=\"triage issues and review pull requests\"")
-    text = " ".join(goal.split())
+    text = " ".join(_CONTROL.sub(" ", _ESCAPE.sub(" ", goal)).split())
     if len(text) > MAX_GOAL:
         raise UsageError(f"--for takes a task of at most {MAX_GOAL} characters (this one has {len(text)}): say what "
                          "the pack is for in a sentence or two")
@@ -104,7 +111,7 @@ def _terms(op: Operation) -> dict[str, Counter[str]]:
 def match_goal(goal: str, ops: Sequence[Operation], shapes: Mapping[str, Shape]) -> dict[str, GoalMatch]:
     """BM25 relevance of every operation to the goal, scaled to 0..1 (the best match is 1)."""
     goal_words = [w for w in words(goal) if w not in FUNCTION_WORDS and len(w) > 1]
-    terms = sorted({stem(w) for w in goal_words})
+    terms = sorted({stem(w) for w in goal_words if w not in _QUESTION})
     asks_for = {intent for w in goal_words for intent in intents(w)}
     docs: dict[str, dict[str, float]] = {}
     for op in ops:

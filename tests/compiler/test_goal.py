@@ -269,3 +269,18 @@ def test_a_task_gets_no_delete_it_does_not_ask_for() -> None:
     cancel, _ = select_for_goal("cancel tomorrow's meeting with Bob", api.operations, ranking, 12, 5)  # type: ignore[attr-defined]
     assert "DELETE /meetings/{meetingId}" in cancel
     assert not {"DELETE /users/{userId}", "DELETE /meetings/{meetingId}/recordings"} & set(cancel)
+
+
+def test_terminal_escapes_in_a_task_are_no_words() -> None:
+    assert check_goal("archive the old\x1b[1;31mEVIL\x1b[0m channel") == "archive the old EVIL channel"
+    assert check_goal("post a \x1b]0;pwned\x07 message") == "post a message"
+    assert check_goal("list\x9b2J issues\x00") == "list issues"
+
+
+@given(st.text(max_size=80))
+def test_a_checked_task_holds_no_control_character(text: str) -> None:
+    try:
+        goal = check_goal(text)
+    except UsageError:
+        return
+    assert goal is not None and not [ch for ch in goal if ord(ch) < 0x20 or 0x7F <= ord(ch) <= 0x9F]
