@@ -14,7 +14,7 @@ from .checks import check_operations, silent_auth
 from .cut import cut_document
 from .derive import DerivedVerb, binding_for, derive_verb
 from .emit import PackOutput, about, write_pack
-from .errors import UsageError
+from .errors import InputError, UsageError
 from .goal import check_goal
 from .hidden import hidden_values
 from .ids import display_name
@@ -79,10 +79,22 @@ def _front(source: str | Path, *, strict: bool, allow_remote_refs: bool, allow_o
     return api, overrides, diags + more
 
 
-def _goal(given: str | None, overrides: Overrides, split: bool) -> str | None:
-    """The task: ``--for`` (``goal=``), else the stub's ``for``; an empty one or one with ``split`` is refused."""
-    goal = check_goal(given) if given is not None else check_goal(overrides.goal)
-    _no_split_goal(split, goal)
+def _goal(given: str | None, overrides: Overrides, split: bool, source: str | Path) -> str | None:
+    """The task: ``--for`` (``goal=``), else the stub's ``for``; an empty one or one with ``split`` is refused.
+    A stub's own ``for`` that says nothing, or is too long, is the stub's error (D013 at ``#/for``), not ``--for``'s."""
+    if given is not None or overrides.goal is None:
+        goal = check_goal(given)
+        _no_split_goal(split, goal)
+        return goal
+    try:
+        goal = check_goal(overrides.goal)
+    except UsageError as exc:
+        raise InputError(f"{source}: the stub's \"for\" is not a task", [
+            Diagnostic("D013", "error", f"{source}#/for", f"The stub's \"for\": {exc}",
+                       'Write "for": "triage issues and review pull requests".')]) from exc
+    if split:
+        raise UsageError("The stub's \"for\" picks the verbs of one pack for a task; --split covers every operation. "
+                         "Leave out one of them.")
     return goal
 
 
@@ -100,7 +112,7 @@ def plan_source(source: str | Path, *, split: bool = False, strict: bool = False
     _no_split_goal(split, goal)
     _api, overrides, diags = _front(source, strict=strict, allow_remote_refs=allow_remote_refs,
                                     allow_outside=allow_outside, overlay=overlay, allow_private=allow_private)
-    result = plan(_api, overrides, split=split, goal=_goal(goal, overrides, split))
+    result = plan(_api, overrides, split=split, goal=_goal(goal, overrides, split, source))
     # Planning reads no operation's parameters, body or responses: warnings about those parts
     # come only from what was read before.
     return Plan(result.api_id, result.packs, result.left_out,
@@ -199,7 +211,7 @@ def compile(source: str | Path, out_dir: str | Path = "packs", *, split: bool = 
     # is written (the plan and the diagnostics are still returned).
     write = write and not any(d.code in IDENTIFIER_CODES and d.level == "error" for d in diags)
     front_end = len(diags)
-    plan_ = plan(api, overrides, split=split, goal=_goal(goal, overrides, split))
+    plan_ = plan(api, overrides, split=split, goal=_goal(goal, overrides, split, source))
     diags += plan_.diagnostics
     api, plan_, implied = imply_security(api, plan_)
     diags += implied

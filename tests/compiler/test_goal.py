@@ -153,11 +153,17 @@ def test_a_stub_manifest_carries_for(tmp_path: Path) -> None:
     # The command line's --for wins over the stub's.
     other = plan_source(tmp_path / "surface.json", goal="archive projects")
     assert "projects.archive" in {v.name for v in other.packs[0].verbs}
-    stub["for"] = 3
+    # Its mistakes are the stub's (D013 at #/for), not --for's: not text, no words, too long.
+    for bad in (3, "!!!", "   ", "list tasks " * 60):
+        stub["for"] = bad
+        (tmp_path / "surface.json").write_text(json.dumps(stub))
+        with pytest.raises(InputError) as err:
+            plan_source(tmp_path / "surface.json")
+        assert err.value.diagnostics[0].code == "D013" and err.value.diagnostics[0].pointer.endswith("#/for"), bad
+    stub["for"] = "comment on tasks"
     (tmp_path / "surface.json").write_text(json.dumps(stub))
-    with pytest.raises(InputError) as err:
-        plan_source(tmp_path / "surface.json")
-    assert err.value.diagnostics[0].pointer.endswith("#/for")
+    with pytest.raises(UsageError, match="stub's \"for\""):
+        plan_source(tmp_path / "surface.json", split=True)
 
 
 def test_a_task_in_words_the_document_lacks_keeps_the_apis_core() -> None:
