@@ -8,9 +8,10 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from .errors import InputError, PackcError, UsageError
     from .frontend import FrontEndResult, read_api
-    from .pipeline import CompileResult, compile
+    from .pipeline import CompileResult, compile, plan_source
 
-__all__ = ["CompileResult", "FrontEndResult", "InputError", "PackcError", "UsageError", "compile", "read_api"]
+__all__ = ["CompileResult", "FrontEndResult", "InputError", "PackcError", "UsageError", "compile", "plan_source",
+           "read_api"]
 
 # Exports load on first use, so `packc call` and `packc exec` (runtime work) do not pay for the
 # compiler's imports: the whole pipeline costs most of a second of start-up. (The pipeline module
@@ -22,6 +23,7 @@ _HOMES = {
     "PackcError": "errors",
     "UsageError": "errors",
     "compile": "pipeline",
+    "plan_source": "pipeline",
     "read_api": "frontend",
 }
 
