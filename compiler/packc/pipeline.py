@@ -115,8 +115,7 @@ def plan_source(source: str | Path, *, split: bool = False, strict: bool = False
     result = plan(_api, overrides, split=split, goal=_goal(goal, overrides, split, source))
     # Planning reads no operation's parameters, body or responses: warnings about those parts
     # come only from what was read before.
-    return Plan(result.api_id, result.packs, result.left_out,
-                (*diags, *_api.deferred_diagnostics(), *result.diagnostics))
+    return replace(result, diagnostics=(*diags, *_api.deferred_diagnostics(), *result.diagnostics))
 
 
 def _servers(api: Api, server: str | None) -> list[dict[str, Any]]:
@@ -153,7 +152,8 @@ def _pack(api: Api, overrides: Overrides, pack: PackPlan, plan_: Plan, split: bo
         v.name: PolicyCommand(access=v.access, destructive=True) if v.destructive else PolicyCommand(access=v.access)
         for v in derived})
     document = cut_document(api, [v.op for v in derived], {v.op.key: v.binding() for v in derived}, servers)
-    return PackOutput(manifest, policy, document, tuple(derived), about(api.info.description)), diags
+    return PackOutput(manifest, policy, document, tuple(derived), about(api.info.description), plan_.task,
+                      plan_.unmet), diags
 
 
 def _small(pack_id: str, n: int, plan_: Plan) -> Diagnostic:

@@ -72,6 +72,8 @@ class Plan:
     packs: tuple[PackPlan, ...]
     left_out: tuple[LeftOut, ...]
     diagnostics: tuple[Diagnostic, ...] = ()
+    task: str | None = None  # --for: the task the one pack serves
+    unmet: tuple[str, ...] = ()  # the parts of it no operation clearly does (C112), in its own words
 
     def to_json(self) -> dict[str, Any]:
         """The plan as JSON: packs with their verbs, left-out operations with reasons."""
@@ -96,6 +98,7 @@ class Plan:
                 for lo in self.left_out
             ],
             "diagnostics": [d.to_json() for d in self.diagnostics],
+            **({"for": self.task, "unmet": list(self.unmet)} if self.task is not None else {}),
         }
 
 
@@ -398,13 +401,13 @@ def plan(api: Api, overrides: Overrides, *, split: bool = False, max_verbs: int 
     ranking = rank_operations(api, [e[0] for e in entries])
     extra: dict[str, tuple[Signal, ...]] = {}
     goal_keys: list[str] | None = None
+    misses: list[str] = []
     if goal and not split:
         # The one pack's picks, best first, exactly as without a goal: the room a vague task leaves.
         plain = sorted((_planned(name, op, res, act, ov, ranking[op.key]) for op, res, act, ov, name in entries),
                        key=lambda v: (-v.score, v.name))
         key_of = {v.name: v.op.key for v in plain}
         core = [key_of[n] for n in _one_pack(plain, ranking, max_verbs)]
-        misses: list[str] = []
         goal_keys, matches = select_for_goal(goal, [e[0] for e in entries], ranking, max_verbs, MIN_VERBS, core,
                                              misses)
         if misses:
@@ -456,7 +459,7 @@ def plan(api: Api, overrides: Overrides, *, split: bool = False, max_verbs: int 
         diags.append(Diagnostic("C110", "error", "#/paths", "No operation is left to make a verb of.",
                                 "Add operations, or include some that x-packc or the stub excludes."))
     left = tuple(sorted(left_out, key=lambda lo: lo.name))
-    return Plan(api_id, tuple(packs), left, tuple(diags))
+    return Plan(api_id, tuple(packs), left, tuple(diags), goal if goal_keys is not None else None, tuple(misses))
 
 
 def by_key(plan_: Plan) -> Mapping[str, PlannedVerb]:
