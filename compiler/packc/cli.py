@@ -17,7 +17,7 @@ from typing import Any, TextIO
 from packc_runtime.diagnostics import Diagnostic
 from packc_runtime.terminal import for_terminal
 
-from .errors import PackcError
+from .errors import PackcError, UsageError
 
 EXIT_OK = 0
 EXIT_FINDINGS = 1
@@ -278,6 +278,10 @@ def _main(argv: Sequence[str] | None) -> int:
     try:
         code: int = args.func(args)
     except PackcError as exc:
+        if getattr(args, "json", False):  # a machine caller still gets JSON, as on success
+            kind = "usage" if isinstance(exc, UsageError) else "input"
+            print(json.dumps({"ok": False, "error": {"kind": kind, "message": str(exc), "exit": exc.exit_code},
+                              "diagnostics": [d.to_json() for d in exc.diagnostics]}, indent=2, ensure_ascii=False))
         _print_diagnostics(exc.diagnostics)
         print(f"packc {args.command}: {exc}", file=sys.stderr)
         return exc.exit_code

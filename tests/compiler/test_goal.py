@@ -305,3 +305,13 @@ def test_a_task_pack_says_what_it_was_made_for_and_lacks_as_plain_text(tmp_path:
     plain = packc.compile(SPECS / "taskboard.yaml", tmp_path / "plain")
     assert "Made for the task" not in (plain.packs[0].directory / "HARNESS.md").read_text()
     assert plan(_api(), Overrides(), goal="merge pull requests").task == "merge pull requests"  # type: ignore[arg-type]
+
+
+def test_a_usage_or_input_error_under_json_is_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["plan", str(SPECS / "taskboard.yaml"), "--for", "!!!", "--json"]) == 2
+    out = json.loads(capsys.readouterr().out)
+    assert out["ok"] is False and out["error"]["kind"] == "usage" and out["error"]["exit"] == 2
+    assert "--for needs a task in words" in out["error"]["message"]
+    assert main(["compile", str(tmp_path / "missing.yaml"), "-o", str(tmp_path / "out"), "--json"]) == 1
+    out = json.loads(capsys.readouterr().out)
+    assert out["error"]["kind"] == "input" and out["diagnostics"][0]["code"] == "D001"
