@@ -12,7 +12,6 @@ operation on a sub-resource with its parent's list and get. Deterministic; no mo
 from __future__ import annotations
 
 import math
-import re
 from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
@@ -35,15 +34,11 @@ from .task import (
     read_task,
 )
 from .task import _meets as task_meets
+from .text import clean
 
 __all__ = ["MAX_GOAL", "GoalMatch", "check_goal", "match_goal", "select_for_goal"]
 
 MAX_GOAL = 500
-# A task is words: a terminal's escape sequences (CSI, OSC, two-byte ESC) and other control
-# characters are read as spaces, so "\x1b[1;31mEVIL" gives no task word "31mevil".
-_ESCAPE = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x9b[0-?]*[ -/]*[@-~]|(?:\x1b\]|\x9d)[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?"
-                     r"|\x1b[@-Z\\-_]?")
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 _SELF = frozenset({"me", "my", "mine", "myself", "i"})
 _FIELDS = (("summary", 3.0), ("operation_id", 2.0), ("path", 2.0), ("tags", 1.0), ("description", 1.0))
@@ -82,7 +77,7 @@ def check_goal(goal: object) -> str | None:
     if not isinstance(goal, str):
         raise UsageError(f"--for (goal=) takes a task in words, not {type(goal).__name__}, "
                          "e.g. goal=\"triage issues and review pull requests\"")
-    text = " ".join(_CONTROL.sub(" ", _ESCAPE.sub(" ", goal)).split())
+    text = clean(goal)  # plain words: a terminal's escapes and control characters read as spaces
     if len(text) > MAX_GOAL:
         raise UsageError(f"--for takes a task of at most {MAX_GOAL} characters (this one has {len(text)}): say what "
                          "the pack is for in a sentence or two")

@@ -22,11 +22,15 @@ _COMMENT = re.compile(r"<!--.*?-->", re.S)
 _WS = re.compile(r"\s+")
 _SPACE_PUNCT = re.compile(r"(?<=\w) +([,.;:!?])(?=\s|$)")
 _ASCII_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+# A terminal's escape sequences (CSI, OSC, two-byte ESC, and their C1 forms), removed whole: blanking
+# the ESC alone would leave "[1;31m" as text.
+_ESCAPE = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x9b[0-?]*[ -/]*[@-~]|(?:\x1b\]|\x9d)[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?"
+                     r"|\x1b[@-Z\\-_]?")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9(\"'])")
 
 
 def clean(text: object) -> str:
-    """Plain single-line text: no control/bidi/zero-width chars, no HTML, no images, no markup."""
+    """Plain single-line text: no terminal escapes, control/bidi/zero-width chars, HTML, images or markup."""
     if not isinstance(text, str):
         return ""
     return _clean(text)
@@ -36,7 +40,8 @@ def clean(text: object) -> str:
 # (the shared schemas' properties in every verb's args).
 @functools.lru_cache(maxsize=1 << 15)
 def _clean(text: str) -> str:
-    out = _COMMENT.sub(" ", text)
+    out = _ESCAPE.sub(" ", text) if "\x1b" in text or "\x9b" in text or "\x9d" in text else text
+    out = _COMMENT.sub(" ", out)
     out = _IMAGE.sub(" ", out)
     out = _LINK.sub(r"\1", out)
     out = _TAG.sub(" ", out)
