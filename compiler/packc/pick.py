@@ -19,13 +19,6 @@ def _kind(s: Shape) -> tuple[str, str, str]:
     return (s.action, s.object, s.verb)
 
 
-def _noun(s: Shape) -> tuple[str, ...]:
-    """The resource as a person counts it: its noun, wherever its paths hang. Zoom lists and creates
-    meetings under their host (``/users/{id}/meetings``) and reads them at the top (``/meetings/{id}``):
-    one resource, whose read is the list's companion."""
-    return noun_of(s.resource) or s.resource
-
-
 def select(ranked: Sequence[tuple[str, Ranked]], limit: int, *, spread: int = 10, most: int = 4,
            together: int = 10) -> list[str]:
     """The ``limit`` best operations, over several resources, each kept whole where it counts.
@@ -52,8 +45,8 @@ def select(ranked: Sequence[tuple[str, Ranked]], limit: int, *, spread: int = 10
     def take(i: int) -> None:
         key, r = remaining.pop(i)
         chosen.append(key)
-        taken[_noun(r.shape)] += 1
-        actions.setdefault(_noun(r.shape), set()).add(_kind(r.shape))
+        taken[r.shape.resource] += 1
+        actions.setdefault(r.shape.resource, set()).add(_kind(r.shape))
         needed.update(r.needs)
 
     # Two verbs every pack wants when its API has them: who am I (the first call of every
@@ -66,8 +59,8 @@ def select(ranked: Sequence[tuple[str, Ranked]], limit: int, *, spread: int = 10
 
     def adjusted(r: Ranked) -> int:
         s = r.shape
-        n = taken[_noun(s)]
-        done = actions.get(_noun(s), set())
+        n = taken[s.resource]
+        done = actions.get(s.resource, set())
         first = _kind(s) not in done
         trio = s.action in _TRIO and first  # a second "get" is no companion
         exempt = trio or s.action in SIGNATURE_VERBS or (s.action == "update" and first)

@@ -412,23 +412,3 @@ def test_a_compound_the_path_writes_as_one_word_is_named_by_texts_that_write_it_
     )
     points = dict(rank_operations(api, api.operations)["GET /repositories/{w}/{r}/pullrequests"].points)
     assert points.get("'pullrequest' named by 2 other operations")  # the comments and the commits
-
-
-def test_a_noun_split_between_its_parent_and_the_top_is_one_resource_to_select() -> None:
-    # Zoom-like: meetings are listed and created under their host (/users/{id}/meetings) and read,
-    # changed and removed at the top (/meetings/{id}); once the list is taken, the read is its
-    # companion, not a second resource's first verb.
-    ops = [op("get", "/users", summary="List users"), op("post", "/users", summary="Create a user"),
-           op("get", "/users/{userId}", summary="Get a user"), op("patch", "/users/{userId}", summary="Update a user"),
-           op("get", "/users/{userId}/meetings", summary="List meetings"),
-           op("post", "/users/{userId}/meetings", summary="Create a meeting"),
-           op("get", "/meetings/{meetingId}", summary="Get a meeting"),
-           op("delete", "/meetings/{meetingId}", summary="Delete a meeting"),
-           op("get", "/meetings/{meetingId}/registrants", summary="List a meeting's registrants"),
-           op("get", "/meetings/{meetingId}/recordings", summary="List a meeting's recordings")]
-    ops += [op(m, f"/{noun}", summary=f"{m} {noun}") for noun in ("rooms", "groups") for m in ("get", "post")]
-    api = make_api(*ops)
-    ranking = rank_operations(api, api.operations)
-    ranked = sorted(ranking.items(), key=lambda kv: (-kv[1].score, kv[0]))
-    chosen = select(ranked, 8)
-    assert {"GET /users/{userId}/meetings", "POST /users/{userId}/meetings", "GET /meetings/{meetingId}"} <= set(chosen)
