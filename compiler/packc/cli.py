@@ -91,7 +91,7 @@ def _cmd_plan(args: argparse.Namespace) -> int:
 
     plan = plan_source(args.source, split=args.split, strict=args.strict, allow_remote_refs=args.allow_remote_refs,
                        allow_outside=args.allow_outside, overlay=args.overlay, goal=args.goal,
-                       allow_private=args.allow_private_addresses)
+                       allow_private=args.allow_private_addresses, include=args.include, exclude=args.exclude)
     if args.json:
         print(json.dumps(plan.to_json(), indent=2, ensure_ascii=False))
     else:
@@ -106,7 +106,7 @@ def _cmd_compile(args: argparse.Namespace) -> int:
     result = compile_source(args.source, args.out_dir, split=args.split, strict=args.strict,
                             allow_remote_refs=args.allow_remote_refs, allow_outside=args.allow_outside,
                             overlay=args.overlay, server=args.server, repo=args.repo, goal=args.goal,
-                            allow_private=args.allow_private_addresses)
+                            allow_private=args.allow_private_addresses, include=args.include, exclude=args.exclude)
     if args.json:
         print(json.dumps(result.to_json(), indent=2, ensure_ascii=False))
     else:
@@ -188,6 +188,11 @@ def _build_parser() -> argparse.ArgumentParser:
         p.add_argument("--split", action="store_true", help="one pack per group of 5-12 verbs, covering every operation")
         p.add_argument("--for", dest="goal", metavar="TEXT",
                        help='one pack of the verbs a task needs, e.g. --for "triage issues and review pull requests"')
+        p.add_argument("--include", metavar="NAME", action="append", default=[],
+                       help="keep this operation in the one pack: a verb as packc plan shows it (refunds.create), "
+                            "an operationId, or 'METHOD /path'; repeat for more")
+        p.add_argument("--exclude", metavar="NAME", action="append", default=[],
+                       help="leave this operation out of every pack (named as for --include); repeat for more")
         p.add_argument("--json", action="store_true", help="print a summary as JSON")
         p.add_argument("--strict", action="store_true", help="fail on any validation error of the document")
         p.add_argument("--allow-remote-refs", action="store_true", help="follow $refs to other origins")

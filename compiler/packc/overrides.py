@@ -42,6 +42,7 @@ class OpOverride:
     access: Access | None = None
     destructive: bool | None = None
     by_user: bool = False  # access/destructive came from an --overlay, not from the document
+    by_hand: bool = False  # include/exclude came from --include/--exclude (a person), not x-packc
     preview: PreviewKind | None = None
     idempotent: bool | None = None
     group: str | None = None

@@ -98,6 +98,16 @@ def _goal(given: str | None, overrides: Overrides, split: bool, source: str | Pa
     return goal
 
 
+def _hand_names(value: object, name: str) -> tuple[str, ...]:
+    """``include=``/``exclude=``: one name or a list of names (text), checked before anything is read."""
+    if isinstance(value, str):
+        value = (value,)
+    if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) and v.strip() for v in value):
+        raise UsageError(f"{name}= takes operation names (a verb as packc plan shows it, an operationId or "
+                         f"'METHOD /path'), e.g. {name}=[\"refunds.create\"]; got {value!r:.80}")
+    return tuple(value)
+
+
 def _no_split_goal(split: bool, goal: str | None) -> None:
     if split and goal is not None:
         raise UsageError("--for picks the verbs of one pack for a task; --split covers every operation. Use one of them.")
@@ -105,14 +115,18 @@ def _no_split_goal(split: bool, goal: str | None) -> None:
 
 def plan_source(source: str | Path, *, split: bool = False, strict: bool = False, allow_remote_refs: bool = False,
                 allow_outside: bool = False, overlay: str | Path | None = None, goal: str | None = None,
-                allow_private: bool = False) -> Plan:
+                allow_private: bool = False, include: str | Sequence[str] = (), exclude: str | Sequence[str] = ()
+                ) -> Plan:
     """Read a source and plan its verbs without writing anything (``packc plan``; ``goal``: ``--for``;
-    ``allow_private``: ``--allow-private-addresses``)."""
+    ``allow_private``: ``--allow-private-addresses``; ``include``/``exclude``: ``--include``/``--exclude``,
+    as in :func:`compile`)."""
+    include, exclude = _hand_names(include, "include"), _hand_names(exclude, "exclude")
     check_goal(goal)
     _no_split_goal(split, goal)
     _api, overrides, diags = _front(source, strict=strict, allow_remote_refs=allow_remote_refs,
                                     allow_outside=allow_outside, overlay=overlay, allow_private=allow_private)
-    result = plan(_api, overrides, split=split, goal=_goal(goal, overrides, split, source))
+    result = plan(_api, overrides, split=split, goal=_goal(goal, overrides, split, source), include=include,
+                  exclude=exclude)
     # Planning reads no operation's parameters, body or responses: warnings about those parts
     # come only from what was read before.
     return replace(result, diagnostics=(*diags, *_api.deferred_diagnostics(), *result.diagnostics))
@@ -174,7 +188,8 @@ def _small(pack_id: str, n: int, plan_: Plan) -> Diagnostic:
 def compile(source: str | Path, out_dir: str | Path = "packs", *, split: bool = False, strict: bool = False,
             allow_remote_refs: bool = False, allow_outside: bool = False, overlay: str | Path | None = None,
             server: str | None = None, write: bool = True, lint: bool = True, repo: bool = False,
-            goal: str | None = None, allow_private: bool = False) -> CompileResult:
+            goal: str | None = None, allow_private: bool = False, include: str | Sequence[str] = (),
+            exclude: str | Sequence[str] = ()) -> CompileResult:
     """Compile an OpenAPI document (path, URL or stub manifest) into one pack, or a family with ``split``.
 
     Args:
@@ -194,6 +209,9 @@ def compile(source: str | Path, out_dir: str | Path = "packs", *, split: bool = 
             ``packc.goal``); a stub manifest's ``for`` gives one too. Not with ``split``.
         allow_private: let fetches reach loopback and private-network addresses
             (``--allow-private-addresses``; a source URL on such an address allows them anyway).
+        include: operations a person keeps in the one pack (``--include``): verb names as ``packc plan``
+            shows them (``refunds.create``), operationIds, or ``METHOD /path``; at most 12, not with ``split``.
+        exclude: operations left out of every pack (``--exclude``), named the same way.
 
     Returns:
         The packs, what was left out and why, and the diagnostics.
@@ -201,8 +219,9 @@ def compile(source: str | Path, out_dir: str | Path = "packs", *, split: bool = 
     Raises:
         InputError: when the source cannot be read as an API.
         UsageError: for an unreadable overlay, an output directory that is not a pack, an empty
-            ``goal``, or ``goal`` with ``split``.
+            ``goal``, ``goal`` with ``split``, or an ``include``/``exclude`` name that matches no operation.
     """
+    include, exclude = _hand_names(include, "include"), _hand_names(exclude, "exclude")
     check_goal(goal)
     _no_split_goal(split, goal)
     api, overrides, diags = _front(source, strict=strict, allow_remote_refs=allow_remote_refs,
@@ -211,7 +230,8 @@ def compile(source: str | Path, out_dir: str | Path = "packs", *, split: bool = 
     # is written (the plan and the diagnostics are still returned).
     write = write and not any(d.code in IDENTIFIER_CODES and d.level == "error" for d in diags)
     front_end = len(diags)
-    plan_ = plan(api, overrides, split=split, goal=_goal(goal, overrides, split, source))
+    plan_ = plan(api, overrides, split=split, goal=_goal(goal, overrides, split, source), include=include,
+                 exclude=exclude)
     diags += plan_.diagnostics
     api, plan_, implied = imply_security(api, plan_)
     diags += implied

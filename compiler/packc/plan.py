@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import difflib
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -11,6 +12,7 @@ from packc_runtime.diagnostics import Diagnostic
 from packc_runtime.identifiers import PackId, sanitize_id
 
 from .english import is_plural
+from .errors import UsageError
 from .goal import select_for_goal
 from .ids import api_id as _api_id
 from .ids import api_slug, cut_id, group_words
@@ -332,7 +334,7 @@ def _groups(verbs: list[PlannedVerb]) -> list[tuple[str, list[PlannedVerb]]]:
 
 def _planned(name: str, op: Operation, res: tuple[str, ...], act: str, ov: OpOverride, r: Ranked,
              extra: tuple[Signal, ...] = ()) -> PlannedVerb:
-    signals = ((("included by x-packc", 1000),) if ov.include else ()) + extra + r.points
+    signals = (((f"included by {'--include' if ov.by_hand else 'x-packc'}", 1000),) if ov.include else ()) + extra + r.points
     reasons = tuple(f"{signal} ({points:+d})" for signal, points in signals)
     return PlannedVerb(name, op, res, act, sum(p for _, p in signals), reasons, ov, signals)
 
@@ -358,18 +360,63 @@ def _in_pack(verbs: Iterable[PlannedVerb], scope_words: frozenset[str], override
     return tuple(sorted((replace(v, name=names[v.op.key]) for v in verbs), key=lambda v: v.name))
 
 
+_Named = tuple[Operation, tuple[str, ...], str, OpOverride]
+
+
+def _by_hand(named: list[_Named], names: Mapping[str, str], include: Sequence[str], exclude: Sequence[str], *,
+             split: bool, max_verbs: int) -> list[_Named]:
+    """``--include``/``--exclude``: each name (a verb as ``packc plan`` shows it, an operationId, or
+    ``METHOD /path``) must name an operation; the ones named are kept in the one pack, or left out."""
+    if include and split:
+        raise UsageError("--include picks verbs for the one pack; --split already covers every operation "
+                         "(--exclude works with both)")
+    if len(set(include)) > max_verbs:
+        raise UsageError(f"--include names {len(set(include))} operations; a pack holds at most {max_verbs} "
+                         "verbs (use --split for more)")
+    by_name: dict[str, str] = {}
+    for op, _res, _act, _ov in named:
+        for alias in (op.key, op.operation_id, names.get(op.key)):
+            if alias:
+                by_name.setdefault(alias, op.key)
+
+    def key_of(flag: str, given: str) -> str:
+        method, _, path = given.strip().partition(" ")
+        found = by_name.get(given.strip()) or (by_name.get(f"{method.upper()} {path.strip()}") if path else None)
+        if found is None:
+            close = difflib.get_close_matches(given, sorted(by_name), n=3, cutoff=0.6)
+            hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+            raise UsageError(f"{flag} {given!r} names no operation of this document{hint} (packc plan lists every "
+                             "verb with its method and path; an operationId works too)")
+        return found
+
+    kept = {key_of("--include", n): n for n in include}
+    dropped = {key_of("--exclude", n): n for n in exclude}
+    both = sorted(set(kept) & set(dropped))
+    if both:
+        raise UsageError(f"--include {kept[both[0]]!r} and --exclude {dropped[both[0]]!r} name the same operation "
+                         f"({both[0]}): say one of them")
+    return [(op, res, act, replace(ov, include=True, exclude=False, by_hand=True) if op.key in kept else
+             replace(ov, exclude=True, include=False, by_hand=True) if op.key in dropped else ov)
+            for op, res, act, ov in named]
+
+
 def plan(api: Api, overrides: Overrides, *, split: bool = False, max_verbs: int = MAX_VERBS,
-         goal: str | None = None) -> Plan:
+         goal: str | None = None, include: Sequence[str] = (), exclude: Sequence[str] = ()) -> Plan:
     """Name every operation, rank them, and cut the verbs into one pack or (``split``) a family.
 
     With ``goal`` (a task in words, ``--for``), the one pack holds the verbs that serve the task
-    (see ``packc.goal``) instead of the API's core.
+    (see ``packc.goal``) instead of the API's core. ``include``/``exclude`` (``--include``/``--exclude``)
+    name operations a person keeps in the one pack or leaves out of every pack: by verb name as
+    ``packc plan`` shows it, by operationId, or as ``METHOD /path``; a name that matches nothing is a
+    :class:`UsageError` that suggests the closest names.
     """
     diags: list[Diagnostic] = []
     named = []
     for op, res, act in name_operations(api, api.operations):
         named.append((op, res, act, overrides.ops.get(op.key, OpOverride())))
     names = resolve_names(named, diags)
+    if include or exclude:
+        named = _by_hand(named, names, include, exclude, split=split, max_verbs=max_verbs)
     api_id = overrides.api_id or sanitize_id(_api_id(api))  # already in the grammar; checked
 
     scope_words = scopes(api.operations)
@@ -391,7 +438,7 @@ def plan(api: Api, overrides: Overrides, *, split: bool = False, max_verbs: int 
             continue
         name = names[op.key]
         if ov.exclude:
-            left_out.append(LeftOut(op, name, "excluded by x-packc"))
+            left_out.append(LeftOut(op, name, "excluded by --exclude" if ov.by_hand else "excluded by x-packc"))
             continue
         if overrides.stub_verbs is not None and name not in overrides.stub_verbs and \
                 unscoped(op, name, scope_words) not in by_short:
@@ -437,8 +484,8 @@ def plan(api: Api, overrides: Overrides, *, split: bool = False, max_verbs: int 
         kept = [v for v in ranked if v.name in chosen]
         rest = [v for v in ranked if v.name not in chosen]
         for i, v in enumerate(rest, start=len(kept) + 1):
-            why = ("not among the verbs the task needs; say it in the task to have it" if goal_keys is not None
-                   else f"one pack holds {max_verbs} verbs; use --split to cover every operation")
+            why = ("not among the verbs the task needs; say it in the task, or --include it" if goal_keys is not None
+                   else f"one pack holds {max_verbs} verbs; --include keeps it, --split covers every operation")
             left_out.append(LeftOut(v.op, v.name, f"ranked #{i} of {len(ranked)} (score {v.score}); {why}"))
         if kept:
             packs.append(PackPlan(api_id, None, tuple(sorted(kept, key=lambda v: v.name))))

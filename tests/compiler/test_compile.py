@@ -227,3 +227,26 @@ def test_a_pattern_that_can_backtrack_for_ever_is_left_out_with_c157(tmp_path: P
     assert "pattern" not in args["url"] and args["url"]["examples"] == [example]
     assert args["code"]["pattern"] == "^[A-Z]{3}$"  # a safe pattern stays
     assert not [f for f in lint_pack(tmp_path / "out" / "evil") if f.level == "error"]
+
+
+def test_include_and_exclude_from_the_cli_and_the_python_api(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    spec = str(ROOT / "specs/taskboard.yaml")
+    code = main(["compile", spec, "-o", str(tmp_path / "cli"), "--json", "--include", "tasks.update",
+                 "--include", "DELETE /projects/{projectId}", "--exclude", "users.me"])
+    data = json.loads(capsys.readouterr().out)
+    assert code == 0 and data["ok"]
+    manifest = json.loads((tmp_path / "cli" / "taskboard" / "surface.json").read_text(encoding="utf-8"))
+    verbs = set(manifest["verbs"])
+    assert {"tasks.update", "projects.delete"} <= verbs and "users.me" not in verbs
+    assert not [d for d in lint_pack(tmp_path / "cli" / "taskboard") if d.level == "error"]
+    # The Python API takes one name or a list; a name of nothing is a usage error with the closest names.
+    result = compile(spec, tmp_path / "api", include="tasks.update")
+    assert "tasks.update" in result.packs[0].verbs
+    with pytest.raises(PackcError, match=r"did you mean 'tasks\.update'"):
+        compile(spec, tmp_path / "bad", include=["task.update"])
+    with pytest.raises(PackcError, match="takes operation names"):
+        compile(spec, tmp_path / "bad", include=[3])  # type: ignore[list-item]
+    assert not (tmp_path / "bad").exists()
+    assert main(["plan", spec, "--json", "--exclude", "nothing.here"]) == 2
+    error = json.loads(capsys.readouterr().out)
+    assert error["ok"] is False and "'nothing.here' names no operation" in error["error"]["message"]

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from packc.overrides import OpOverride, Overrides
 from packc.plan import MAX_VERBS, MIN_VERBS, name_operation, plan
@@ -336,3 +338,53 @@ def test_a_stub_may_name_verbs_as_their_pack_did() -> None:
     assert names == {"POST /repos/{owner}/{repo}/issues": "issues.create", "GET /issues": "issues.list",
                      "PUT /repos/{owner}/{repo}/pulls/{n}/merge": "pulls.merge",
                      "GET /repos/{owner}/{repo}/labels": "repos.labels.list"}  # as the stub says
+
+
+def _hand_api():  # type: ignore[no-untyped-def]
+    ops = [op("get", f"/r{i}", summary=f"List r{i}") for i in range(14)]
+    ops += [op("post", "/refunds", operation_id="PostRefunds", summary="Create a refund"),
+            op("delete", "/x/{id}", summary="Remove an x")]
+    return make_api(*ops, title="Shop")
+
+
+@pytest.mark.parametrize("name", ["refunds.create", "PostRefunds", "POST /refunds", "post /refunds"])
+def test_a_person_includes_and_excludes_by_verb_name_operation_id_or_method_and_path(name: str) -> None:
+    api = _hand_api()
+    result = plan(api, Overrides(), include=[name], exclude=["r0.list", "DELETE /x/{id}"])  # type: ignore[arg-type]
+    kept = {v.op.key: v for v in result.packs[0].verbs}
+    assert "POST /refunds" in kept and len(kept) == MAX_VERBS
+    assert kept["POST /refunds"].reasons[0] == "included by --include (+1000)"
+    reasons = {lo.op.key: lo.reason for lo in result.left_out}
+    assert reasons["GET /r0"] == reasons["DELETE /x/{id}"] == "excluded by --exclude"
+    others = [r for k, r in reasons.items() if k not in ("GET /r0", "DELETE /x/{id}")]
+    assert others and all("--include keeps it" in r for r in others)
+
+
+def test_an_include_that_names_nothing_says_what_is_close_and_nothing_is_planned() -> None:
+    from packc.errors import UsageError
+
+    api = _hand_api()
+    with pytest.raises(UsageError, match=r"--include 'refund\.create' names no operation.*did you mean 'refunds\.create'"):
+        plan(api, Overrides(), include=["refund.create"])  # type: ignore[arg-type]
+    with pytest.raises(UsageError, match="name the same operation"):
+        plan(api, Overrides(), include=["refunds.create"], exclude=["POST /refunds"])  # type: ignore[arg-type]
+    with pytest.raises(UsageError, match="--split already covers every operation"):
+        plan(api, Overrides(), split=True, include=["refunds.create"])  # type: ignore[arg-type]
+    with pytest.raises(UsageError, match="a pack holds at most 12"):
+        plan(api, Overrides(), include=[f"r{i}.list" for i in range(13)])  # type: ignore[arg-type]
+    # --exclude works with --split: the excluded operation is in no pack.
+    split = plan(api, Overrides(), split=True, exclude=["refunds.create"])  # type: ignore[arg-type]
+    assert all(v.op.key != "POST /refunds" for p in split.packs for v in p.verbs)
+
+
+@given(st.text(max_size=40))
+def test_any_text_as_an_include_name_plans_or_is_a_usage_error(name: str) -> None:
+    from packc.errors import UsageError
+
+    api = _hand_api()
+    try:
+        result = plan(api, Overrides(), include=[name])  # type: ignore[arg-type]
+    except UsageError as e:
+        assert repr(name) in str(e) and "\x1b" not in str(e)
+    else:
+        assert any(v.override.by_hand for v in result.packs[0].verbs)
