@@ -11,8 +11,8 @@ describe the change; the runtime leaves out a field whose arguments are unset.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from typing import Protocol
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
 
 from packc_runtime.manifest import Preview, PreviewKind, Title
 
@@ -294,10 +294,66 @@ def _money(pv: PlannedVerb, words: set[str]) -> str:
     return ""
 
 
+def _money_args(args: Sequence[_Arg]) -> tuple[_Arg | None, _Arg | None]:
+    """The arguments that say how much (``amount``, ``price``, ``total_amount``) and in what currency."""
+    return (_find(args, r"(body_)?(amount|price|total|sum|value)", r"(body_)?amount_\w+", r"\w*_amount"),
+            _find(args, r"(body_)?currency(_code)?", r"\w*_currency"))
+
+
+# How a document says an amount is in the currency's smallest unit (Stripe: "A positive integer in cents
+# representing how much to charge", "in the smallest currency unit").
+_MINOR = re.compile(r"\bsmallest (currency )?units?\b|\bminor (currency )?units?\b|\bin cents\b", re.I)
+
+
+def minor_amounts(args: Sequence[_Arg], document: Mapping[str, Any] | None = None) -> dict[str, str]:
+    """The binding's ``amounts``: an integer amount in the currency's smallest unit, with the argument
+    that names its currency ("" when none does); the runtime shows 500 usd as 5.00 USD. The amount's
+    own description says so ("in cents"), or, beside a currency argument and saying no other unit, its
+    document does for at least three of its integer amounts (Stripe's refund amount says only "how much
+    to refund"; 62 other amounts in its document say "in the smallest currency unit")."""
+    amount, currency = _money_args(args)
+    schema = getattr(amount, "schema", None)
+    if amount is None or not isinstance(schema, Mapping) or schema.get("type") != "integer":
+        return {}
+    text = str(schema.get("description", ""))
+    if _MINOR.search(text) or (currency is not None and document is not None and not _MAJOR.search(text)
+                               and minor_convention(document) >= 3):
+        return {amount.name: currency.name if currency else ""}
+    return {}
+
+
+_MAJOR = re.compile(r"\b(dollars?|euros?|whole units?|major units?|decimal)\b", re.I)
+_AMOUNT = re.compile(r"(\w+_)?amount(_\w+)?", re.I)
+_CONVENTION: dict[int, tuple[Mapping[str, Any], int]] = {}
+
+
+def minor_convention(document: Mapping[str, Any]) -> int:
+    """How many integer amount properties (``amount``, ``amount_due``...) of the document say they are in
+    the currency's smallest unit; walked once per document."""
+    known = _CONVENTION.get(id(document))
+    if known is not None and known[0] is document:
+        return known[1]
+    said = 0
+    stack: list[Any] = [document]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, Mapping):
+            props = node.get("properties")
+            if isinstance(props, Mapping):
+                said += sum(1 for name, sch in props.items() if isinstance(name, str) and _AMOUNT.fullmatch(name)
+                            and isinstance(sch, Mapping) and sch.get("type") == "integer"
+                            and _MINOR.search(str(sch.get("description", ""))))
+            stack.extend(v for v in node.values() if isinstance(v, (Mapping, list)))
+        elif isinstance(node, list):
+            stack.extend(v for v in node if isinstance(v, (Mapping, list)))
+    _CONVENTION.clear()  # one document at a time: a corpus run must not keep every document alive
+    _CONVENTION[id(document)] = (document, said)
+    return said
+
+
 def preview(pv: PlannedVerb, args: Sequence[_Arg], destructive: bool, forced: PreviewKind | None) -> Preview:
     """The card a person approves before a write is sent."""
-    amount = _find(args, r"(body_)?(amount|price|total|sum|value)", r"(body_)?amount_\w+", r"\w*_amount")
-    currency = _find(args, r"(body_)?currency(_code)?", r"\w*_currency")
+    amount, currency = _money_args(args)
     args = [a for a in args if not _SECRET.fullmatch(a.name)]  # a card never shows a credential
     to = _find(args, _TO)
     text = _find(args, r"(body_)?text", r"(body_)?body", r"(body_)?message", r"(body_)?content", r"(body_)?msg")
@@ -334,6 +390,8 @@ def preview(pv: PlannedVerb, args: Sequence[_Arg], destructive: bool, forced: Pr
         fields = {"amount": ph(amount), "currency": ph(currency)}
         if to and money != "refund":
             fields["to"] = ph(to)
+        if money == "refund":  # what is refunded, whichever way the call names it (a charge, a payment intent)
+            fields |= {a.name: ph(a) for a in args if re.fullmatch(r"(body_)?(charge|payment_intent|payment)(_id)?", a.name)}
     elif kind == "message":
         fields = {"to": ph(to) if to else on, "text": ph(text)}
         headline = _find(args, r"(body_)?(subject|title)")

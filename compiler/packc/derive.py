@@ -12,8 +12,8 @@ from packc_runtime.diagnostics import Diagnostic
 from packc_runtime.manifest import Access, Binding, Verb
 
 from .access import Said, decide_care
+from .cards import minor_amounts, resource_phrase, titles
 from .cards import preview as preview_card
-from .cards import resource_phrase, titles
 from .examples import example_for
 from .model import Api, MediaType, Operation, Parameter
 from .overrides import Overrides
@@ -60,6 +60,7 @@ class DerivedVerb:
     content_type: str | None  # the document's own content key of the chosen body media type
     idempotent: bool | None
     diagnostics: tuple[Diagnostic, ...] = field(default_factory=tuple)
+    amounts: Mapping[str, str] = field(default_factory=dict)  # cards.minor_amounts: shown as money by the runtime
 
     def binding(self) -> dict[str, Any]:
         """The operation's ``x-packc-binding`` (contract)."""
@@ -72,6 +73,8 @@ class DerivedVerb:
         out: dict[str, Any] = {"verb": self.name, "args": args, "contentType": self.content_type}
         if self.idempotent is not None:
             out["idempotent"] = self.idempotent
+        if self.amounts:
+            out["amounts"] = dict(self.amounts)
         return out
 
 
@@ -388,8 +391,10 @@ def derive_verb(api: Api, pv: PlannedVerb, cli_bin: str, overrides: Overrides) -
     if preview is not None:
         fields["preview"] = preview
     verb = Verb(**fields)
+    shown = " ".join([preview.title or "", *(preview.fields or {}).values()]) if preview is not None else ""
+    amounts = {k: v for k, v in minor_amounts(args, api.document).items() if f"{{{{{k}}}}}" in shown}  # what the card shows
     return DerivedVerb(pv.name, pv.op, verb, access, destructive, tuple(args), content_type,
-                       pv.override.idempotent, tuple(diags))
+                       pv.override.idempotent, tuple(diags), amounts)
 
 
 # --- binding -----------------------------------------------------------------------------------------

@@ -87,6 +87,9 @@ class Operation(NamedTuple):
     pointer: str
     body_required: bool = False
     response_types: tuple[str, ...] = ()  # media types of the success responses (else of any response)
+    # Amount arguments in the currency's smallest unit (Stripe's 500 is 5.00 USD), each with the argument
+    # that names its currency ("" when none does): a preview shows them as the person reads money.
+    amounts: Mapping[str, str] = {}
 
 
 def load_document(path: Path) -> dict[str, Any]:
@@ -210,6 +213,15 @@ def _binding_args(verb: str, raw: Any) -> dict[str, ArgBinding]:
     return out
 
 
+def _binding_amounts(verb: str, raw: Any, args: Mapping[str, ArgBinding]) -> dict[str, str]:
+    if raw is None:
+        return {}
+    if not isinstance(raw, Mapping) or not all(
+            isinstance(k, str) and k in args and isinstance(v, str) and (v == "" or v in args) for k, v in raw.items()):
+        raise InvalidPack(f"The binding of verb {verb!r} has an 'amounts' that does not map its arguments to theirs.")
+    return dict(raw)
+
+
 def bound_methods(document: Mapping[str, Any]) -> dict[str, str]:
     """Each bound verb's HTTP method (upper case); never raises (lint reads untrusted packs with it)."""
     out: dict[str, str] = {}
@@ -269,13 +281,14 @@ def read_operations(document: Mapping[str, Any]) -> dict[str, Operation]:
                     encoding = media["encoding"] if isinstance(media.get("encoding"), Mapping) else {}
             servers = _servers(op.get("servers")) or _servers(item.get("servers")) or top_servers
             security = _security(op.get("security"))
+            args = _binding_args(verb, binding.get("args", {}))
             out[verb] = Operation(
                 verb=verb,
                 method=method.upper(),
                 path=path,
                 servers=servers,
                 parameters=params,
-                args=_binding_args(verb, binding.get("args", {})),
+                args=args,
                 content_type=content_type,
                 body_schema=body_schema,
                 body_encoding=encoding,
@@ -284,5 +297,6 @@ def read_operations(document: Mapping[str, Any]) -> dict[str, Operation]:
                 body_required=isinstance(body, Mapping) and body.get("required") is True,
                 response_types=_response_types(document, op.get("responses")),
                 pointer="#/paths/" + path.replace("~", "~0").replace("/", "~1") + "/" + method,
+                amounts=_binding_amounts(verb, binding.get("amounts"), args),
             )
     return out

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping
+from decimal import Decimal
 from typing import Any
 
 from .errors import (
@@ -19,8 +20,8 @@ from .errors import (
 )
 from .send import Received, parse_retry_after
 
-__all__ = ["TRUNCATION_MARKER", "decode_body", "done_title", "error_for_status", "failure", "preview_card",
-           "render", "success"]
+__all__ = ["TRUNCATION_MARKER", "decode_body", "done_title", "error_for_status", "failure", "money_args",
+           "preview_card", "render", "success"]
 
 _PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_.-]*)\s*\}\}")
 TRUNCATION_MARKER = "[packc: response cut at {limit} bytes]"
@@ -79,20 +80,62 @@ def done_title(verb: Mapping[str, Any], args: Mapping[str, Any], result: Any) ->
     return render(templates[-1], args, result) if templates else None
 
 
-def preview_card(verb_name: str, verb: Mapping[str, Any], args: Mapping[str, Any]) -> dict[str, Any]:
-    """The verb's ``preview`` with ``{{arg}}`` filled; a field whose arguments are unset is left out."""
+# ISO 4217 currencies whose smallest unit is not a hundredth: none (yen) or a thousandth (dinar).
+_EXPONENTS = {**dict.fromkeys(("BIF", "CLP", "DJF", "GNF", "ISK", "JPY", "KMF", "KRW", "PYG", "RWF", "UGX", "UYI", "VND",
+                               "VUV", "XAF", "XOF", "XPF"), 0),
+              **dict.fromkeys(("BHD", "IQD", "JOD", "KWD", "LYD", "OMR", "TND"), 3)}
+_CODE = re.compile(r"[A-Za-z]{3}")
+# A word that joins a value to the title ("Refund 5.00 USD on {{charge}}"): it goes with the value when unset.
+_JOINED = re.compile(r"(\b(?:on|to|for|from|in|into|of|at|by|with)\s+)?" + _PLACEHOLDER.pattern)
+
+
+def money_args(args: Mapping[str, Any], amounts: Mapping[str, str]) -> tuple[dict[str, Any], dict[str, str]]:
+    """``args`` with each amount in its currency's smallest unit shown as a person reads it: 500 with
+    ``usd`` is ``5.00`` and ``USD``, 500 ``jpy`` is ``500`` ``JPY``; without a currency, ``500 (smallest
+    currency unit)``. Anything else (not a whole number, not a three-letter code) is left as given.
+    Also the values as they are sent, by amount: the card shows them too, so what a person approves is
+    never only the reading (a document that says "in cents" wrongly cannot hide what goes out)."""
+    shown, sent = dict(args), {}
+    for amount, currency in amounts.items():
+        value = args.get(amount)
+        if not isinstance(value, int) or isinstance(value, bool):
+            continue
+        code = args.get(currency) if currency else None
+        if isinstance(code, str) and _CODE.fullmatch(code):
+            exponent = _EXPONENTS.get(code.upper(), 2)
+            shown[amount] = f"{Decimal(value).scaleb(-exponent):.{exponent}f}"
+            shown[currency] = code.upper()
+            sent[amount] = str(value)
+        else:
+            shown[amount] = f"{value} (smallest currency unit)"
+    return shown, sent
+
+
+def preview_card(verb_name: str, verb: Mapping[str, Any], args: Mapping[str, Any],
+                 amounts: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """The verb's ``preview`` with ``{{arg}}`` filled; a field whose arguments are unset is left out.
+    ``amounts``: the binding's amounts in a smallest unit (:func:`money_args`)."""
+    sent: dict[str, str] = {}
+    if amounts:
+        args, sent = money_args(args, amounts)
     preview = verb.get("preview")
     if not isinstance(preview, Mapping):
         return {"kind": "fields", "title": verb_name, "fields": {k: _text(v) for k, v in sorted(args.items())}}
     card: dict[str, Any] = {"kind": preview.get("kind", "fields")}
     if isinstance(preview.get("title"), str):
-        # An unset optional value leaves no gap: "Refund {{amount}} on {{charge}}" → "Refund on ch_1".
-        card["title"] = " ".join((render(preview["title"], args) or "").split())
+        # An unset optional value leaves no gap, nor the word that joined it: "Refund {{amount}} on
+        # {{charge}}" is "Refund on ch_1" without an amount, "Refund 5.00 USD" without a charge.
+        def fill(match: re.Match[str]) -> str:
+            value = _lookup(match.group(2), args, None)
+            return "" if value is None else (match.group(1) or "") + _text(value)
+
+        card["title"] = " ".join(_JOINED.sub(fill, preview["title"]).split())
     fields = preview.get("fields")
     if isinstance(fields, Mapping):
         # A field whose arguments are unset is left out, never shown as "".
         filled = {str(k): render(str(v), args, strict=True) for k, v in fields.items()}
         card["fields"] = {k: v for k, v in filled.items() if v is not None}
+        card["fields"] |= {f"{name} as sent": value for name, value in sent.items()}
     return card
 
 

@@ -427,3 +427,25 @@ def test_an_object_whose_one_of_only_names_required_properties_gets_an_example()
     nested = {"type": "object", "properties": {"body": schema}, "required": ["body"]}
     assert example_for(nested) == (True, {"body": {"url": "https://example.com/item"}})
     assert example_for({"oneOf": [{"type": "integer"}, {"type": "string"}]}) == (True, 1)  # whole options: as before
+
+
+def test_an_amount_in_the_smallest_unit_is_marked_for_the_runtime() -> None:
+    from packc.cards import minor_amounts
+    from packc.derive import ArgSpec
+
+    def arg(name: str, schema: dict[str, object]) -> ArgSpec:
+        return ArgSpec(name, "body", name, schema, False)
+
+    cents = arg("amount", {"type": "integer", "description": "A positive integer in cents representing how much to charge."})
+    plain = arg("amount", {"type": "integer", "description": "How much to refund."})
+    currency = arg("currency", {"type": "string"})
+    assert minor_amounts([cents, currency]) == {"amount": "currency"}
+    assert minor_amounts([cents]) == {"amount": ""}
+    # Its own description says nothing: the document's convention (three or more amounts say so) decides.
+    said = {"properties": {f"amount_{i}": {"type": "integer", "description": "in the smallest currency unit"}
+                           for i in range(3)}}
+    assert minor_amounts([plain, currency], said) == {"amount": "currency"}
+    assert minor_amounts([plain, currency], {"properties": {"amount": said["properties"]["amount_0"]}}) == {}
+    assert minor_amounts([plain], said) == {}  # no currency beside it
+    assert minor_amounts([arg("amount", {"type": "integer", "description": "in whole dollars"}), currency], said) == {}
+    assert minor_amounts([arg("amount", {"type": "string", "description": "in cents"}), currency]) == {}

@@ -6,6 +6,8 @@ from typing import Any
 
 import httpx
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from packc_runtime import load_pack
 from packc_runtime.args import coerce_cli_value, validate_args
@@ -117,3 +119,55 @@ def test_a_preview_title_with_an_unset_optional_leaves_no_gap() -> None:
     assert card == {"kind": "payment", "title": "Refund on charge ch_1", "fields": {"charge": "ch_1", "fixed": "EUR"}}
     full = preview_card("charges.refunds.create", verb, {"charge": "ch_1", "amount": 500, "currency": "usd"})
     assert full["title"] == "Refund 500 usd on charge ch_1" and full["fields"]["memo"] == "EUR 500"
+
+
+def test_an_amount_in_the_smallest_unit_reads_as_money_and_shows_what_is_sent() -> None:
+    from packc_runtime.results import preview_card
+
+    verb = {"preview": {"kind": "payment", "title": "Refund {{amount}} {{currency}} on {{charge}}",
+                        "fields": {"amount": "{{amount}}", "currency": "{{currency}}", "charge": "{{charge}}",
+                                   "payment_intent": "{{payment_intent}}"}}}
+    amounts = {"amount": "currency"}
+    card = preview_card("refunds.create", verb, {"payment_intent": "pi_1", "amount": 500, "currency": "usd"}, amounts)
+    # No charge: the title drops "on" with it, and the payment intent is in the fields.
+    assert card == {"kind": "payment", "title": "Refund 5.00 USD", "fields": {
+        "amount": "5.00", "currency": "USD", "payment_intent": "pi_1", "amount as sent": "500"}}
+    assert preview_card("r", verb, {"charge": "ch_1", "amount": 500, "currency": "jpy"}, amounts)["title"] == \
+        "Refund 500 JPY on ch_1"
+    assert preview_card("r", verb, {"charge": "ch_1", "amount": 5000, "currency": "KWD"}, amounts)["title"] == \
+        "Refund 5.000 KWD on ch_1"
+    assert preview_card("r", verb, {"amount": 500}, amounts)["title"] == "Refund 500 (smallest currency unit)"
+    # Not a whole number, or not a currency code: shown as given.
+    assert preview_card("r", verb, {"amount": "5", "currency": "usd"}, amounts)["title"] == "Refund 5 usd"
+    assert preview_card("r", verb, {"amount": True, "currency": "dollars"}, amounts)["title"] == "Refund true dollars"
+    # Without the binding's amounts, nothing is read into the value.
+    assert preview_card("r", verb, {"amount": 500, "currency": "usd"})["title"] == "Refund 500 usd"
+
+
+@given(st.integers(min_value=-10**30, max_value=10**30), st.text(max_size=6))
+def test_money_args_keep_the_value_sent_and_never_fail(value: int, currency: str) -> None:
+    from decimal import Decimal
+
+    from packc_runtime.results import money_args
+
+    shown, sent = money_args({"amount": value, "currency": currency}, {"amount": "currency"})
+    if sent:  # a three-letter code: read in its smallest unit, and the value sent kept beside it
+        decimals = len(shown["amount"].partition(".")[2])
+        assert decimals in (0, 2, 3) and Decimal(shown["amount"]).scaleb(decimals) == value
+        assert sent == {"amount": str(value)} and shown["currency"] == currency.upper() and len(currency) == 3
+    else:
+        assert shown["amount"] == f"{value} (smallest currency unit)" and shown["currency"] == currency
+
+
+def test_a_binding_amounts_must_name_its_own_arguments() -> None:
+    from packc_runtime.errors import InvalidPack
+    from packc_runtime.openapi import read_operations
+
+    def doc(amounts: object) -> dict[str, object]:
+        return {"openapi": "3.0.3", "paths": {"/r": {"post": {"x-packc-binding": {
+            "verb": "r.create", "args": {"amount": {"in": "query", "name": "amount"}}, "amounts": amounts}}}}}
+
+    assert read_operations(doc({"amount": ""}))["r.create"].amounts == {"amount": ""}
+    for bad in (["amount"], {"amount": "currency"}, {"total": ""}, {"amount": 3}):
+        with pytest.raises(InvalidPack, match="amounts"):
+            read_operations(doc(bad))

@@ -90,3 +90,22 @@ def test_cut_documents_hold_what_the_operations_reach(stripe_packs: Path) -> Non
             stack.extend(node)
     family = sum((p / "openapi.json").stat().st_size for p in stripe_packs.iterdir() if p.is_dir())
     assert family < 15_000_000, family  # was 65 MB
+
+
+def test_a_refund_card_reads_the_amount_as_money_and_names_what_is_refunded(
+        stripe_packs: Path, stripe_server: tuple[FormApp, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    # Stripe's refund amount says only "how much to refund"; 62 other amounts in its document say "in
+    # the smallest currency unit": the card reads 500 usd as 5.00 USD, keeps 500 beside it, and names the
+    # payment intent refunded (the title's "on {{charge}}" goes with the unset charge).
+    app, url = stripe_server
+    code, envelope = _run(stripe_packs / "stripe-refunds", [
+        "refunds", "create", "--payment_intent", "pi_1", "--amount", "500", "--currency", "usd"], url, monkeypatch)
+    assert code == 4 and envelope["error"]["code"] == "not_confirmed" and not app.seen
+    card = envelope["error"]["preview"]
+    assert card["kind"] == "payment" and card["title"] == "Refund 5.00 USD"
+    assert card["fields"] == {"amount": "5.00", "currency": "USD", "payment_intent": "pi_1", "amount as sent": "500"}
+    code, envelope = _run(stripe_packs / "stripe-refunds", [
+        "refunds", "create", "--payment_intent", "pi_1", "--amount", "500", "--currency", "usd", "--confirm"],
+        url, monkeypatch)
+    assert code == 0, envelope
+    assert app.seen[-1][2] == {"payment_intent": "pi_1", "amount": "500", "currency": "usd"}
