@@ -38,8 +38,10 @@ _CALLER = {"user", "account", "profile", "me", "self", "whoami"}  # GET /user al
 _SENT = {"message", "sms", "mms", "email", "mail", "notification", "fax"}  # created is sent
 _MANY = {"search", "list", "find", "query", "filter"}  # actions over many: "Searched pets"
 _PUBLISH_WORDS = {"publish", "release", "deploy", "share", "publication", "unpublish"}
-_DESCRIBING = r"(body_)?(title|name|display_name|subject|summary|description|body|text|message|content|email|" \
-              r"state|status|label|tag_name|version|note|memo|reason|commit_title|merge_method|event)"
+# What describes a change; a subscription's or an order's items say what it is for.
+_DESCRIBING = (r"(body_)?(title|name|display_name|subject|summary|description|body|text|message|content|email|"
+               r"state|status|label|tag_name|version|note|memo|reason|commit_title|merge_method|event|"
+               r"items|line_items|price|plan|quantity)")
 # Who a message or an invitation goes to.
 _TO = r"(body_)?(to|recipients?|email|phone|phone_number|channel|chat_id|to_\w+|\w+_to|payee\w*|destination\w*|" \
       r"customer|user|user_id)"
