@@ -41,7 +41,7 @@ _PUBLISH_WORDS = {"publish", "release", "deploy", "share", "publication", "unpub
 # What describes a change; a subscription's or an order's items say what it is for.
 _DESCRIBING = (r"(body_)?(title|name|display_name|subject|summary|description|body|text|message|content|email|"
                r"state|status|label|tag_name|version|note|memo|reason|commit_title|merge_method|event|"
-               r"items|line_items|price|plan|quantity)")
+               r"items|line_items|price|plan|quantity|friendly_name)")
 # Who a message or an invitation goes to.
 _TO = r"(body_)?(to|recipients?|email|phone|phone_number|channel|chat_id|to_\w+|\w+_to|payee\w*|destination\w*|" \
       r"customer|user|user_id)"
@@ -411,6 +411,11 @@ def preview(pv: PlannedVerb, args: Sequence[_Arg], destructive: bool, forced: Pr
     # leaves optional too: Twilio's To and From), and what describes it; when none of these is
     # there (Slack's methods mark nothing required), the arguments themselves.
     chosen = [a for a in args if a.location == "path"] + [a for a in args if _wanted(a) and a.location != "path"]
+    # An optional argument that names the very thing created says which one (Twilio's phone_number when
+    # buying an incoming phone number; its area_code-or-number choice leaves both optional).
+    named = set(thing.split())
+    chosen += [a for a in args if a.location != "path" and not _wanted(a) and len(a.name.split("_")) >= 2
+               and set(a.name.split("_")) <= named]
     if kind not in ("removal",):
         chosen += [a for a in args if not _wanted(a) and re.fullmatch(_DESCRIBING, a.name)]
     if not chosen and not fields:
@@ -477,6 +482,9 @@ def _preview_title(pv: PlannedVerb, kind: str, money: str, thing: str, subject: 
     if kind == "publish":
         label = _label_arg(args)
         return f"Publish {thing} {ph(label)}" + (f" in {on}" if on and not label else "")
+    if pv.action == "create" and thing == "call" and to:  # placing a call rings someone: say who
+        caller = _find(args, r"(body_)?from", r"(body_)?(caller_id|caller)")
+        return f"Call {ph(to)}" + (f" from {ph(caller)}" if caller else "")
     if pv.action == "create":
         label = _label_arg(args)
         return f"Create {thing} {ph(label)}" + (f" in {on}" if on else "")

@@ -282,6 +282,16 @@ def test_previews_show_what_the_body_requires_even_when_the_body_is_optional() -
         "To": {"type": "string"}, "From": {"type": "string"}, "Timeout": {"type": "integer"}}}, required=False)
     card = _derive(op("post", "/calls", request_body=body))["calls.create"].verb.preview
     assert card is not None and card.fields == {"to": "{{to}}", "from": "{{from}}"}
+    assert card.title == "Call {{to}} from {{from}}"  # placing a call rings someone: the card says who
+
+
+def test_a_card_names_the_thing_created_when_the_document_leaves_it_optional() -> None:
+    # Twilio: buying a number takes a PhoneNumber or an AreaCode, so the schema requires neither.
+    body = _body({"type": "object", "properties": {
+        "PhoneNumber": {"type": "string"}, "AreaCode": {"type": "string"}, "FriendlyName": {"type": "string"},
+        "VoiceUrl": {"type": "string"}}}, required=False)
+    card = _derive(op("post", "/incoming_phone_numbers", request_body=body))["incoming_phone_numbers.create"].verb.preview
+    assert card is not None and card.fields == {"phone_number": "{{phone_number}}", "friendly_name": "{{friendly_name}}"}
 
 
 def test_previews_never_show_a_credential_argument() -> None:
