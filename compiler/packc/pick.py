@@ -20,7 +20,7 @@ def _kind(s: Shape) -> tuple[str, str, str]:
 
 
 def select(ranked: Sequence[tuple[str, Ranked]], limit: int, *, spread: int = 10, most: int = 4,
-           together: int = 10) -> list[str]:
+           together: int = 10, first: Sequence[str] = ()) -> list[str]:
     """The ``limit`` best operations, over several resources, each kept whole where it counts.
 
     Companions gain ``together`` points: a resource's list, get and create once one of the three is
@@ -49,6 +49,11 @@ def select(ranked: Sequence[tuple[str, Ranked]], limit: int, *, spread: int = 10
         actions.setdefault(r.shape.resource, set()).add(_kind(r.shape))
         needed.update(r.needs)
 
+    # What a person (--include) or the document (x-packc include) keeps comes first, whatever else does.
+    for key in first:
+        at = next((i for i, (k, _) in enumerate(remaining) if k == key), None)
+        if at is not None and len(chosen) < limit:
+            take(at)
     # Two verbs every pack wants when its API has them: who am I (the first call of every
     # quickstart, and how an agent checks its credentials), and a search of the whole API.
     for kind in (ENTRY, GLOBAL_SEARCH):

@@ -99,9 +99,14 @@ def _goal(given: str | None, overrides: Overrides, split: bool, source: str | Pa
 
 
 def _hand_names(value: object, name: str) -> tuple[str, ...]:
-    """``include=``/``exclude=``: one name or a list of names (text), checked before anything is read."""
+    """``include=``/``exclude=``: a name, or names (a list, tuple or set; None for none), checked before
+    anything is read."""
+    if value is None:
+        return ()
     if isinstance(value, str):
         value = (value,)
+    if isinstance(value, (set, frozenset)):
+        value = sorted(value, key=str)
     if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) and v.strip() for v in value):
         raise UsageError(f"{name}= takes operation names (a verb as packc plan shows it, an operationId or "
                          f"'METHOD /path'), e.g. {name}=[\"refunds.create\"]; got {value!r:.80}")

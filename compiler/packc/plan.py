@@ -344,8 +344,10 @@ def _with_include(r: Ranked, v: PlannedVerb) -> Ranked:
 
 
 def _one_pack(ranked: list[PlannedVerb], ranking: Mapping[str, Ranked], max_verbs: int) -> list[str]:
-    """The one pack's verb names, in the order ``select`` took them (``ranked``: best first)."""
-    return select([(v.name, _with_include(ranking[v.op.key], v)) for v in ranked], max_verbs)
+    """The one pack's verb names, in the order ``select`` took them (``ranked``: best first); what a
+    person or the document includes is taken first."""
+    return select([(v.name, _with_include(ranking[v.op.key], v)) for v in ranked], max_verbs,
+                  first=[v.name for v in ranked if v.override.include])
 
 
 def _in_pack(verbs: Iterable[PlannedVerb], scope_words: frozenset[str], overrides: Overrides
@@ -364,40 +366,62 @@ _Named = tuple[Operation, tuple[str, ...], str, OpOverride]
 
 
 def _by_hand(named: list[_Named], names: Mapping[str, str], include: Sequence[str], exclude: Sequence[str], *,
-             split: bool, max_verbs: int) -> list[_Named]:
-    """``--include``/``--exclude``: each name (a verb as ``packc plan`` shows it, an operationId, or
-    ``METHOD /path``) must name an operation; the ones named are kept in the one pack, or left out."""
+             split: bool, max_verbs: int, scope_words: frozenset[str]) -> list[_Named]:
+    """``--include``/``--exclude``: each name must name exactly one operation: ``METHOD /path``, an
+    operationId, a verb's API-wide name, or its name inside a pack as ``packc plan`` shows it
+    (``pulls.list`` for ``repos.pulls.list``). A name of none, or of several (GitHub's ``issues.list`` is
+    ``GET /issues`` and, inside a pack, ``GET /repos/{owner}/{repo}/issues``), is a :class:`UsageError`."""
     if include and split:
         raise UsageError("--include picks verbs for the one pack; --split already covers every operation "
                          "(--exclude works with both)")
-    if len(set(include)) > max_verbs:
-        raise UsageError(f"--include names {len(set(include))} operations; a pack holds at most {max_verbs} "
-                         "verbs (use --split for more)")
-    by_name: dict[str, str] = {}
+    keys = {f"{op.method.upper()} {op.path}": op.key for op, _res, _act, _ov in named}
+    aliases: dict[str, set[str]] = {}
     for op, _res, _act, _ov in named:
-        for alias in (op.key, op.operation_id, names.get(op.key)):
+        name = names.get(op.key)
+        for alias in (op.operation_id, name, unscoped(op, name, scope_words) if name else None):
             if alias:
-                by_name.setdefault(alias, op.key)
+                aliases.setdefault(alias, set()).add(op.key)
 
-    def key_of(flag: str, given: str) -> str:
+    def key_of(given: str) -> str | None:
         method, _, path = given.strip().partition(" ")
-        found = by_name.get(given.strip()) or (by_name.get(f"{method.upper()} {path.strip()}") if path else None)
-        if found is None:
-            close = difflib.get_close_matches(given, sorted(by_name), n=3, cutoff=0.6)
-            hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
-            raise UsageError(f"{flag} {given!r} names no operation of this document{hint} (packc plan lists every "
-                             "verb with its method and path; an operationId works too)")
-        return found
+        exact = keys.get(f"{method.upper()} {path.strip()}") if path else None
+        found = {exact} if exact else aliases.get(given.strip(), set())
+        if len(found) > 1:
+            raise UsageError(f"{given!r} names {len(found)} operations ({', '.join(sorted(found))}): say which one "
+                             "as 'METHOD /path'")
+        return next(iter(found), None)
 
-    kept = {key_of("--include", n): n for n in include}
-    dropped = {key_of("--exclude", n): n for n in exclude}
+    unknown: list[str] = []
+    chosen: dict[str, dict[str, str]] = {"--include": {}, "--exclude": {}}
+    for flag, given_names in (("--include", include), ("--exclude", exclude)):
+        for given in given_names:
+            key = key_of(given)
+            if key is None:
+                unknown.append(f"{flag} {given!r}{_close(given, sorted([*keys, *aliases]))}")
+            else:
+                chosen[flag][key] = given
+    if unknown:
+        head = (f"{unknown[0]} names no operation of this document" if len(unknown) == 1 else
+                f"{len(unknown)} names match no operation of this document: {'; '.join(unknown)}")
+        raise UsageError(f"{head}. packc plan lists every verb with its method and path; an operationId works too")
+    kept, dropped = chosen["--include"], chosen["--exclude"]
     both = sorted(set(kept) & set(dropped))
     if both:
         raise UsageError(f"--include {kept[both[0]]!r} and --exclude {dropped[both[0]]!r} name the same operation "
                          f"({both[0]}): say one of them")
+    given_too = {op.key for op, _res, _act, ov in named if ov.include and op.key not in dropped}
+    if len(set(kept) | given_too) > max_verbs:
+        raise UsageError(f"--include{' and x-packc include' if given_too - set(kept) else ''} name "
+                         f"{len(set(kept) | given_too)} operations; a pack holds at most {max_verbs} verbs "
+                         "(use --split for more)")
     return [(op, res, act, replace(ov, include=True, exclude=False, by_hand=True) if op.key in kept else
              replace(ov, exclude=True, include=False, by_hand=True) if op.key in dropped else ov)
             for op, res, act, ov in named]
+
+
+def _close(given: str, known: Sequence[str]) -> str:
+    close = difflib.get_close_matches(given, known, n=3, cutoff=0.6)
+    return f" (did you mean {' or '.join(repr(c) for c in close)}?)" if close else ""
 
 
 def plan(api: Api, overrides: Overrides, *, split: bool = False, max_verbs: int = MAX_VERBS,
@@ -415,11 +439,11 @@ def plan(api: Api, overrides: Overrides, *, split: bool = False, max_verbs: int 
     for op, res, act in name_operations(api, api.operations):
         named.append((op, res, act, overrides.ops.get(op.key, OpOverride())))
     names = resolve_names(named, diags)
-    if include or exclude:
-        named = _by_hand(named, names, include, exclude, split=split, max_verbs=max_verbs)
     api_id = overrides.api_id or sanitize_id(_api_id(api))  # already in the grammar; checked
 
     scope_words = scopes(api.operations)
+    if include or exclude:
+        named = _by_hand(named, names, include, exclude, split=split, max_verbs=max_verbs, scope_words=scope_words)
     # A stub may name a verb as its pack did (issues.list for repos.issues.list): it picks the one
     # operation whose name, without its scope word, is that, unless another operation has it as its
     # own name (GitHub's GET /issues is issues.list) or more than one would shorten to it.
@@ -442,6 +466,9 @@ def plan(api: Api, overrides: Overrides, *, split: bool = False, max_verbs: int 
             continue
         if overrides.stub_verbs is not None and name not in overrides.stub_verbs and \
                 unscoped(op, name, scope_words) not in by_short:
+            if ov.include and ov.by_hand:
+                raise UsageError(f"--include {name!r}: the stub manifest names the verbs its pack keeps, and "
+                                 f"{name!r} is not among them; add it to the stub's verbs, or compile the document")
             left_out.append(LeftOut(op, name, "not among the stub manifest's verbs"))
             continue
         entries.append((op, res, act, ov, name))
@@ -476,8 +503,8 @@ def plan(api: Api, overrides: Overrides, *, split: bool = False, max_verbs: int 
     packs: list[PackPlan] = []
     if not split:
         if goal_keys is not None:
-            included = [v.op.key for v in ranked if v.override.include and v.op.key not in goal_keys]
-            keys = set((included + goal_keys)[:max_verbs])
+            included = [v.op.key for v in ranked if v.override.include]  # first: kept whatever the task picks
+            keys = set((included + [k for k in goal_keys if k not in included])[:max_verbs])
             chosen = {v.name for v in ranked if v.op.key in keys}
         else:
             chosen = set(_one_pack(ranked, ranking, max_verbs))

@@ -242,6 +242,16 @@ def test_include_and_exclude_from_the_cli_and_the_python_api(tmp_path: Path, cap
     # The Python API takes one name or a list; a name of nothing is a usage error with the closest names.
     result = compile(spec, tmp_path / "api", include="tasks.update")
     assert "tasks.update" in result.packs[0].verbs
+    assert compile(spec, tmp_path / "set", include={"tasks.update"}, exclude=None).packs[0].verbs == \
+        result.packs[0].verbs
+    # A stub manifest keeps only the verbs it names: an --include beyond them says so.
+    (tmp_path / "stub").mkdir()
+    (tmp_path / "stub" / "api.yaml").write_bytes((ROOT / "specs/taskboard.yaml").read_bytes())
+    (tmp_path / "stub" / "surface.json").write_text(json.dumps({
+        "id": "tb", "name": "Tb", "kind": "openapi", "cliBin": "tb", "openapi": {"path": "api.yaml"},
+        "verbs": {name: {} for name in ("tasks.list", "tasks.get", "tasks.create", "tasks.update", "projects.list")}}))
+    with pytest.raises(PackcError, match="not among them"):
+        compile(tmp_path / "stub" / "surface.json", tmp_path / "again", include=["tasks.delete"])
     with pytest.raises(PackcError, match=r"did you mean 'tasks\.update'"):
         compile(spec, tmp_path / "bad", include=["task.update"])
     with pytest.raises(PackcError, match="takes operation names"):

@@ -364,7 +364,7 @@ def test_an_include_that_names_nothing_says_what_is_close_and_nothing_is_planned
     from packc.errors import UsageError
 
     api = _hand_api()
-    with pytest.raises(UsageError, match=r"--include 'refund\.create' names no operation.*did you mean 'refunds\.create'"):
+    with pytest.raises(UsageError, match=r"--include 'refund\.create' \(did you mean 'refunds\.create'.*names no operation"):
         plan(api, Overrides(), include=["refund.create"])  # type: ignore[arg-type]
     with pytest.raises(UsageError, match="name the same operation"):
         plan(api, Overrides(), include=["refunds.create"], exclude=["POST /refunds"])  # type: ignore[arg-type]
@@ -388,3 +388,32 @@ def test_any_text_as_an_include_name_plans_or_is_a_usage_error(name: str) -> Non
         assert repr(name) in str(e) and "\x1b" not in str(e)
     else:
         assert any(v.override.by_hand for v in result.packs[0].verbs)
+
+
+def test_names_as_a_pack_shows_them_work_and_a_name_of_two_operations_is_refused() -> None:
+    from packc.errors import UsageError
+
+    # GitHub-like: most paths sit under /repos/{owner}/{repo}, so inside a pack repos.issues.list is
+    # issues.list, and GET /issues is issues.list API-wide.
+    ops = [op(m, f"/repos/{{owner}}/{{repo}}/{noun}", summary=f"{m} {noun}") for noun in
+           ("issues", "pulls", "labels", "milestones", "releases", "branches", "tags", "hooks") for m in ("get", "post")]
+    ops += [op("get", "/issues", summary="Issues assigned to you"), op("get", "/user", summary="The current user")]
+    api = make_api(*ops, title="Hub")
+    short = plan(api, Overrides(), include=["pulls.list"])  # type: ignore[arg-type]
+    assert any(v.op.key == "GET /repos/{owner}/{repo}/pulls" and v.override.by_hand for v in short.packs[0].verbs)
+    with pytest.raises(UsageError, match=r"'issues\.list' names 2 operations .*GET /issues.*say which one"):
+        plan(api, Overrides(), exclude=["issues.list"])  # type: ignore[arg-type]
+    kept = plan(api, Overrides(), exclude=["GET /issues"])  # type: ignore[arg-type]
+    assert [lo.reason for lo in kept.left_out if lo.op.key == "GET /issues"] == ["excluded by --exclude"]
+    with pytest.raises(UsageError, match=r"2 names match no operation.*'nope\.list'.*'GET /nowhere'"):
+        plan(api, Overrides(), include=["nope.list"], exclude=["GET /nowhere"])  # type: ignore[arg-type]
+
+
+def test_twelve_includes_are_twelve_verbs_and_a_task_keeps_them_too() -> None:
+    ops = [op("get", f"/r{i}", summary=f"List r{i}") for i in range(20)] + [op("get", "/me", summary="Who am I")]
+    api = make_api(*ops, title="Shop")
+    wanted = [f"r{i}.list" for i in range(8, 20)]
+    result = plan(api, Overrides(), include=wanted)  # type: ignore[arg-type]
+    assert sorted(v.name for v in result.packs[0].verbs) == sorted(wanted)  # the who-am-I takes no slot of theirs
+    task = plan(api, Overrides(), include=wanted[:6], goal="list r1 r2 r3 r8 r9 r10")  # type: ignore[arg-type]
+    assert set(wanted[:6]) <= {v.name for v in task.packs[0].verbs}
