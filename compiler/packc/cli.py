@@ -190,7 +190,7 @@ def _build_parser() -> argparse.ArgumentParser:
                        help='one pack of the verbs a task needs, e.g. --for "triage issues and review pull requests"')
         p.add_argument("--include", metavar="NAME", action="append", default=[],
                        help="keep this operation in the one pack: a verb as packc plan shows it (refunds.create), "
-                            "an operationId, or 'METHOD /path'; repeat for more")
+                            "an operationId, or 'METHOD /path'; repeat for more (up to 12; not with --split)")
         p.add_argument("--exclude", metavar="NAME", action="append", default=[],
                        help="leave this operation out of every pack (named as for --include); repeat for more")
         p.add_argument("--json", action="store_true", help="print a summary as JSON")

@@ -366,7 +366,7 @@ _Named = tuple[Operation, tuple[str, ...], str, OpOverride]
 
 
 def _by_hand(named: list[_Named], names: Mapping[str, str], include: Sequence[str], exclude: Sequence[str], *,
-             split: bool, max_verbs: int, scope_words: frozenset[str]) -> list[_Named]:
+             split: bool, max_verbs: int, scope_words: frozenset[str], stub: bool) -> list[_Named]:
     """``--include``/``--exclude``: each name must name exactly one operation: ``METHOD /path``, an
     operationId, a verb's API-wide name, or its name inside a pack as ``packc plan`` shows it
     (``pulls.list`` for ``repos.pulls.list``). A name of none, or of several (GitHub's ``issues.list`` is
@@ -397,13 +397,16 @@ def _by_hand(named: list[_Named], names: Mapping[str, str], include: Sequence[st
         for given in given_names:
             key = key_of(given)
             if key is None:
-                unknown.append(f"{flag} {given!r}{_close(given, sorted([*keys, *aliases]))}")
+                shown = given if len(given) <= 80 else given[:77] + "..."
+                unknown.append(f"{flag} {shown!r}{_close(given, sorted([*keys, *aliases]))}")
             else:
                 chosen[flag][key] = given
     if unknown:
         head = (f"{unknown[0]} names no operation of this document" if len(unknown) == 1 else
                 f"{len(unknown)} names match no operation of this document: {'; '.join(unknown)}")
-        raise UsageError(f"{head}. packc plan lists every verb with its method and path; an operationId works too")
+        raise UsageError(f"{head}. packc plan lists every verb with its method and path; an operationId works too"
+                         + ("; a pack's own openapi.json holds only its verbs' operations: compile the original "
+                            "document for others" if stub else ""))
     kept, dropped = chosen["--include"], chosen["--exclude"]
     both = sorted(set(kept) & set(dropped))
     if both:
@@ -413,7 +416,7 @@ def _by_hand(named: list[_Named], names: Mapping[str, str], include: Sequence[st
     if len(set(kept) | given_too) > max_verbs:
         raise UsageError(f"--include{' and x-packc include' if given_too - set(kept) else ''} name "
                          f"{len(set(kept) | given_too)} operations; a pack holds at most {max_verbs} verbs "
-                         "(use --split for more)")
+                         "(--split, without --include, makes packs of every operation)")
     return [(op, res, act, replace(ov, include=True, exclude=False, by_hand=True) if op.key in kept else
              replace(ov, exclude=True, include=False, by_hand=True) if op.key in dropped else ov)
             for op, res, act, ov in named]
@@ -443,7 +446,11 @@ def plan(api: Api, overrides: Overrides, *, split: bool = False, max_verbs: int 
 
     scope_words = scopes(api.operations)
     if include or exclude:
-        named = _by_hand(named, names, include, exclude, split=split, max_verbs=max_verbs, scope_words=scope_words)
+        named = _by_hand(named, names, include, exclude, split=split, max_verbs=max_verbs, scope_words=scope_words,
+                         stub=overrides.stub_verbs is not None)
+        diags += [Diagnostic("C113", "warning", op.pointer, f"--include keeps {op.method.upper()} {op.path}, which the "
+                             "document marks deprecated.", "Prefer the operation that replaces it, if the API has one.")
+                  for op, _res, _act, ov in named if ov.by_hand and ov.include and op.deprecated]
     # A stub may name a verb as its pack did (issues.list for repos.issues.list): it picks the one
     # operation whose name, without its scope word, is that, unless another operation has it as its
     # own name (GitHub's GET /issues is issues.list) or more than one would shorten to it.
@@ -531,7 +538,7 @@ def plan(api: Api, overrides: Overrides, *, split: bool = False, max_verbs: int 
     packs = [replace(p, verbs=_in_pack(p.verbs, scope_words, overrides)) for p in packs]
     if not packs:
         diags.append(Diagnostic("C110", "error", "#/paths", "No operation is left to make a verb of.",
-                                "Add operations, or include some that x-packc or the stub excludes."))
+                                "Add operations, or include some that --exclude, x-packc or the stub excludes."))
     left = tuple(sorted(left_out, key=lambda lo: lo.name))
     return Plan(api_id, tuple(packs), left, tuple(diags), goal if goal_keys is not None else None, tuple(misses))
 

@@ -417,3 +417,14 @@ def test_twelve_includes_are_twelve_verbs_and_a_task_keeps_them_too() -> None:
     assert sorted(v.name for v in result.packs[0].verbs) == sorted(wanted)  # the who-am-I takes no slot of theirs
     task = plan(api, Overrides(), include=wanted[:6], goal="list r1 r2 r3 r8 r9 r10")  # type: ignore[arg-type]
     assert set(wanted[:6]) <= {v.name for v in task.packs[0].verbs}
+
+
+def test_an_included_deprecated_operation_warns_and_long_names_are_cut() -> None:
+    from packc.errors import UsageError
+
+    api = make_api(*[op("get", f"/r{i}") for i in range(14)], op("get", "/old", deprecated=True), title="Shop")
+    result = plan(api, Overrides(), include=["GET /old"])  # type: ignore[arg-type]
+    assert [d.code for d in result.diagnostics] == ["C113"] and result.diagnostics[0].level == "warning"
+    with pytest.raises(UsageError) as caught:
+        plan(api, Overrides(), include=["x" * 100_000])  # type: ignore[arg-type]
+    assert len(str(caught.value)) < 400
