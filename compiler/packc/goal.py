@@ -244,6 +244,9 @@ def select_for_goal(goal: str, ops: Sequence[Operation], ranking: Mapping[str, R
     goal = rephrase(goal)  # "kick off a build": start a build
     shapes = {k: r.shape for k, r in ranking.items()}
     matches = match_goal(goal, ops, shapes)
+    # A deprecated operation serves a task only when nothing else does (a legacy list beside the list).
+    if any(m.relevance > 0 for op in ops if not op.deprecated for m in (matches[op.key],)):
+        matches |= {op.key: GoalMatch(0.0, (), False) for op in ops if op.deprecated}
     general = sorted(ranking, key=lambda k: (-ranking[k].score, k))
     by_resource: dict[tuple[str, ...], dict[str, str]] = {}
     for key in general:
