@@ -34,6 +34,10 @@ _NEVER_READ = frozenset(m.lower() for m in NEVER_READ_METHODS)  # the runtime an
 _READ_WORDS = {"search", "query", "find", "lookup", "count", "filter"}  # a POST named so may only read
 _RPC_READS = {"get", "list", "describe", "search", "query", "lookup"}
 _DESTRUCTIVE_WORDS = {"remove", "destroy", "purge", "erase", "wipe", "delete", "revoke", "drop"}
+# Actions a name may end in that always write (create, send, upload...): no text makes them reads.
+_WRITE_ACTIONS = {"create", "insert", "add", "update", "patch", "replace", "delete", "remove", "send", "upload",
+                  "post", "put", "set", "write", "import", "publish", "copy", "move", "cancel", "approve", "pay",
+                  "charge", "refund", "transfer", "merge", "invite", "share"}
 _SAYS_READ = re.compile(r"\bread[- ]only\b|\bdoes not (modify|change)\b", re.I)
 
 
@@ -69,7 +73,13 @@ def _post_reads(op: Operation, name: str) -> str | None:
     answers = any(s in ("200", "2XX") and r.content for r in op.responses for s in [r.status])
     if statuses & {"201", "202", "204"}:
         return None  # it creates or accepts something, whatever its text says
-    if _SAYS_READ.search(f"{op.summary} {op.description}"):
+    action = set(name.rsplit(".", 1)[-1].split("_"))
+    if action & _WRITE_ACTIONS:
+        return None  # files.create, messages.send: its own name says it writes, whatever its text says
+    # Only what the text says of the operation itself: its summary, or its description's first sentence
+    # (Drive's files.create mentions "the read-only fileExtension property" further down).
+    lead = re.split(r"(?<=[.!?])\s", op.description.strip(), maxsplit=1)[0] if op.description else ""
+    if _SAYS_READ.search(f"{op.summary} {lead}"):
         return "its summary says it only reads"
     if not answers:
         return None

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 import yaml
 
 from packc import compile
@@ -197,3 +198,21 @@ def test_a_fetched_stub_is_the_documents_word_not_the_users(tmp_path: Path) -> N
         server.server_close()
     assert _policy(tmp_path / "out")["pets.adopt"] == {"access": "read"}
     assert [d.pointer for d in result.diagnostics if d.code == "C170"] == ["surface.json#/verbs/pets.adopt/policy"]
+
+
+@pytest.mark.parametrize(("path", "summary", "description"), [
+    # Google Drive's files.create: "read-only" is about a property, far down its description.
+    ("/files", "", "Creates a file. This method supports an /upload URI. Apps creating shortcuts cannot "
+                   "set the read-only fileExtension property."),
+    # A name that says it writes wins over any text.
+    ("/messages/send", "Send a message; does not modify the mailbox.", ""),
+])
+def test_a_post_read_only_only_by_a_word_about_something_else_stays_a_write(
+        tmp_path: Path, path: str, summary: str, description: str) -> None:
+    doc = _zoo()
+    doc["paths"][path] = {"post": {"summary": summary, "description": description, "responses": {
+        "200": {"description": "ok", "content": {"application/json": {"schema": {"type": "object"}}}}}}}
+    compile(write_doc(tmp_path, doc), tmp_path / "out")
+    policy = _policy(tmp_path / "out")
+    name = "files.create" if path == "/files" else "messages.send"
+    assert policy[name] == {"access": "write"}
