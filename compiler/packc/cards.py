@@ -43,7 +43,8 @@ _DESCRIBING = (r"(body_)?(title|name|display_name|subject|summary|description|bo
                r"state|status|label|tag_name|version|note|memo|reason|commit_title|merge_method|event|"
                r"items|line_items|price|plan|quantity|friendly_name)")
 # Who a message or an invitation goes to.
-_TO = r"(body_)?(to|recipients?|email|phone|phone_number|channel|chat_id|to_\w+|\w+_to|payee\w*|destination\w*|" \
+_TO = r"(body_)?(to|recipients?|email|phone|phone_number|channel|chat_id|to_\w+|(?!reply_to|link_to|in_reply_to)\w+_to|" \
+      r"payee\w*|destination\w*|" \
       r"customer|user|user_id)"
 # The people an invitation (or a removal) names, and the verbs that take them: "Invite {{users}} to {{channel}}".
 _PEOPLE = r"(body_)?(users|user_ids|emails|members|invitees|assignees|reviewers|people)"
@@ -58,8 +59,11 @@ _SENDING = {"post", "send", "share", "forward", "reply", "publish", "deliver", "
 # Nouns that read as many things though singular: GET /conversations.history lists.
 _LISTS = {"history", "feed", "timeline", "activity", "log", "inbox", "queue"}
 # Credentials passed as plain arguments (Slack's token): a card never shows them.
-_SECRET = re.compile(r"(body_)?(token|access_token|auth_token|api_token|api_key|apikey|secret|client_secret|password|"
-                     r"authorization)", re.I)
+_SECRET = re.compile(r"(body_|header_|query_)?(token|access_token|auth_token|api_token|api_key|apikey|key|secret|"
+                     r"client_secret|password|passwd|authorization|credentials?|"
+                     r"x_[a-z0-9_]*(token|key|secret|auth[a-z_]*)|"  # Postmark's X-Postmark-Server-Token header
+                     r"[a-z0-9_]*_(api_key|apikey|server_token|account_token|auth_token|access_token|secret_key|"
+                     r"access_key|private_key|secret|password))", re.I)
 
 
 class _Arg(Protocol):
@@ -387,6 +391,8 @@ def preview(pv: PlannedVerb, args: Sequence[_Arg], destructive: bool, forced: Pr
         kind = "record"
     else:
         kind = "fields"
+    if kind == "payment" and to and re.fullmatch(r"(body_)?(channel|chat_id|user|user_id|email|phone|phone_number)", to.name):
+        to = None  # Adyen's channel (Web, iOS) is where a payment comes from, not who is paid
     fields: dict[str, str] = {}
     if kind == "payment":
         fields = {"amount": ph(amount), "currency": ph(currency)}
@@ -455,8 +461,8 @@ def _preview_title(pv: PlannedVerb, kind: str, money: str, thing: str, subject: 
             return f"Pay out {sum_}{to_part}"
         if money == "transfer":
             return f"Transfer {sum_}{to_part}"
-        if money == "create" and thing == "charge":
-            return f"Charge {sum_}{to_part}"
+        if (money == "create" and thing == "charge") or (to and re.fullmatch(r"(body_)?customer(_id)?", to.name)):
+            return f"Charge {sum_}{to_part}"  # a customer is charged, not paid (Stripe's payment intents)
         where = to_part or (f" for {on}" if on else "")
         return f"Pay {sum_}{where}" if amount or to else f"Pay {subject}"
     if kind == "removal":

@@ -298,6 +298,31 @@ def test_previews_never_show_a_credential_argument() -> None:
     o = op("post", "/notes", parameters=_q("token", "api_key", required=True), request_body=_props("title"))
     card = _derive(o)["notes.create"].verb.preview
     assert card is not None and card.fields == {"title": "{{title}}"}
+    # Mandrill's key in the body, Postmark's X-Postmark-Server-Token header, a partner's secret key.
+    header = Parameter(name="X-Postmark-Server-Token", location="header", required=True, schema={"type": "string"})
+    o = op("post", "/email", parameters=(header,), request_body=_props("key", "partner_secret_key", "subject"))
+    card = _derive(o)["email.create"].verb.preview
+    assert card is not None and card.fields == {"subject": "{{subject}}"}
+
+
+def test_a_reply_address_is_no_recipient_and_a_customer_is_charged_not_paid() -> None:
+    mail = _body({"type": "object", "required": ["text"], "properties": {
+        "reply_to": {"type": "string"}, "to": {"type": "string"}, "text": {"type": "string"}}})
+    card = _derive(op("post", "/messages", request_body=mail))["messages.create"].verb.preview
+    assert card is not None and card.title == "Send message to {{to}}" and card.fields["to"] == "{{to}}"
+    call = _body({"type": "object", "required": ["link_to", "from"], "properties": {
+        "link_to": {"type": "string"}, "from": {"type": "string"}, "to": {"type": "string"}}})
+    card = _derive(op("post", "/calls", request_body=call))["calls.create"].verb.preview
+    assert card is not None and card.title == "Call {{to}} from {{from}}"
+    money = _body({"type": "object", "required": ["amount", "currency"], "properties": {
+        "amount": {"type": "integer"}, "currency": {"type": "string"}, "customer": {"type": "string"},
+        "channel": {"type": "string"}}})
+    card = _derive(op("post", "/payment_intents", request_body=money))["payment_intents.create"].verb.preview
+    assert card is not None and card.title == "Charge {{amount}} {{currency}} to {{customer}}"
+    adyen = _body({"type": "object", "required": ["amount", "channel"], "properties": {
+        "amount": {"type": "integer"}, "currency": {"type": "string"}, "channel": {"type": "string"}}})
+    card = _derive(op("post", "/payments", request_body=adyen))["payments.create"].verb.preview
+    assert card is not None and "channel" not in (card.title or "") and card.fields and "to" not in card.fields
 
 
 def test_binding_public_user_and_oauth_provider() -> None:
