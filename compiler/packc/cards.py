@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from packc_runtime.manifest import Preview, PreviewKind, Title
@@ -41,7 +42,9 @@ _PUBLISH_WORDS = {"publish", "release", "deploy", "share", "publication", "unpub
 # What describes a change; a subscription's or an order's items say what it is for.
 _DESCRIBING = (r"(body_)?(title|name|display_name|subject|summary|description|body|text|message|content|email|"
                r"state|status|label|tag_name|version|note|memo|reason|commit_title|merge_method|event|"
-               r"items|line_items|price|plan|quantity|friendly_name)")
+               r"items|line_items|price|plan|quantity|friendly_name|notes|assignee|due_on|due_at|due_date|priority|"
+               r"projects?|issuetype|region|size|image|topic|start_time|duration|given_name|family_name|first_name|"
+               r"last_name|email_address|company_name)")
 # Who a message or an invitation goes to.
 _TO = r"(body_)?(to|recipients?|email|phone|phone_number|channel|chat_id|to_\w+|(?!reply_to|link_to|in_reply_to)\w+_to|" \
       r"payee\w*|destination\w*|" \
@@ -76,7 +79,60 @@ class _Arg(Protocol):
 
 
 def ph(a: _Arg | None) -> str:
-    return f"{{{{{a.name}}}}}" if a else ""
+    return f"{{{{{getattr(a, 'path', a.name)}}}}}" if a else ""
+
+
+@dataclass(frozen=True, slots=True)
+class _Inside:
+    """A value inside an object argument, for a card: matched by its own name (``summary``), filled from
+    its path (``{{fields.summary}}``; the runtime looks dotted names up inside arguments)."""
+
+    name: str
+    path: str
+    location: str
+    required: bool
+    schema: Mapping[str, Any]
+
+
+# Object arguments that wrap the request (Asana's data, Jira's fields, Mandrill's message), and money
+# objects (Adyen's amount {value, currency}, Square's amount_money {amount, currency}): a card looks inside.
+_ENVELOPES = {"data", "fields", "attributes", "properties", "user_info", "payload", "resource", "record", "params",
+              "message", "amount", "amount_money", "money", "price_money", "total_money", "value"}
+_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _inside(args: Sequence[_Arg]) -> list[_Arg]:
+    """``args`` with each envelope object argument replaced by the values it holds (one level)."""
+    out: list[_Arg] = []
+    for a in args:
+        props: dict[str, Mapping[str, Any]] = {}
+        wanted: set[str] = set()
+        whole = a.location == "body" and getattr(a, "original", "") is None  # the request body itself
+        if a.location == "body" and (a.name.removeprefix("body_") in _ENVELOPES or whole):
+            _properties(getattr(a, "schema", None), props, wanted, 0)
+        if not props:
+            out.append(a)
+            continue
+        out += [_Inside(k, f"{a.name}.{k}", "body", k in wanted, v) for k, v in props.items()]
+    return out
+
+
+def _properties(schema: Any, props: dict[str, Mapping[str, Any]], wanted: set[str], depth: int) -> None:
+    """An object schema's properties, through ``allOf`` (Asana's task is three levels of it); never the
+    read-only ones, which no request sets."""
+    if not isinstance(schema, Mapping) or depth > 4:
+        return
+    for part in schema.get("allOf") or ():
+        _properties(part, props, wanted, depth + 1)
+    for part in (schema.get("oneOf") or schema.get("anyOf") or ())[:1]:  # the first shape (one droplet, not many)
+        _properties(part, props, set(), depth + 1)
+    own = schema.get("properties")
+    for k, v in (own.items() if isinstance(own, Mapping) else ()):
+        if isinstance(k, str) and _KEY.fullmatch(k) and isinstance(v, Mapping) and not v.get("readOnly"):
+            props.setdefault(k, v)
+    required = schema.get("required")
+    if isinstance(required, list):
+        wanted.update(r for r in required if isinstance(r, str))
 
 
 def resource_phrase(resource: Sequence[str], *, plural: bool = False) -> str:
@@ -163,11 +219,11 @@ def _ids(pv: PlannedVerb, args: Sequence[_Arg]) -> tuple[str, str]:
 
 
 def _label_arg(args: Sequence[_Arg]) -> _Arg | None:
-    for pattern in (r"(body_)?(title|name|subject|summary|tag_name)",):
-        for a in args:
-            if a.location in ("body", "query") and re.fullmatch(pattern, a.name) and a.required:
-                return a
-    return None
+    """What names the thing a call makes (``Create task {{data.name}}``): a required title or name
+    first; an optional one leaves no gap when unset."""
+    named = [a for a in args if a.location in ("body", "query") and
+             re.fullmatch(r"(body_)?(title|name|subject|summary|tag_name)", a.name)]
+    return next((a for a in named if a.required), named[0] if named else None)
 
 
 def _action_words(pv: PlannedVerb) -> tuple[str, str, str]:
@@ -317,14 +373,14 @@ def minor_amounts(args: Sequence[_Arg], document: Mapping[str, Any] | None = Non
     own description says so ("in cents"), or, beside a currency argument and saying no other unit, its
     document does for at least three of its integer amounts (Stripe's refund amount says only "how much
     to refund"; 62 other amounts in its document say "in the smallest currency unit")."""
-    amount, currency = _money_args(args)
+    amount, currency = _money_args(_inside(args))
     schema = getattr(amount, "schema", None)
     if amount is None or not isinstance(schema, Mapping) or schema.get("type") != "integer":
         return {}
     text = str(schema.get("description", ""))
     if _MINOR.search(text) or (currency is not None and document is not None and not _MAJOR.search(text)
                                and minor_convention(document) >= 3):
-        return {amount.name: currency.name if currency else ""}
+        return {getattr(amount, "path", amount.name): getattr(currency, "path", currency.name) if currency else ""}
     return {}
 
 
@@ -359,6 +415,7 @@ def minor_convention(document: Mapping[str, Any]) -> int:
 
 def preview(pv: PlannedVerb, args: Sequence[_Arg], destructive: bool, forced: PreviewKind | None) -> Preview:
     """The card a person approves before a write is sent."""
+    args = _inside(args)
     amount, currency = _money_args(args)
     args = [a for a in args if not _SECRET.fullmatch(a.name)]  # a card never shows a credential
     to = _find(args, _TO)
@@ -426,9 +483,15 @@ def preview(pv: PlannedVerb, args: Sequence[_Arg], destructive: bool, forced: Pr
         chosen += [a for a in args if not _wanted(a) and re.fullmatch(_DESCRIBING, a.name)]
     if not chosen and not fields:
         chosen = [a for a in args if a.location == "body"] or [a for a in args if a.location != "header"]
+    cap = 8
+    if pv.action in ("update", "replace", "patch") and kind in ("record", "fields"):
+        # An update changes what it is given: every body argument may be on its card, and the runtime
+        # shows only those set (Zoom's users.update showed only the user's id).
+        chosen += [a for a in args if a.location == "body"]
+        cap = 24
     shown = set(fields.values())
     for a in chosen:
-        if len(fields) >= 8:
+        if len(fields) >= cap:
             break
         if ph(a) not in shown and a.name not in fields:
             fields[a.name] = ph(a)
