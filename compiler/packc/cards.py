@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, Protocol
 
 from packc_runtime.manifest import Preview, PreviewKind, Title
@@ -79,60 +78,7 @@ class _Arg(Protocol):
 
 
 def ph(a: _Arg | None) -> str:
-    return f"{{{{{getattr(a, 'path', a.name)}}}}}" if a else ""
-
-
-@dataclass(frozen=True, slots=True)
-class _Inside:
-    """A value inside an object argument, for a card: matched by its own name (``summary``), filled from
-    its path (``{{fields.summary}}``; the runtime looks dotted names up inside arguments)."""
-
-    name: str
-    path: str
-    location: str
-    required: bool
-    schema: Mapping[str, Any]
-
-
-# Object arguments that wrap the request (Asana's data, Jira's fields, Mandrill's message), and money
-# objects (Adyen's amount {value, currency}, Square's amount_money {amount, currency}): a card looks inside.
-_ENVELOPES = {"data", "fields", "attributes", "properties", "user_info", "payload", "resource", "record", "params",
-              "message", "amount", "amount_money", "money", "price_money", "total_money", "value"}
-_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-
-
-def _inside(args: Sequence[_Arg]) -> list[_Arg]:
-    """``args`` with each envelope object argument replaced by the values it holds (one level)."""
-    out: list[_Arg] = []
-    for a in args:
-        props: dict[str, Mapping[str, Any]] = {}
-        wanted: set[str] = set()
-        whole = a.location == "body" and getattr(a, "original", "") is None  # the request body itself
-        if a.location == "body" and (a.name.removeprefix("body_") in _ENVELOPES or whole):
-            _properties(getattr(a, "schema", None), props, wanted, 0)
-        if not props:
-            out.append(a)
-            continue
-        out += [_Inside(k, f"{a.name}.{k}", "body", k in wanted, v) for k, v in props.items()]
-    return out
-
-
-def _properties(schema: Any, props: dict[str, Mapping[str, Any]], wanted: set[str], depth: int) -> None:
-    """An object schema's properties, through ``allOf`` (Asana's task is three levels of it); never the
-    read-only ones, which no request sets."""
-    if not isinstance(schema, Mapping) or depth > 4:
-        return
-    for part in schema.get("allOf") or ():
-        _properties(part, props, wanted, depth + 1)
-    for part in (schema.get("oneOf") or schema.get("anyOf") or ())[:1]:  # the first shape (one droplet, not many)
-        _properties(part, props, set(), depth + 1)
-    own = schema.get("properties")
-    for k, v in (own.items() if isinstance(own, Mapping) else ()):
-        if isinstance(k, str) and _KEY.fullmatch(k) and isinstance(v, Mapping) and not v.get("readOnly"):
-            props.setdefault(k, v)
-    required = schema.get("required")
-    if isinstance(required, list):
-        wanted.update(r for r in required if isinstance(r, str))
+    return f"{{{{{a.name}}}}}" if a else ""
 
 
 def resource_phrase(resource: Sequence[str], *, plural: bool = False) -> str:
@@ -373,14 +319,14 @@ def minor_amounts(args: Sequence[_Arg], document: Mapping[str, Any] | None = Non
     own description says so ("in cents"), or, beside a currency argument and saying no other unit, its
     document does for at least three of its integer amounts (Stripe's refund amount says only "how much
     to refund"; 62 other amounts in its document say "in the smallest currency unit")."""
-    amount, currency = _money_args(_inside(args))
+    amount, currency = _money_args(args)
     schema = getattr(amount, "schema", None)
     if amount is None or not isinstance(schema, Mapping) or schema.get("type") != "integer":
         return {}
     text = str(schema.get("description", ""))
     if _MINOR.search(text) or (currency is not None and document is not None and not _MAJOR.search(text)
                                and minor_convention(document) >= 3):
-        return {getattr(amount, "path", amount.name): getattr(currency, "path", currency.name) if currency else ""}
+        return {amount.name: currency.name if currency else ""}
     return {}
 
 
@@ -415,7 +361,6 @@ def minor_convention(document: Mapping[str, Any]) -> int:
 
 def preview(pv: PlannedVerb, args: Sequence[_Arg], destructive: bool, forced: PreviewKind | None) -> Preview:
     """The card a person approves before a write is sent."""
-    args = _inside(args)
     amount, currency = _money_args(args)
     args = [a for a in args if not _SECRET.fullmatch(a.name)]  # a card never shows a credential
     to = _find(args, _TO)

@@ -217,8 +217,7 @@ def _binding_amounts(verb: str, raw: Any, args: Mapping[str, ArgBinding]) -> dic
     if raw is None:
         return {}
     if not isinstance(raw, Mapping) or not all(
-            isinstance(k, str) and k.split(".")[0] in args and isinstance(v, str) and (v == "" or v.split(".")[0] in args)
-            for k, v in raw.items()):
+            isinstance(k, str) and k in args and isinstance(v, str) and (v == "" or v in args) for k, v in raw.items()):
         raise InvalidPack(f"The binding of verb {verb!r} has an 'amounts' that does not map its arguments to theirs.")
     return dict(raw)
 

@@ -40,15 +40,7 @@ def _lookup(name: str, args: Mapping[str, Any], result: Any) -> Any:
             else:
                 return None
         return value
-    if name in args or "." not in name:
-        return args.get(name)
-    # {{data.name}}: a value inside an object argument (Asana's data, Jira's fields, Adyen's amount).
-    value = args
-    for part in name.split("."):
-        if not isinstance(value, Mapping) or part not in value:
-            return None
-        value = value[part]
-    return value
+    return args.get(name)
 
 
 def _text(value: Any) -> str:
@@ -105,10 +97,10 @@ def money_args(args: Mapping[str, Any], amounts: Mapping[str, str]) -> tuple[dic
     never only the reading (a document that says "in cents" wrongly cannot hide what goes out)."""
     shown, sent = dict(args), {}
     for amount, currency in amounts.items():
-        value = _lookup(amount, args, None)
+        value = args.get(amount)
         if not isinstance(value, int) or isinstance(value, bool):
             continue
-        code = _lookup(currency, args, None) if currency else None
+        code = args.get(currency) if currency else None
         if isinstance(code, str) and _CODE.fullmatch(code):
             exponent = _EXPONENTS.get(code.upper(), 2)
             shown[amount] = f"{Decimal(value).scaleb(-exponent):.{exponent}f}"

@@ -486,23 +486,6 @@ def test_an_amount_in_the_smallest_unit_is_marked_for_the_runtime() -> None:
     assert minor_amounts([arg("amount", {"type": "string", "description": "in cents"}), currency]) == {}
 
 
-def test_a_card_looks_inside_an_envelope_and_a_money_object() -> None:
-    # Asana wraps the task in data (through allOf); Square's amount is {amount, currency} in minor units.
-    task = _body({"type": "object", "properties": {"data": {"allOf": [
-        {"properties": {"gid": {"type": "string", "readOnly": True}}},
-        {"properties": {"name": {"type": "string"}, "notes": {"type": "string"}, "assignee": {"type": "string"}}}]}}})
-    card = _derive(op("post", "/tasks", request_body=task))["tasks.create"].verb.preview
-    assert card is not None and card.title == "Create task {{data.name}}"
-    assert card.fields == {"name": "{{data.name}}", "notes": "{{data.notes}}", "assignee": "{{data.assignee}}"}
-    pay = _body({"type": "object", "required": ["amount_money"], "properties": {"amount_money": {
-        "type": "object", "properties": {"amount": {"type": "integer", "description": "In the smallest denomination "
-                                                    "of the currency, in the smallest currency unit."},
-                                         "currency": {"type": "string"}}}}})
-    verb = _derive(op("post", "/payments", request_body=pay))["payments.create"]
-    assert verb.verb.preview is not None and verb.verb.preview.title == "Pay {{amount_money.amount}} {{amount_money.currency}}"
-    assert verb.binding()["amounts"] == {"amount_money.amount": "amount_money.currency"}
-
-
 def test_an_update_card_may_show_every_argument_it_is_given() -> None:
     body = _body({"type": "object", "properties": {k: {"type": "string"} for k in (
         "first_name", "timezone", "dept", "job_title", "company", "pmi", "language")}})

@@ -171,18 +171,3 @@ def test_a_binding_amounts_must_name_its_own_arguments() -> None:
     for bad in (["amount"], {"amount": "currency"}, {"total": ""}, {"amount": 3}):
         with pytest.raises(InvalidPack, match="amounts"):
             read_operations(doc(bad))
-
-
-def test_a_card_fills_values_inside_object_arguments() -> None:
-    from packc_runtime.results import preview_card
-
-    verb = {"preview": {"kind": "record", "title": "Create task {{data.name}}",
-                        "fields": {"name": "{{data.name}}", "notes": "{{data.notes}}", "deep": "{{data.a.b}}"}}}
-    card = preview_card("tasks.create", verb, {"data": {"name": "Fire Bob", "a": {"b": [1]}}})
-    assert card == {"kind": "record", "title": "Create task Fire Bob", "fields": {"name": "Fire Bob", "deep": "[1]"}}
-    # Not an object on the way: the value is unset, never an error.
-    assert preview_card("tasks.create", verb, {"data": "text"}) == {"kind": "record", "title": "Create task",
-                                                                      "fields": {}}
-    money = {"preview": {"kind": "payment", "title": "Pay {{amount_money.amount}} {{amount_money.currency}}"}}
-    assert preview_card("payments.create", money, {"amount_money": {"amount": 1050, "currency": "usd"}},
-                        {"amount_money.amount": "amount_money.currency"})["title"] == "Pay 10.50 USD"
