@@ -310,7 +310,7 @@ def _money_args(args: Sequence[_Arg]) -> tuple[_Arg | None, _Arg | None]:
 
 # How a document says an amount is in the currency's smallest unit (Stripe: "A positive integer in cents
 # representing how much to charge", "in the smallest currency unit").
-_MINOR = re.compile(r"\bsmallest (currency )?units?\b|\bminor (currency )?units?\b|\bin cents\b", re.I)
+_MINOR = re.compile(r"\bsmallest (currency )?(units?|denomination)\b|\bminor (currency )?units?\b|\bin cents\b", re.I)
 
 
 def minor_amounts(args: Sequence[_Arg], document: Mapping[str, Any] | None = None) -> dict[str, str]:
@@ -328,6 +328,29 @@ def minor_amounts(args: Sequence[_Arg], document: Mapping[str, Any] | None = Non
                                and minor_convention(document) >= 3):
         return {amount.name: currency.name if currency else ""}
     return {}
+
+
+def money_objects(args: Sequence[_Arg], document: Mapping[str, Any] | None = None) -> dict[str, dict[str, str]]:
+    """The binding's ``moneyObjects``: an object argument holding an integer amount in the smallest unit
+    and its currency (Square's ``amount_money`` {amount, currency}, Adyen's ``amount`` {value, currency}),
+    by the keys that hold them; the runtime shows it as ``10.50 USD``. Smallest unit as for
+    :func:`minor_amounts`."""
+    out: dict[str, dict[str, str]] = {}
+    for a in args:
+        schema = getattr(a, "schema", None)
+        props = schema.get("properties") if isinstance(schema, Mapping) else None
+        if a.location != "body" or not isinstance(props, Mapping):
+            continue
+        amount = next((k for k in ("amount", "value") if isinstance(props.get(k), Mapping)
+                       and props[k].get("type") == "integer"), None)
+        currency = next((k for k in ("currency", "currency_code", "currencyCode") if isinstance(props.get(k), Mapping)),
+                        None)
+        if amount is None or currency is None:
+            continue
+        text = str(props[amount].get("description", ""))
+        if _MINOR.search(text) or (document is not None and not _MAJOR.search(text) and minor_convention(document) >= 3):
+            out[a.name] = {"amount": amount, "currency": currency}
+    return out
 
 
 _MAJOR = re.compile(r"\b(dollars?|euros?|whole units?|major units?|decimal)\b", re.I)

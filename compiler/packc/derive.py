@@ -12,7 +12,7 @@ from packc_runtime.diagnostics import Diagnostic
 from packc_runtime.manifest import Access, Binding, Verb
 
 from .access import Said, decide_care
-from .cards import minor_amounts, resource_phrase, titles
+from .cards import minor_amounts, money_objects, resource_phrase, titles
 from .cards import preview as preview_card
 from .examples import example_for
 from .model import Api, MediaType, Operation, Parameter
@@ -61,6 +61,7 @@ class DerivedVerb:
     idempotent: bool | None
     diagnostics: tuple[Diagnostic, ...] = field(default_factory=tuple)
     amounts: Mapping[str, str] = field(default_factory=dict)  # cards.minor_amounts: shown as money by the runtime
+    money: Mapping[str, Mapping[str, str]] = field(default_factory=dict)  # cards.money_objects: the same for objects
 
     def binding(self) -> dict[str, Any]:
         """The operation's ``x-packc-binding`` (contract)."""
@@ -75,6 +76,8 @@ class DerivedVerb:
             out["idempotent"] = self.idempotent
         if self.amounts:
             out["amounts"] = dict(self.amounts)
+        if self.money:
+            out["moneyObjects"] = {k: dict(v) for k, v in self.money.items()}
         return out
 
 
@@ -393,8 +396,9 @@ def derive_verb(api: Api, pv: PlannedVerb, cli_bin: str, overrides: Overrides) -
     verb = Verb(**fields)
     shown = " ".join([preview.title or "", *(preview.fields or {}).values()]) if preview is not None else ""
     amounts = {k: v for k, v in minor_amounts(args, api.document).items() if f"{{{{{k}}}}}" in shown}  # what the card shows
+    money = {k: v for k, v in money_objects(args, api.document).items() if f"{{{{{k}}}}}" in shown}
     return DerivedVerb(pv.name, pv.op, verb, access, destructive, tuple(args), content_type,
-                       pv.override.idempotent, tuple(diags), amounts)
+                       pv.override.idempotent, tuple(diags), amounts, money)
 
 
 # --- binding -----------------------------------------------------------------------------------------

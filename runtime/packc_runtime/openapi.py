@@ -90,6 +90,9 @@ class Operation(NamedTuple):
     # Amount arguments in the currency's smallest unit (Stripe's 500 is 5.00 USD), each with the argument
     # that names its currency ("" when none does): a preview shows them as the person reads money.
     amounts: Mapping[str, str] = {}
+    # Object arguments that hold an amount in the smallest unit and its currency, by those keys
+    # (Square's amount_money {amount, currency}).
+    money_objects: Mapping[str, Mapping[str, str]] = {}
 
 
 def load_document(path: Path) -> dict[str, Any]:
@@ -222,6 +225,17 @@ def _binding_amounts(verb: str, raw: Any, args: Mapping[str, ArgBinding]) -> dic
     return dict(raw)
 
 
+def _binding_money(verb: str, raw: Any, args: Mapping[str, ArgBinding]) -> dict[str, dict[str, str]]:
+    if raw is None:
+        return {}
+    if not isinstance(raw, Mapping) or not all(
+            isinstance(k, str) and k in args and isinstance(v, Mapping) and set(v) == {"amount", "currency"}
+            and all(isinstance(x, str) for x in v.values()) for k, v in raw.items()):
+        raise InvalidPack(f"The binding of verb {verb!r} has a 'moneyObjects' that does not name its arguments' "
+                          "amount and currency keys.")
+    return {k: dict(v) for k, v in raw.items()}
+
+
 def bound_methods(document: Mapping[str, Any]) -> dict[str, str]:
     """Each bound verb's HTTP method (upper case); never raises (lint reads untrusted packs with it)."""
     out: dict[str, str] = {}
@@ -298,5 +312,6 @@ def read_operations(document: Mapping[str, Any]) -> dict[str, Operation]:
                 response_types=_response_types(document, op.get("responses")),
                 pointer="#/paths/" + path.replace("~", "~0").replace("/", "~1") + "/" + method,
                 amounts=_binding_amounts(verb, binding.get("amounts"), args),
+                money_objects=_binding_money(verb, binding.get("moneyObjects"), args),
             )
     return out

@@ -89,7 +89,8 @@ _CODE = re.compile(r"[A-Za-z]{3}")
 _JOINED = re.compile(r"(\b(?:on|to|for|from|in|into|of|at|by|with)\s+)?" + _PLACEHOLDER.pattern)
 
 
-def money_args(args: Mapping[str, Any], amounts: Mapping[str, str]) -> tuple[dict[str, Any], dict[str, str]]:
+def money_args(args: Mapping[str, Any], amounts: Mapping[str, str],
+               objects: Mapping[str, Mapping[str, str]] | None = None) -> tuple[dict[str, Any], dict[str, str]]:
     """``args`` with each amount in its currency's smallest unit shown as a person reads it: 500 with
     ``usd`` is ``5.00`` and ``USD``, 500 ``jpy`` is ``500`` ``JPY``; without a currency, ``500 (smallest
     currency unit)``. Anything else (not a whole number, not a three-letter code) is left as given.
@@ -108,16 +109,29 @@ def money_args(args: Mapping[str, Any], amounts: Mapping[str, str]) -> tuple[dic
             sent[amount] = str(value)
         else:
             shown[amount] = f"{value} (smallest currency unit)"
+    for name, keys in (objects or {}).items():
+        money = args.get(name)
+        value = money.get(keys["amount"]) if isinstance(money, Mapping) else None
+        if not isinstance(value, int) or isinstance(value, bool):
+            continue
+        code = money.get(keys["currency"]) if isinstance(money, Mapping) else None
+        if isinstance(code, str) and _CODE.fullmatch(code):
+            exponent = _EXPONENTS.get(code.upper(), 2)
+            shown[name] = f"{Decimal(value).scaleb(-exponent):.{exponent}f} {code.upper()}"
+        else:
+            shown[name] = f"{value} (smallest currency unit)"
+        sent[name] = _text(money)
     return shown, sent
 
 
 def preview_card(verb_name: str, verb: Mapping[str, Any], args: Mapping[str, Any],
-                 amounts: Mapping[str, str] | None = None) -> dict[str, Any]:
+                 amounts: Mapping[str, str] | None = None,
+                 objects: Mapping[str, Mapping[str, str]] | None = None) -> dict[str, Any]:
     """The verb's ``preview`` with ``{{arg}}`` filled; a field whose arguments are unset is left out.
-    ``amounts``: the binding's amounts in a smallest unit (:func:`money_args`)."""
+    ``amounts``/``objects``: the binding's amounts in a smallest unit (:func:`money_args`)."""
     sent: dict[str, str] = {}
-    if amounts:
-        args, sent = money_args(args, amounts)
+    if amounts or objects:
+        args, sent = money_args(args, amounts or {}, objects)
     preview = verb.get("preview")
     if not isinstance(preview, Mapping):
         return {"kind": "fields", "title": verb_name, "fields": {k: _text(v) for k, v in sorted(args.items())}}

@@ -492,3 +492,19 @@ def test_an_update_card_may_show_every_argument_it_is_given() -> None:
     card = _derive(op("patch", "/users/{userId}", parameters=(path_param("userId"),), request_body=body)
                    )["users.update"].verb.preview
     assert card is not None and {"timezone", "dept", "pmi", "language"} <= set(card.fields or {})
+
+
+def test_a_money_object_in_the_smallest_unit_is_marked_for_the_runtime() -> None:
+    # Square's amount_money {amount, currency}: "in the smallest denomination of the currency".
+    pay = _body({"type": "object", "required": ["amount_money"], "properties": {"amount_money": {
+        "type": "object", "properties": {
+            "amount": {"type": "integer", "description": "The amount of money, in the smallest denomination of the "
+                                                         "currency indicated by currency."},
+            "currency": {"type": "string"}}}}})
+    verb = _derive(op("post", "/payments", request_body=pay))["payments.create"]
+    assert verb.verb.preview is not None and verb.verb.preview.title == "Pay {{amount_money}}"
+    assert verb.binding()["moneyObjects"] == {"amount_money": {"amount": "amount", "currency": "currency"}}
+    whole = _body({"type": "object", "required": ["amount"], "properties": {"amount": {
+        "type": "object", "properties": {"value": {"type": "integer", "description": "in dollars"},
+                                         "currency": {"type": "string"}}}}})
+    assert "moneyObjects" not in _derive(op("post", "/payments", request_body=whole))["payments.create"].binding()

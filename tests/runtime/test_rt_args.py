@@ -171,3 +171,32 @@ def test_a_binding_amounts_must_name_its_own_arguments() -> None:
     for bad in (["amount"], {"amount": "currency"}, {"total": ""}, {"amount": 3}):
         with pytest.raises(InvalidPack, match="amounts"):
             read_operations(doc(bad))
+
+
+def test_a_money_object_reads_as_money_and_shows_what_is_sent() -> None:
+    from packc_runtime.results import preview_card
+
+    verb = {"preview": {"kind": "payment", "title": "Pay {{amount_money}}", "fields": {"amount": "{{amount_money}}"}}}
+    objects = {"amount_money": {"amount": "amount", "currency": "currency"}}
+    card = preview_card("payments.create", verb, {"amount_money": {"amount": 1050, "currency": "usd"}}, None, objects)
+    assert card == {"kind": "payment", "title": "Pay 10.50 USD", "fields": {
+        "amount": "10.50 USD", "amount_money as sent": '{"amount": 1050, "currency": "usd"}'}}
+    assert preview_card("p", verb, {"amount_money": {"amount": 1050}}, None, objects)["title"] == \
+        "Pay 1050 (smallest currency unit)"
+    assert preview_card("p", verb, {"amount_money": "lots"}, None, objects)["title"] == "Pay lots"
+
+
+def test_a_binding_money_objects_must_name_amount_and_currency_keys() -> None:
+    from packc_runtime.errors import InvalidPack
+    from packc_runtime.openapi import read_operations
+
+    def doc(money: object) -> dict[str, object]:
+        return {"openapi": "3.0.3", "paths": {"/p": {"post": {"x-packc-binding": {
+            "verb": "p.create", "args": {"amount_money": {"in": "body", "name": "amount_money"}},
+            "moneyObjects": money}}}}}
+
+    ok = {"amount_money": {"amount": "amount", "currency": "currency"}}
+    assert read_operations(doc(ok))["p.create"].money_objects == ok
+    for bad in ({"other": ok["amount_money"]}, {"amount_money": {"amount": "amount"}}, {"amount_money": "x"}, []):
+        with pytest.raises(InvalidPack, match="moneyObjects"):
+            read_operations(doc(bad))
