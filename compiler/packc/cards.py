@@ -330,6 +330,22 @@ def minor_amounts(args: Sequence[_Arg], document: Mapping[str, Any] | None = Non
     return {}
 
 
+_RFC822 = re.compile(r"\bRFC ?(822|2822|5322)\b", re.I)
+
+
+def mime_args(args: Sequence[_Arg]) -> list[str]:
+    """The binding's ``mime``: arguments that carry a whole email, base64-encoded (Gmail's ``raw``: "The
+    entire email message in an RFC 2822 formatted and base64url encoded string"); the runtime shows its
+    To, Cc, Bcc and Subject on the card, which would otherwise show a blob."""
+    out = []
+    for a in args:
+        schema = getattr(a, "schema", None)
+        text = str(schema.get("description", "")) if isinstance(schema, Mapping) else ""
+        if a.location == "body" and _RFC822.search(text) and re.search(r"base64", text, re.I):
+            out.append(a.name)
+    return out
+
+
 def money_objects(args: Sequence[_Arg], document: Mapping[str, Any] | None = None) -> dict[str, dict[str, str]]:
     """The binding's ``moneyObjects``: an object argument holding an integer amount in the smallest unit
     and its currency (Square's ``amount_money`` {amount, currency}, Adyen's ``amount`` {value, currency}),
@@ -399,6 +415,10 @@ def preview(pv: PlannedVerb, args: Sequence[_Arg], destructive: bool, forced: Pr
     # What the change is on: the item itself, else its parent ("charge {{charge}}", "issue {{issue_number}}").
     on = f"{thing} {own}" if own else parent.removeprefix("for ").strip()
     subject = f"{thing} {own}" if own else f"{thing} {parent}".strip()
+    mime = next((a for a in args if a.name in mime_args(args)), None)
+    sends = pv.action.split("_")[0] in _SENDING
+    if mime and sends and not text:
+        text, to = mime, None  # a whole email: the runtime reads who it goes to from it (user_id is the sender)
     kind: PreviewKind
     if forced:
         kind = forced
@@ -425,6 +445,8 @@ def preview(pv: PlannedVerb, args: Sequence[_Arg], destructive: bool, forced: Pr
             fields["to"] = ph(to)
         if money == "refund":  # what is refunded, whichever way the call names it (a charge, a payment intent)
             fields |= {a.name: ph(a) for a in args if re.fullmatch(r"(body_)?(charge|payment_intent|payment)(_id)?", a.name)}
+    elif kind == "message" and text is mime and mime is not None:
+        fields = {"message": ph(mime)}
     elif kind == "message":
         fields = {"to": ph(to) if to else on, "text": ph(text)}
         headline = _find(args, r"(body_)?(subject|title)")
@@ -500,6 +522,9 @@ def _preview_title(pv: PlannedVerb, kind: str, money: str, thing: str, subject: 
         if pv.action in ("delete", "delete_all"):
             return f"Delete {subject}"
         return f"{_imperative(pv.action, pv.op.method, thing)} {subject}"  # users.delete_photo: "Delete photo of user"
+    if kind == "message" and not to and args and any(a.name in mime_args(args) for a in args) and \
+            pv.action.split("_")[0] in _SENDING:
+        return f"Send {thing}"  # the runtime adds who it goes to, from the email itself
     if kind == "message":
         verb, _, rest = pv.action.partition("_")
         if verb in VERBS and rest and verb not in ("create", "update"):  # chat.post_message: "Post message"

@@ -12,7 +12,7 @@ from packc_runtime.diagnostics import Diagnostic
 from packc_runtime.manifest import Access, Binding, Verb
 
 from .access import Said, decide_care
-from .cards import minor_amounts, money_objects, resource_phrase, titles
+from .cards import mime_args, minor_amounts, money_objects, resource_phrase, titles
 from .cards import preview as preview_card
 from .examples import example_for
 from .model import Api, MediaType, Operation, Parameter
@@ -62,6 +62,7 @@ class DerivedVerb:
     diagnostics: tuple[Diagnostic, ...] = field(default_factory=tuple)
     amounts: Mapping[str, str] = field(default_factory=dict)  # cards.minor_amounts: shown as money by the runtime
     money: Mapping[str, Mapping[str, str]] = field(default_factory=dict)  # cards.money_objects: the same for objects
+    mime: tuple[str, ...] = ()  # cards.mime_args: whole emails, whose To and Subject a card shows
 
     def binding(self) -> dict[str, Any]:
         """The operation's ``x-packc-binding`` (contract)."""
@@ -78,6 +79,8 @@ class DerivedVerb:
             out["amounts"] = dict(self.amounts)
         if self.money:
             out["moneyObjects"] = {k: dict(v) for k, v in self.money.items()}
+        if self.mime:
+            out["mime"] = list(self.mime)
         return out
 
 
@@ -397,8 +400,9 @@ def derive_verb(api: Api, pv: PlannedVerb, cli_bin: str, overrides: Overrides) -
     shown = " ".join([preview.title or "", *(preview.fields or {}).values()]) if preview is not None else ""
     amounts = {k: v for k, v in minor_amounts(args, api.document).items() if f"{{{{{k}}}}}" in shown}  # what the card shows
     money = {k: v for k, v in money_objects(args, api.document).items() if f"{{{{{k}}}}}" in shown}
+    mime = tuple(k for k in mime_args(args) if preview is not None)
     return DerivedVerb(pv.name, pv.op, verb, access, destructive, tuple(args), content_type,
-                       pv.override.idempotent, tuple(diags), amounts, money)
+                       pv.override.idempotent, tuple(diags), amounts, money, mime)
 
 
 # --- binding -----------------------------------------------------------------------------------------

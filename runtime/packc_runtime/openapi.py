@@ -93,6 +93,7 @@ class Operation(NamedTuple):
     # Object arguments that hold an amount in the smallest unit and its currency, by those keys
     # (Square's amount_money {amount, currency}).
     money_objects: Mapping[str, Mapping[str, str]] = {}
+    mime: tuple[str, ...] = ()  # arguments holding a whole base64 email (Gmail's raw): a card shows its headers
 
 
 def load_document(path: Path) -> dict[str, Any]:
@@ -236,6 +237,14 @@ def _binding_money(verb: str, raw: Any, args: Mapping[str, ArgBinding]) -> dict[
     return {k: dict(v) for k, v in raw.items()}
 
 
+def _binding_mime(verb: str, raw: Any, args: Mapping[str, ArgBinding]) -> tuple[str, ...]:
+    if raw is None:
+        return ()
+    if not isinstance(raw, list) or not all(isinstance(k, str) and k in args for k in raw):
+        raise InvalidPack(f"The binding of verb {verb!r} has a 'mime' that does not list its arguments.")
+    return tuple(raw)
+
+
 def bound_methods(document: Mapping[str, Any]) -> dict[str, str]:
     """Each bound verb's HTTP method (upper case); never raises (lint reads untrusted packs with it)."""
     out: dict[str, str] = {}
@@ -313,5 +322,6 @@ def read_operations(document: Mapping[str, Any]) -> dict[str, Operation]:
                 pointer="#/paths/" + path.replace("~", "~0").replace("/", "~1") + "/" + method,
                 amounts=_binding_amounts(verb, binding.get("amounts"), args),
                 money_objects=_binding_money(verb, binding.get("moneyObjects"), args),
+                mime=_binding_mime(verb, binding.get("mime"), args),
             )
     return out

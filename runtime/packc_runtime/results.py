@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import base64
+import binascii
+import email.policy
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from decimal import Decimal
+from email.parser import BytesHeaderParser
 from typing import Any
 
 from .errors import (
@@ -124,14 +128,45 @@ def money_args(args: Mapping[str, Any], amounts: Mapping[str, str],
     return shown, sent
 
 
+def email_headers(value: Any) -> dict[str, str] | None:
+    """Who a whole email goes to and what it says it is (To, Cc, Bcc, From, Subject), from the
+    base64url text a Gmail-like ``raw`` argument holds; None when it is not one. Only the headers are
+    parsed, with the standard library's email parser."""
+    if not isinstance(value, str) or not value.strip():
+        return None
+    text = value.strip()
+    try:
+        data = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+    except (ValueError, binascii.Error):
+        return None
+    headers = BytesHeaderParser(policy=email.policy.default).parsebytes(data)
+    out = {}
+    for name in ("To", "Cc", "Bcc", "From", "Subject"):
+        try:
+            found = headers.get(name)
+        except (ValueError, IndexError, TypeError):  # a header the parser cannot read: left out
+            found = None
+        if found is not None:
+            out[name.lower()] = " ".join(str(found).split())
+    return out or None
+
+
 def preview_card(verb_name: str, verb: Mapping[str, Any], args: Mapping[str, Any],
                  amounts: Mapping[str, str] | None = None,
-                 objects: Mapping[str, Mapping[str, str]] | None = None) -> dict[str, Any]:
+                 objects: Mapping[str, Mapping[str, str]] | None = None,
+                 mime: Sequence[str] = ()) -> dict[str, Any]:
     """The verb's ``preview`` with ``{{arg}}`` filled; a field whose arguments are unset is left out.
-    ``amounts``/``objects``: the binding's amounts in a smallest unit (:func:`money_args`)."""
+    ``amounts``/``objects``: the binding's amounts in a smallest unit (:func:`money_args`); ``mime``:
+    arguments holding a whole email, shown by its headers (:func:`email_headers`)."""
     sent: dict[str, str] = {}
     if amounts or objects:
         args, sent = money_args(args, amounts or {}, objects)
+    read: dict[str, str] = {}
+    for name in mime:
+        headers = email_headers(args.get(name))
+        if headers is not None:
+            args = {**args, name: f"an email of {len(str(args[name]))} characters (base64)"}
+            read |= {f"email {k}": v for k, v in headers.items()}
     preview = verb.get("preview")
     if not isinstance(preview, Mapping):
         return {"kind": "fields", "title": verb_name, "fields": {k: _text(v) for k, v in sorted(args.items())}}
@@ -149,7 +184,7 @@ def preview_card(verb_name: str, verb: Mapping[str, Any], args: Mapping[str, Any
         # A field whose arguments are unset is left out, never shown as "".
         filled = {str(k): render(str(v), args, strict=True) for k, v in fields.items()}
         card["fields"] = {k: v for k, v in filled.items() if v is not None}
-        card["fields"] |= {f"{name} as sent": value for name, value in sent.items()}
+        card["fields"] |= {f"{name} as sent": value for name, value in sent.items()} | read
     return card
 
 

@@ -508,3 +508,15 @@ def test_a_money_object_in_the_smallest_unit_is_marked_for_the_runtime() -> None
         "type": "object", "properties": {"value": {"type": "integer", "description": "in dollars"},
                                          "currency": {"type": "string"}}}}})
     assert "moneyObjects" not in _derive(op("post", "/payments", request_body=whole))["payments.create"].binding()
+
+
+def test_a_whole_email_argument_is_marked_and_its_send_card_names_no_false_recipient() -> None:
+    raw = _body({"type": "object", "properties": {"raw": {
+        "type": "string", "format": "byte",
+        "description": "The entire email message in an RFC 2822 formatted and base64url encoded string."}}})
+    ops = (op("post", "/users/{userId}/messages/send", parameters=(path_param("userId"),), request_body=raw),)
+    verb = _derive(*ops)["users.messages.send"]
+    card = verb.verb.preview
+    assert card is not None and card.kind == "message" and card.title == "Send message"
+    assert card.fields is not None and card.fields["message"] == "{{raw}}"
+    assert verb.binding()["mime"] == ["raw"]

@@ -200,3 +200,44 @@ def test_a_binding_money_objects_must_name_amount_and_currency_keys() -> None:
     for bad in ({"other": ok["amount_money"]}, {"amount_money": {"amount": "amount"}}, {"amount_money": "x"}, []):
         with pytest.raises(InvalidPack, match="moneyObjects"):
             read_operations(doc(bad))
+
+
+def test_a_whole_email_argument_shows_who_it_goes_to() -> None:
+    import base64
+
+    from packc_runtime.results import email_headers, preview_card
+
+    raw = base64.urlsafe_b64encode(b"To: boss@corp.com\r\nCc: hr@corp.com\r\nSubject: =?utf-8?q?I_quit?=\r\n\r\nBye")
+    verb = {"preview": {"kind": "message", "title": "Send message", "fields": {"message": "{{raw}}"}}}
+    card = preview_card("users.messages.send", verb, {"raw": raw.decode().rstrip("=")}, mime=["raw"])
+    assert card["fields"] == {"message": "an email of 94 characters (base64)", "email to": "boss@corp.com",
+                              "email cc": "hr@corp.com", "email subject": "I quit"}
+    assert email_headers("") is None and email_headers(5) is None
+    # Not an email: shown as given, nothing read into it.
+    assert preview_card("s", verb, {"raw": "hello"}, mime=["raw"])["fields"] == {"message": "hello"}
+
+
+@given(st.text(max_size=300))
+def test_email_headers_never_fail_and_read_one_line_each(text: str) -> None:
+    import base64
+
+    from packc_runtime.results import email_headers
+
+    for value in (text, base64.urlsafe_b64encode(text.encode("utf-8", "surrogatepass")).decode()):
+        headers = email_headers(value)
+        assert headers is None or all(isinstance(v, str) and "\n" not in v and "\r" not in v
+                                      for v in headers.values())
+
+
+def test_a_binding_mime_must_list_its_arguments() -> None:
+    from packc_runtime.errors import InvalidPack
+    from packc_runtime.openapi import read_operations
+
+    def doc(mime: object) -> dict[str, object]:
+        return {"openapi": "3.0.3", "paths": {"/m": {"post": {"x-packc-binding": {
+            "verb": "m.send", "args": {"raw": {"in": "body", "name": "raw"}}, "mime": mime}}}}}
+
+    assert read_operations(doc(["raw"]))["m.send"].mime == ("raw",)
+    for bad in (["other"], "raw", [1]):
+        with pytest.raises(InvalidPack, match="mime"):
+            read_operations(doc(bad))
