@@ -44,6 +44,8 @@ _DESCRIBING = (r"(body_)?(title|name|display_name|subject|summary|description|bo
                r"items|line_items|price|plan|quantity|friendly_name|notes|assignee|due_on|due_at|due_date|priority|"
                r"projects?|issuetype|region|size|image|topic|start_time|duration|given_name|family_name|first_name|"
                r"last_name|email_address|company_name)")
+# What puts something on a calendar: a start and an end then make an event card ("Schedule meeting").
+_SCHEDULING = {"create", "schedule", "book", "reschedule", "insert", "add", "reserve", "plan"}
 # Who a message or an invitation goes to.
 _TO = r"(body_)?(to|recipients?|email|phone|phone_number|channel|chat_id|to_\w+|(?!reply_to|link_to|in_reply_to)\w+_to|" \
       r"payee\w*|destination\w*|" \
@@ -428,8 +430,8 @@ def preview(pv: PlannedVerb, args: Sequence[_Arg], destructive: bool, forced: Pr
         kind = "payment"
     elif text and (to or thing_word.rpartition("_")[2] in _MESSAGE_THINGS) and pv.action not in ("update", "delete"):
         kind = "message"
-    elif start and end:
-        kind = "event"
+    elif start and end and pv.action.split("_")[0] in _SCHEDULING:
+        kind = "event"  # not a read's date range (Plaid's transactions.get), nor an update of one
     elif words & _PUBLISH_WORDS and pv.action not in ("update", "delete", "get"):
         kind = "publish"
     elif pv.action in ("create", "update", "replace"):

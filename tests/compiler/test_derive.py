@@ -520,3 +520,14 @@ def test_a_whole_email_argument_is_marked_and_its_send_card_names_no_false_recip
     assert card is not None and card.kind == "message" and card.title == "Send message"
     assert card.fields is not None and card.fields["message"] == "{{raw}}"
     assert verb.binding()["mime"] == ["raw"]
+
+
+def test_a_date_range_makes_an_event_only_where_something_is_scheduled() -> None:
+    # Plaid reads by POST with start_date/end_date; a calendar event's update is an update.
+    ops = [op("post", "/transactions/get", request_body=_props("start_date", "end_date")),
+           op("put", "/events/{id}", parameters=(path_param("id"),), request_body=_props("start", "end", "status")),
+           op("post", "/events", request_body=_props("title", "start", "end"))]
+    cards = {k: v.verb.preview for k, v in _derive(*ops).items() if v.verb.preview}
+    assert cards["events.create"].kind == "event"
+    assert cards["events.update"].kind == "record" and cards["events.update"].title == "Update event {{id}}"
+    assert all(c.kind != "event" for k, c in cards.items() if k.startswith("transactions"))
