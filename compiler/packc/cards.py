@@ -28,7 +28,7 @@ _CRUD_WORDS = {"list": ("Listing", "Listed"), "get": ("Getting", "Got"), "create
 _METHOD_WORDS = {"get": ("Getting", "Got"), "post": ("Submitting", "Submitted"), "put": ("Updating", "Updated"),
                  "patch": ("Updating", "Updated"), "delete": ("Deleting", "Deleted")}
 # What moves money when created, or when this action is taken on it.
-_MONEY_THINGS = {"charge", "payment", "payout", "transfer", "refund", "disbursement", "remittance", "withdrawal",
+_MONEY_THINGS = {"charge", "payment", "payout", "transfer", "refund", "capture", "disbursement", "remittance", "withdrawal",
                  "outbound_transfer", "outbound_payment", "payment_intent", "send_money", "wire"}
 _MONEY_ACTIONS = {"capture", "pay", "refund", "payout", "transfer", "charge", "withdraw", "send_money", "disburse"}
 _MESSAGE_THINGS = {"message", "sms", "email", "mail", "chat", "notification", "text", "comment", "reply", "post",
@@ -298,7 +298,7 @@ def _money(pv: PlannedVerb, words: set[str]) -> str:
     thing = singular(pv.resource[-1]) if pv.resource else ""
     if pv.action == "create" and (thing in _MONEY_THINGS or thing.rpartition("_")[2] in _MONEY_THINGS):
         return "refund" if "refund" in thing else "transfer" if "transfer" in thing else \
-            "payout" if "payout" in thing else "create"
+            "payout" if "payout" in thing else "capture" if "capture" in thing else "create"
     if pv.action == "confirm" and words & {"payment", "payment_intent", "payment_intents", "charge", "charges"}:
         return "confirm"
     return ""
@@ -508,8 +508,8 @@ def _preview_title(pv: PlannedVerb, kind: str, money: str, thing: str, subject: 
         if money == "refund":
             paid = on or ph(_find(args, r"(body_)?(charge|payment_intent|payment)"))
             return f"Refund {sum_}" + (f" on {paid}" if paid else "")
-        if money == "capture":
-            return f"Capture {sum_} on {subject}"
+        if money == "capture":  # a created capture is on its parent (Adyen's /payments/{ref}/captures)
+            return f"Capture {sum_} on {on if pv.action == 'create' and on else subject}"
         if money == "confirm":
             return f"Confirm {subject}"
         if money == "payout":

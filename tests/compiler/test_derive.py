@@ -531,3 +531,16 @@ def test_a_date_range_makes_an_event_only_where_something_is_scheduled() -> None
     assert cards["events.create"].kind == "event"
     assert cards["events.update"].kind == "record" and cards["events.update"].title == "Update event {{id}}"
     assert all(c.kind != "event" for k, c in cards.items() if k.startswith("transactions"))
+
+
+def test_a_created_capture_moves_money_on_its_payment() -> None:
+    # Adyen: POST /payments/{paymentPspReference}/captures with amount {value, currency} in minor units.
+    body = _body({"type": "object", "required": ["amount"], "properties": {"amount": {
+        "type": "object", "properties": {"value": {"type": "integer", "description": "The amount, in minor units."},
+                                         "currency": {"type": "string"}}}}})
+    verb = _derive(op("post", "/payments/{paymentPspReference}/captures",
+                      parameters=(path_param("paymentPspReference"),), request_body=body))["payments.captures.create"]
+    card = verb.verb.preview
+    assert card is not None and card.kind == "payment"
+    assert card.title == "Capture {{amount}} on payment {{payment_psp_reference}}"
+    assert verb.binding()["moneyObjects"] == {"amount": {"amount": "value", "currency": "currency"}}
