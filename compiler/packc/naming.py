@@ -18,6 +18,7 @@ from packc_runtime.identifiers import RESERVED_VERBS
 from .english import SELF_WORDS, VERBS, is_plural, past, singular
 from .model import Api, Operation
 from .overrides import OpOverride
+from .shape import COLLECTION_ACTIONS, ITEM_ACTIONS
 from .text import snake
 
 __all__ = ["CRUD", "MAX_NAME", "VERSION", "name_operation", "name_operations", "pack_names", "path_segments", "path_words",
@@ -28,8 +29,7 @@ MAX_NAME = 64
 _PREFIX = re.compile(r"^(api|apis|rest|public|latest|beta|alpha)$", re.I)
 # A version segment (v1, v1.0, v2beta1, 2010-04-01, 3): never a word of a name, wherever it stands.
 VERSION = re.compile(r"^(v\d+([._-]?\d+)*([a-z]+\d*)?|\d+([._-]\d+)*)$", re.I)
-_COLLECTION = {"get": "list", "post": "create", "put": "update", "patch": "update", "delete": "delete"}
-_ITEM = {"get": "get", "post": "update", "put": "update", "patch": "update", "delete": "delete"}
+_COLLECTION, _ITEM = COLLECTION_ACTIONS, ITEM_ACTIONS
 CRUD = {"list", "get", "create", "update", "delete"}
 # DELETE of an action a PUT or POST takes (PUT /issues/{n}/lock) undoes it.
 _UNDONE = {"lock", "star", "follow", "pin", "mute", "block", "subscribe", "archive", "assign", "watch", "hide",

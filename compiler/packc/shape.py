@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from .model import Operation
 
-__all__ = ["Shape", "hanging_from", "noun_homes", "noun_mentions", "noun_of", "parent_item", "path_segments", "same_noun",
+__all__ = ["COLLECTION_ACTIONS", "ITEM_ACTIONS", "Shape", "hanging_from", "noun_homes", "noun_mentions", "noun_of", "parent_item", "path_segments", "same_noun",
            "segment_list", "shape", "stem", "words"]
 
 
@@ -97,8 +97,12 @@ _RPC_VERBS = {"list": "list", "get": "get", "info": "get", "create": "create", "
               "open": "open", "close": "close", "join": "join", "leave": "leave", "rename": "rename", "history": "list",
               "replies": "list", "members": "list", "approve": "approve", "restrict": "restrict", "revoke": "revoke"}
 _RPC_NOUNS = frozenset({"history", "replies", "members", "info", "new"})  # verbs only in a dotted name: not /membersInvited
-_ITEM = {"get": "get", "put": "update", "patch": "update", "post": "update", "delete": "delete"}
-_COLLECTION = {"get": "list", "post": "create", "put": "update", "patch": "update", "delete": "delete"}
+# What a method does to an item (/pets/{id}) and to a collection (/pets): the one home of these
+# (naming.py names verbs with them, shape.py ranks with them).
+ITEM_ACTIONS: Mapping[str, str] = {"get": "get", "put": "update", "patch": "update", "post": "update", "delete": "delete"}
+COLLECTION_ACTIONS: Mapping[str, str] = {"get": "list", "post": "create", "put": "update", "patch": "update",
+                                         "delete": "delete"}
+_ITEM, _COLLECTION = ITEM_ACTIONS, COLLECTION_ACTIONS
 
 
 _EXTENSION = re.compile(r"\.(json|xml|yaml|csv)$", re.I)
