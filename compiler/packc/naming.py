@@ -18,7 +18,7 @@ from packc_runtime.identifiers import RESERVED_VERBS
 from .english import SELF_WORDS, VERBS, is_plural, past, singular
 from .model import Api, Operation
 from .overrides import OpOverride
-from .shape import COLLECTION_ACTIONS, ITEM_ACTIONS
+from .shape import COLLECTION_ACTIONS, ITEM_ACTIONS, creates_at_item
 from .text import snake
 
 __all__ = ["CRUD", "MAX_NAME", "VERSION", "name_operation", "name_operations", "pack_names", "path_segments", "path_words",
@@ -260,6 +260,8 @@ def name_operation(op: Operation, api: Api | None = None,
             # An RPC method is named as the API names it: its namespace, then its method, whatever its
             # response (/conversations.info → conversations.info, /chat.postMessage → chat.post_message).
             return tuple(statics[-3:-1]), statics[-1]
+    if not custom and segs[-1][1] and creates_at_item(op):
+        return tuple(statics[-2:]), "create"  # POST /flags/{projectKey} "Create a feature flag": flags.create
     return _from_segments(segs, custom, op.method, response_shape(api, op, cache))
 
 

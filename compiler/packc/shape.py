@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from .model import Operation
 
-__all__ = ["COLLECTION_ACTIONS", "ITEM_ACTIONS", "Shape", "hanging_from", "noun_homes", "noun_mentions", "noun_of", "parent_item", "path_segments", "same_noun",
+__all__ = ["COLLECTION_ACTIONS", "ITEM_ACTIONS", "Shape", "creates_at_item", "hanging_from", "noun_homes", "noun_mentions", "noun_of", "parent_item", "path_segments", "same_noun",
            "segment_list", "shape", "stem", "words"]
 
 
@@ -148,6 +148,16 @@ def path_segments(path: str) -> tuple[tuple[str, ...], bool]:
     return tuple(out), dotted
 
 
+def creates_at_item(op: Operation) -> bool:
+    """A POST or PUT on an item path that its summary says creates: at a name the caller chooses
+    (``POST /repos/{o}/{r}/contents/{filepath}`` "Create a file"), or under a parent's key
+    (LaunchDarkly's ``POST /flags/{projectKey}`` "Create a feature flag"). "Create or update" stays
+    an update. The ranking's shape and the verb's name both read it here."""
+    head = words(op.summary)[:3]
+    return (op.method in ("post", "put") and bool(head) and stem(head[0]) in ("create", "add")
+            and "or" not in head)  # "Create a file", "Creates a new feature flag", "Adds a member"
+
+
 def shape(op: Operation) -> Shape:
     """The operation's resource and action, read from its path and method alone."""
     segs, dotted = segment_list(op.path)
@@ -159,10 +169,7 @@ def shape(op: Operation) -> Shape:
     if not segs:
         return Shape((), _ITEM.get(method, method) if item else _COLLECTION.get(method, method), depth)
     if item:
-        head = words(op.summary)[:3]
-        if method in ("post", "put") and head[:1] in (("create",), ("add",)) and "or" not in head:
-            # POST /repos/{o}/{r}/contents/{filepath} "Create a file": a create at a name the caller
-            # chooses. ("Create or update ..." stays an update.)
+        if creates_at_item(op):
             return Shape(tuple(segs), "create", depth)
         return Shape(tuple(segs), _ITEM.get(method, method), depth)
     last = segs[-1]

@@ -428,3 +428,14 @@ def test_an_included_deprecated_operation_warns_and_long_names_are_cut() -> None
     with pytest.raises(UsageError) as caught:
         plan(api, Overrides(), include=["x" * 100_000])  # type: ignore[arg-type]
     assert len(str(caught.value)) < 400
+
+
+@pytest.mark.parametrize(("path", "summary", "expected"), [
+    ("/flags/{projectKey}", "Creates a new feature flag.", "flags.create"),  # LaunchDarkly: under the project key
+    ("/repositories/{workspace}/{repo_slug}", "Create a repository", "repositories.create"),  # Bitbucket
+    ("/files/{path}", "Create or update a file", "files.update"),
+    ("/flags/{projectKey}", "Copy a flag", "flags.update"),
+])
+def test_a_post_on_an_item_that_its_summary_says_creates_is_a_create(path: str, summary: str, expected: str) -> None:
+    result = plan(make_api(op("post", path, summary=summary)), Overrides())  # type: ignore[arg-type]
+    assert [v.name for v in result.packs[0].verbs] == [expected]
