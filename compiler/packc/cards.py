@@ -44,6 +44,8 @@ _DESCRIBING = (r"(body_)?(title|name|display_name|subject|summary|description|bo
                r"items|line_items|price|plan|quantity|friendly_name|notes|assignee|due_on|due_at|due_date|priority|"
                r"projects?|issuetype|region|size|image|topic|start_time|duration|given_name|family_name|first_name|"
                r"last_name|email_address|company_name)")
+# Words of a path parameter's name that say it is a key, not what it keys (project_key: a project).
+_KEY_WORDS = {"id", "key", "uuid", "sid", "gid", "slug", "name", "path", "ref", "reference", "number", "code"}
 # What puts something on a calendar: a start and an end then make an event card ("Schedule meeting").
 _SCHEDULING = {"create", "schedule", "book", "reschedule", "insert", "add", "reserve", "plan"}
 # Who a message or an invitation goes to.
@@ -213,9 +215,20 @@ def _without_thing(obj: str, thing: str) -> str:
     return rest if rest and head in (last, singular(last)) else obj
 
 
+def _created_ids(pv: PlannedVerb, args: Sequence[_Arg]) -> tuple[str, str]:
+    """``_ids``, but a create at an item path (LaunchDarkly's ``POST /flags/{projectKey}``) makes a new
+    thing: its path key is the parent's, named after itself (``project {{project_key}}``)."""
+    own, parent = _ids(pv, args)
+    if pv.action == "create" and own and pv.op.path.rstrip("/").endswith("}"):
+        keys = _path_params(args)
+        noun = " ".join(w for w in (keys[-1].name.split("_") if keys else []) if w not in _KEY_WORDS)
+        return "", f"{noun} {own}" if noun and noun != _thing(pv) else ""
+    return own, parent
+
+
 def titles(pv: PlannedVerb, args: Sequence[_Arg]) -> Title:
     """live/done titles, most specific first; the last one has no placeholder."""
-    own, parent = _ids(pv, args)
+    own, parent = _created_ids(pv, args)
     thing = _thing(pv)
     state = pv.resource[-1] if pv.action == "get" and pv.resource else ""
     if state.endswith("ed") and len(pv.resource) > 1 and not is_plural(state):
@@ -412,7 +425,7 @@ def preview(pv: PlannedVerb, args: Sequence[_Arg], destructive: bool, forced: Pr
     words |= {singular(w) for w in words}
     thing_word = singular(pv.resource[-1]) if pv.resource else ""
     money = _money(pv, {*pv.resource, thing_word})
-    own, parent = _ids(pv, args)
+    own, parent = _created_ids(pv, args)
     thing = _thing(pv)
     # What the change is on: the item itself, else its parent ("charge {{charge}}", "issue {{issue_number}}").
     on = f"{thing} {own}" if own else parent.removeprefix("for ").strip()

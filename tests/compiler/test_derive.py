@@ -544,3 +544,12 @@ def test_a_created_capture_moves_money_on_its_payment() -> None:
     assert card is not None and card.kind == "payment"
     assert card.title == "Capture {{amount}} on payment {{payment_psp_reference}}"
     assert verb.binding()["moneyObjects"] == {"amount": {"amount": "value", "currency": "currency"}}
+
+
+def test_a_create_at_an_item_path_is_in_the_parent_its_key_names() -> None:
+    # LaunchDarkly: POST /flags/{projectKey} "Creates a new feature flag" read "Update flag default".
+    o = op("post", "/flags/{projectKey}", summary="Creates a new feature flag.",
+           parameters=(path_param("projectKey"),), request_body=_props("name", "key"))
+    verb = _derive(o)["flags.create"].verb
+    assert verb.preview is not None and verb.preview.title == "Create flag {{name}} in project {{project_key}}"
+    assert verb.title is not None and verb.title.live[0] == "Creating flag {{name}}"
