@@ -169,7 +169,7 @@ def _ids(pv: PlannedVerb, args: Sequence[_Arg]) -> tuple[str, str]:
 
 
 def _label_arg(args: Sequence[_Arg]) -> _Arg | None:
-    """What names the thing a call makes (``Create task {{data.name}}``): a required title or name
+    """What names the thing a call makes (``Create customer {{name}}``): a required title or name
     first; an optional one leaves no gap when unset."""
     named = [a for a in args if a.location in ("body", "query") and
              re.fullmatch(r"(body_)?(title|name|subject|summary|tag_name)", a.name)]
@@ -326,6 +326,9 @@ def _money_args(args: Sequence[_Arg]) -> tuple[_Arg | None, _Arg | None]:
 # How a document says an amount is in the currency's smallest unit (Stripe: "A positive integer in cents
 # representing how much to charge", "in the smallest currency unit").
 _MINOR = re.compile(r"\bsmallest (currency )?(units?|denomination)\b|\bminor (currency )?units?\b|\bin cents\b", re.I)
+_MAJOR = re.compile(r"\b(dollars?|euros?|whole units?|major units?|decimal)\b", re.I)
+_AMOUNT = re.compile(r"(\w+_)?amount(_\w+)?", re.I)
+_CONVENTION: dict[int, tuple[Mapping[str, Any], int]] = {}
 
 
 def minor_amounts(args: Sequence[_Arg], document: Mapping[str, Any] | None = None) -> dict[str, str]:
@@ -338,27 +341,39 @@ def minor_amounts(args: Sequence[_Arg], document: Mapping[str, Any] | None = Non
     schema = getattr(amount, "schema", None)
     if amount is None or not isinstance(schema, Mapping) or schema.get("type") != "integer":
         return {}
-    text = str(schema.get("description", ""))
-    if _MINOR.search(text) or (currency is not None and document is not None and not _MAJOR.search(text)
-                               and minor_convention(document) >= 3):
+    if _smallest_unit(schema, document if currency is not None else None):
         return {amount.name: currency.name if currency else ""}
     return {}
+
+
+def _smallest_unit(schema: Mapping[str, Any], document: Mapping[str, Any] | None) -> bool:
+    """Whether an integer amount is in its currency's smallest unit: its description says so ("in
+    cents"), or, naming no other unit, its ``document`` (given only when a currency stands beside the
+    amount) says so of at least three of its integer amounts."""
+    text = str(schema.get("description", ""))
+    return bool(_MINOR.search(text)) or (document is not None and not _MAJOR.search(text)
+                                         and minor_convention(document) >= 3)
 
 
 _RFC822 = re.compile(r"\bRFC ?(822|2822|5322)\b", re.I)
 
 
-def mime_args(args: Sequence[_Arg]) -> list[str]:
-    """The binding's ``mime``: arguments that carry a whole email, base64-encoded (Gmail's ``raw``: "The
-    entire email message in an RFC 2822 formatted and base64url encoded string"); the runtime shows its
-    To, Cc, Bcc and Subject on the card, which would otherwise show a blob."""
+def _whole_emails(args: Sequence[_Arg]) -> list[_Arg]:
+    """Arguments that carry a whole email, base64-encoded (Gmail's ``raw``: "The entire email message
+    in an RFC 2822 formatted and base64url encoded string")."""
     out = []
     for a in args:
         schema = getattr(a, "schema", None)
         text = str(schema.get("description", "")) if isinstance(schema, Mapping) else ""
         if a.location == "body" and _RFC822.search(text) and re.search(r"base64", text, re.I):
-            out.append(a.name)
+            out.append(a)
     return out
+
+
+def mime_args(args: Sequence[_Arg]) -> list[str]:
+    """The binding's ``mime``: the names of :func:`_whole_emails`; the runtime shows each one's To, Cc,
+    Bcc and Subject on the card, which would otherwise show a blob."""
+    return [a.name for a in _whole_emails(args)]
 
 
 def money_objects(args: Sequence[_Arg], document: Mapping[str, Any] | None = None) -> dict[str, dict[str, str]]:
@@ -378,15 +393,9 @@ def money_objects(args: Sequence[_Arg], document: Mapping[str, Any] | None = Non
                         None)
         if amount is None or currency is None:
             continue
-        text = str(props[amount].get("description", ""))
-        if _MINOR.search(text) or (document is not None and not _MAJOR.search(text) and minor_convention(document) >= 3):
+        if _smallest_unit(props[amount], document):
             out[a.name] = {"amount": amount, "currency": currency}
     return out
-
-
-_MAJOR = re.compile(r"\b(dollars?|euros?|whole units?|major units?|decimal)\b", re.I)
-_AMOUNT = re.compile(r"(\w+_)?amount(_\w+)?", re.I)
-_CONVENTION: dict[int, tuple[Mapping[str, Any], int]] = {}
 
 
 def minor_convention(document: Mapping[str, Any]) -> int:
@@ -430,9 +439,8 @@ def preview(pv: PlannedVerb, args: Sequence[_Arg], destructive: bool, forced: Pr
     # What the change is on: the item itself, else its parent ("charge {{charge}}", "issue {{issue_number}}").
     on = f"{thing} {own}" if own else parent.removeprefix("for ").strip()
     subject = f"{thing} {own}" if own else f"{thing} {parent}".strip()
-    mime = next((a for a in args if a.name in mime_args(args)), None)
-    sends = pv.action.split("_")[0] in _SENDING
-    if mime and sends and not text:
+    mime = next(iter(_whole_emails(args)), None)
+    if mime and pv.action.split("_")[0] in _SENDING and not text:
         text, to = mime, None  # a whole email: the runtime reads who it goes to from it (user_id is the sender)
     kind: PreviewKind
     if forced:
@@ -537,8 +545,7 @@ def _preview_title(pv: PlannedVerb, kind: str, money: str, thing: str, subject: 
         if pv.action in ("delete", "delete_all"):
             return f"Delete {subject}"
         return f"{_imperative(pv.action, pv.op.method, thing)} {subject}"  # users.delete_photo: "Delete photo of user"
-    if kind == "message" and not to and args and any(a.name in mime_args(args) for a in args) and \
-            pv.action.split("_")[0] in _SENDING:
+    if kind == "message" and not to and _whole_emails(args) and pv.action.split("_")[0] in _SENDING:
         return f"Send {thing}"  # the runtime adds who it goes to, from the email itself
     if kind == "message":
         verb, _, rest = pv.action.partition("_")

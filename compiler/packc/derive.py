@@ -400,7 +400,7 @@ def derive_verb(api: Api, pv: PlannedVerb, cli_bin: str, overrides: Overrides) -
     shown = " ".join([preview.title or "", *(preview.fields or {}).values()]) if preview is not None else ""
     amounts = {k: v for k, v in minor_amounts(args, api.document).items() if f"{{{{{k}}}}}" in shown}  # what the card shows
     money = {k: v for k, v in money_objects(args, api.document).items() if f"{{{{{k}}}}}" in shown}
-    mime = tuple(k for k in mime_args(args) if preview is not None)
+    mime = tuple(mime_args(args)) if preview is not None else ()
     return DerivedVerb(pv.name, pv.op, verb, access, destructive, tuple(args), content_type,
                        pv.override.idempotent, tuple(diags), amounts, money, mime)
 

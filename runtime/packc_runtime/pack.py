@@ -258,8 +258,7 @@ class Pack:
         if self.is_write(verb) and not confirm:
             raise NotConfirmed(f"{verb} changes data: nothing was sent. Show the preview to a person, then call "
                                "again confirmed (--confirm, confirm=True, or \"confirm\": true).",
-                               preview=preview_card(verb, declared, args, op.amounts, op.money_objects,
-                                                                    op.mime))
+                               preview=preview_card(verb, declared, args, op.amounts, op.money_objects, op.mime))
         base = server_url(op, override=server, variables=server_variables)
         home = server_origins(op, server_variables) if op.security else ()
 

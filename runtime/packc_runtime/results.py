@@ -2,14 +2,9 @@
 
 from __future__ import annotations
 
-import base64
-import binascii
-import email.policy
 import json
 import re
 from collections.abc import Mapping, Sequence
-from decimal import Decimal
-from email.parser import BytesHeaderParser
 from typing import Any
 
 from .errors import (
@@ -93,38 +88,39 @@ _CODE = re.compile(r"[A-Za-z]{3}")
 _JOINED = re.compile(r"(\b(?:on|to|for|from|in|into|of|at|by|with)\s+)?" + _PLACEHOLDER.pattern)
 
 
+def _as_money(value: Any, code: Any) -> tuple[str, str] | None:
+    """An amount in its currency's smallest unit as a person reads it, with the currency's code:
+    (``5.00``, ``USD``) for 500 ``usd``, (``500``, ``JPY``) for 500 ``jpy``; (``500 (smallest currency
+    unit)``, ``""``) without a code; None when the amount is not a whole number."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        return None
+    if not (isinstance(code, str) and _CODE.fullmatch(code)):
+        return f"{value} (smallest currency unit)", ""
+    from decimal import Decimal  # only a card with money needs it: not on every call's start-up
+
+    exponent = _EXPONENTS.get(code.upper(), 2)
+    return f"{Decimal(value).scaleb(-exponent):.{exponent}f}", code.upper()
+
+
 def money_args(args: Mapping[str, Any], amounts: Mapping[str, str],
                objects: Mapping[str, Mapping[str, str]] | None = None) -> tuple[dict[str, Any], dict[str, str]]:
-    """``args`` with each amount in its currency's smallest unit shown as a person reads it: 500 with
-    ``usd`` is ``5.00`` and ``USD``, 500 ``jpy`` is ``500`` ``JPY``; without a currency, ``500 (smallest
-    currency unit)``. Anything else (not a whole number, not a three-letter code) is left as given.
-    Also the values as they are sent, by amount: the card shows them too, so what a person approves is
+    """``args`` with each amount in its currency's smallest unit shown as a person reads it
+    (:func:`_as_money`): an amount argument with the argument its currency is in, or a money object
+    (``objects``: its amount and currency keys) as ``10.50 USD``. Anything else is left as given.
+    Also the values as they are sent, by argument: the card shows them too, so what a person approves is
     never only the reading (a document that says "in cents" wrongly cannot hide what goes out)."""
     shown, sent = dict(args), {}
     for amount, currency in amounts.items():
-        value = args.get(amount)
-        if not isinstance(value, int) or isinstance(value, bool):
-            continue
-        code = args.get(currency) if currency else None
-        if isinstance(code, str) and _CODE.fullmatch(code):
-            exponent = _EXPONENTS.get(code.upper(), 2)
-            shown[amount] = f"{Decimal(value).scaleb(-exponent):.{exponent}f}"
-            shown[currency] = code.upper()
-            sent[amount] = str(value)
-        else:
-            shown[amount] = f"{value} (smallest currency unit)"
+        read = _as_money(args.get(amount), args.get(currency) if currency else None)
+        if read is not None:
+            shown[amount] = read[0]
+            if read[1]:
+                shown[currency], sent[amount] = read[1], str(args[amount])
     for name, keys in (objects or {}).items():
         money = args.get(name)
-        value = money.get(keys["amount"]) if isinstance(money, Mapping) else None
-        if not isinstance(value, int) or isinstance(value, bool):
-            continue
-        code = money.get(keys["currency"]) if isinstance(money, Mapping) else None
-        if isinstance(code, str) and _CODE.fullmatch(code):
-            exponent = _EXPONENTS.get(code.upper(), 2)
-            shown[name] = f"{Decimal(value).scaleb(-exponent):.{exponent}f} {code.upper()}"
-        else:
-            shown[name] = f"{value} (smallest currency unit)"
-        sent[name] = _text(money)
+        read = _as_money(money.get(keys["amount"]), money.get(keys["currency"])) if isinstance(money, Mapping) else None
+        if read is not None:
+            shown[name], sent[name] = " ".join(part for part in read if part), _text(money)
     return shown, sent
 
 
@@ -134,6 +130,11 @@ def email_headers(value: Any) -> dict[str, str] | None:
     parsed, with the standard library's email parser."""
     if not isinstance(value, str) or not value.strip():
         return None
+    import base64  # only a card of a whole email needs these: not on every call's start-up
+    import binascii
+    import email.policy
+    from email.parser import BytesHeaderParser
+
     text = value.strip()
     try:
         data = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
