@@ -20,6 +20,7 @@ setup: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check compiler runtime tests tools
+	$(BIN)/ruff format --check compiler runtime tests tools
 
 typecheck: $(STAMP)
 	$(BIN)/mypy

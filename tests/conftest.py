@@ -15,7 +15,9 @@ DEMO_KEY = "demo-test-key"
 
 
 def _demo_server_module() -> Any:
-    spec = importlib.util.spec_from_file_location("packc_tests_demo_server", ROOT / "specs" / "demo" / "server.py")
+    spec = importlib.util.spec_from_file_location(
+        "packc_tests_demo_server", ROOT / "specs" / "demo" / "server.py"
+    )
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -59,7 +61,11 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
     missing: dict[str, int] = {}
     for report in skipped:
         reason = str(report.longrepr[2]) if isinstance(report.longrepr, tuple) else str(report.longrepr)
-        for part, what in (("prism", "Prism"), ("corpus", "the APIs.guru corpus"), ("octokit", "GitHub's document")):
+        for part, what in (
+            ("prism", "Prism"),
+            ("corpus", "the APIs.guru corpus"),
+            ("octokit", "GitHub's document"),
+        ):
             if part in reason.lower():
                 missing[what] = missing.get(what, 0) + 1
                 break
@@ -68,4 +74,6 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
         terminalreporter.write_line(
             f"NOTE: {sum(missing.values())} test(s) skipped because npm parts are missing ({listed}); "
             "conformance is not checked. `make conformance` and `make corpus` install them "
-            "(CI=true makes them failures).", yellow=True)
+            "(CI=true makes them failures).",
+            yellow=True,
+        )

@@ -38,26 +38,73 @@ def generated(n_ops: int) -> dict[str, Any]:
     for r in range(n_ops // 5):
         name = f"res{r}"
         tag = f"area{r // 10}"
-        schemas[name] = {"type": "object", "required": ["name"], "properties": {
-            "name": {"type": "string", "maxLength": 100}, "count": {"type": "integer", "minimum": 0},
-            "kind": {"type": "string", "enum": ["a", "b", "c"]}, "parent": {"$ref": f"#/components/schemas/{name}"}}}
-        body = {"required": True, "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{name}"}}}}
-        ok = {"200": {"description": "ok", "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{name}"}}}}}
+        schemas[name] = {
+            "type": "object",
+            "required": ["name"],
+            "properties": {
+                "name": {"type": "string", "maxLength": 100},
+                "count": {"type": "integer", "minimum": 0},
+                "kind": {"type": "string", "enum": ["a", "b", "c"]},
+                "parent": {"$ref": f"#/components/schemas/{name}"},
+            },
+        }
+        body = {
+            "required": True,
+            "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{name}"}}},
+        }
+        ok = {
+            "200": {
+                "description": "ok",
+                "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{name}"}}},
+            }
+        }
         item = [{"name": "id", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 1}}]
         paths[f"/{tag}/{name}"] = {
-            "get": {"operationId": f"list{r}", "summary": f"List {name}.", "tags": [tag], "responses": ok,
-                    "parameters": [{"name": "limit", "in": "query", "schema": {"type": "integer", "maximum": 100}}]},
-            "post": {"operationId": f"create{r}", "summary": f"Create {name}.", "tags": [tag], "requestBody": body, "responses": ok},
+            "get": {
+                "operationId": f"list{r}",
+                "summary": f"List {name}.",
+                "tags": [tag],
+                "responses": ok,
+                "parameters": [
+                    {"name": "limit", "in": "query", "schema": {"type": "integer", "maximum": 100}}
+                ],
+            },
+            "post": {
+                "operationId": f"create{r}",
+                "summary": f"Create {name}.",
+                "tags": [tag],
+                "requestBody": body,
+                "responses": ok,
+            },
         }
         paths[f"/{tag}/{name}/{{id}}"] = {
             "parameters": item,
             "get": {"operationId": f"get{r}", "summary": f"Get {name}.", "tags": [tag], "responses": ok},
-            "patch": {"operationId": f"update{r}", "summary": f"Update {name}.", "tags": [tag], "requestBody": body, "responses": ok},
-            "delete": {"operationId": f"delete{r}", "summary": f"Delete {name}.", "tags": [tag], "responses": {"204": {"description": "gone"}}},
+            "patch": {
+                "operationId": f"update{r}",
+                "summary": f"Update {name}.",
+                "tags": [tag],
+                "requestBody": body,
+                "responses": ok,
+            },
+            "delete": {
+                "operationId": f"delete{r}",
+                "summary": f"Delete {name}.",
+                "tags": [tag],
+                "responses": {"204": {"description": "gone"}},
+            },
         }
-    return {"openapi": "3.0.3", "info": {"title": "Generated", "version": "1"}, "servers": [{"url": "https://g.example"}],
-            "security": [{"key": []}], "paths": paths,
-            "components": {"schemas": schemas, "securitySchemes": {"key": {"type": "apiKey", "in": "header", "name": "X-Key"}}}}
+    return {
+        "openapi": "3.0.3",
+        "info": {"title": "Generated", "version": "1"},
+        "servers": [{"url": "https://g.example"}],
+        "security": [{"key": []}],
+        "paths": paths,
+        "components": {
+            "schemas": schemas,
+            "securitySchemes": {"key": {"type": "apiKey", "in": "header", "name": "X-Key"}},
+        },
+    }
 
 
 def child(path: str, split: bool, lint: bool) -> dict[str, Any]:
@@ -83,7 +130,9 @@ def child(path: str, split: bool, lint: bool) -> dict[str, Any]:
         try:
             result = compile(path, tmp, split=split, lint=lint)
             out["packs"] = len(result.packs)
-            out["lint_errors"] = sum(1 for d in result.diagnostics if d.level == "error" and d.code.startswith("M"))
+            out["lint_errors"] = sum(
+                1 for d in result.diagnostics if d.level == "error" and d.code.startswith("M")
+            )
         except PackcError as exc:
             out["error"] = str(exc)
         out["cpu"] = time.process_time() - cpu
@@ -92,7 +141,11 @@ def child(path: str, split: bool, lint: bool) -> dict[str, Any]:
 
 
 def measure(path: Path, split: bool, lint: bool) -> dict[str, Any]:
-    args = [sys.executable, __file__, "--child", str(path)] + (["--split"] if split else []) + ([] if lint else ["--no-lint"])
+    args = (
+        [sys.executable, __file__, "--child", str(path)]
+        + (["--split"] if split else [])
+        + ([] if lint else ["--no-lint"])
+    )
     done = subprocess.run(args, capture_output=True, text=True, check=False)
     if done.returncode != 0:
         return {"error": (done.stderr.strip().splitlines() or ["failed"])[-1]}
@@ -110,10 +163,16 @@ def _cell(row: dict[str, Any]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--ops", type=int, default=5000, help="operations of the generated document")
-    parser.add_argument("--corpus-top", type=int, default=3, help="the N largest corpus documents, one pack each")
-    parser.add_argument("--split-top", type=int, default=0, help="also --split the N largest corpus documents")
+    parser.add_argument(
+        "--corpus-top", type=int, default=3, help="the N largest corpus documents, one pack each"
+    )
+    parser.add_argument(
+        "--split-top", type=int, default=0, help="also --split the N largest corpus documents"
+    )
     parser.add_argument("--no-lint", action="store_true", help="do not lint the written packs")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     parser.add_argument("--split", action="store_true", help=argparse.SUPPRESS)
@@ -126,13 +185,21 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="packc-bench-doc-") as tmp:
         doc = Path(tmp) / f"generated-{args.ops}.json"
         doc.write_text(json.dumps(generated(args.ops)), encoding="utf-8")
-        rows.append((f"generated, {args.ops:,} operations", doc.stat().st_size / 1e6, measure(doc, False, lint),
-                     measure(doc, True, lint)))
+        rows.append(
+            (
+                f"generated, {args.ops:,} operations",
+                doc.stat().st_size / 1e6,
+                measure(doc, False, lint),
+                measure(doc, True, lint),
+            )
+        )
     if CORPUS.is_dir() and args.corpus_top:
         largest = sorted(CORPUS.rglob("*.json"), key=lambda p: (-p.stat().st_size, str(p)))[: args.corpus_top]
         for i, path in enumerate(largest):
             split = measure(path, True, lint) if i < args.split_top else None
-            rows.append((str(path.relative_to(CORPUS)), path.stat().st_size / 1e6, measure(path, False, lint), split))
+            rows.append(
+                (str(path.relative_to(CORPUS)), path.stat().st_size / 1e6, measure(path, False, lint), split)
+            )
     elif args.corpus_top:
         print(f"({CORPUS} not found: `make corpus` installs the APIs.guru documents)")
     print(f"compile ÷ json.load, CPU seconds of one process ({'lint included' if lint else 'no lint'})")

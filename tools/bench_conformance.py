@@ -25,8 +25,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--report", type=Path, default=DEFAULT_REPORT)
     args = parser.parse_args(argv)
     if not args.report.exists():
-        code = subprocess.run([sys.executable, str(ROOT / "tools" / "conformance.py"), "--limit", "3",
-                               "--out", str(args.report.parent)], capture_output=True).returncode
+        code = subprocess.run(
+            [
+                sys.executable,
+                str(ROOT / "tools" / "conformance.py"),
+                "--limit",
+                "3",
+                "--out",
+                str(args.report.parent),
+            ],
+            capture_output=True,
+        ).returncode
         if not args.report.exists():
             print(f"bench_conformance: no report (conformance exited {code})", file=sys.stderr)
             return 1
@@ -35,7 +44,9 @@ def main(argv: list[str] | None = None) -> int:
     verbs = [v for d in docs for v in d["verbs"]]
     called = [v for v in verbs if v["outcome"] in ("ok", "rejected")]
     accepted = [v for v in verbs if v["outcome"] == "ok"]
-    crashes = sum(1 for d in docs if d["compiled"] == "crash") + sum(1 for v in verbs if v["outcome"] == "crash")
+    crashes = sum(1 for d in docs if d["compiled"] == "crash") + sum(
+        1 for v in verbs if v["outcome"] == "crash"
+    )
     compiled = sum(1 for d in docs if d["compiled"] == "ok")
     print(f"bench_conformance: {args.report} ({len(docs)} documents, {report['seconds']} s)")
     print(f"  documents compiled              {_ratio(compiled, len(docs))}")

@@ -60,10 +60,17 @@ class Measured:
         return sum(r for _, r, _ in self.tasks) / len(self.tasks) if self.tasks else 0.0
 
     def to_json(self) -> dict[str, Any]:
-        return {"api": self.name, "holdout": self.holdout, "round": self.round, "operations": self.operations,
-                "one_pack": round(self.one_pack, 4), "missed": self.missed, "for_mean": round(self.for_mean, 4),
-                "tasks": [{"for": t, "recall": round(r, 4), "missed": m} for t, r, m in self.tasks],
-                "seconds": round(self.seconds, 3)}
+        return {
+            "api": self.name,
+            "holdout": self.holdout,
+            "round": self.round,
+            "operations": self.operations,
+            "one_pack": round(self.one_pack, 4),
+            "missed": self.missed,
+            "for_mean": round(self.for_mean, 4),
+            "tasks": [{"for": t, "recall": round(r, 4), "missed": m} for t, r, m in self.tasks],
+            "seconds": round(self.seconds, 3),
+        }
 
 
 def _alternatives(item: str) -> list[str]:
@@ -98,8 +105,9 @@ def measure(entry: dict[str, Any], corpus: Path) -> Measured:
     if unknown:
         raise SystemExit(f"bench_curation: {entry['name']}: the document has no {', '.join(unknown)}")
     one, missed = _recall(entry["gold"], _kept(plan(api, overrides)))
-    result = Measured(entry["name"], bool(entry.get("holdout")), len(api.operations), one, missed,
-                      round=entry.get("round"))
+    result = Measured(
+        entry["name"], bool(entry.get("holdout")), len(api.operations), one, missed, round=entry.get("round")
+    )
     goal_supported = "goal" in inspect.signature(plan).parameters
     for task in entry.get("tasks", ()):
         # Before --for existed, a task is measured against the one pack (the baseline).
@@ -127,14 +135,18 @@ def summary(results: Sequence[Measured]) -> dict[str, Any]:
     for part, keep in parts:
         chosen = [r for r in results if keep(r)]
         if chosen:
-            out[part] = {"apis": len(chosen), "one_pack": round(_mean([r.one_pack for r in chosen]), 4),
-                         "tasks": sum(len(r.tasks) for r in chosen),
-                         "for": round(_mean([t[1] for r in chosen for t in r.tasks]), 4)}
+            out[part] = {
+                "apis": len(chosen),
+                "one_pack": round(_mean([r.one_pack for r in chosen]), 4),
+                "tasks": sum(len(r.tasks) for r in chosen),
+                "for": round(_mean([t[1] for r in chosen for t in r.tasks]), 4),
+            }
     return out
 
 
-def reference(results: Sequence[Measured], entries: Sequence[dict[str, Any]], human: Sequence[dict[str, Any]]
-              ) -> dict[str, Any] | None:
+def reference(
+    results: Sequence[Measured], entries: Sequence[dict[str, Any]], human: Sequence[dict[str, Any]]
+) -> dict[str, Any] | None:
     """A person's hand-made packs against the same gold sets, beside packc's on the same APIs and tasks:
     one-pack recall over APIs, --for recall over tasks. None when no measured API has one."""
     gold = {e["name"]: e for e in entries}
@@ -156,31 +168,47 @@ def reference(results: Sequence[Measured], entries: Sequence[dict[str, Any]], hu
                 packc_for.append(recall)
     if not people:
         return None
-    return {"apis": len(people), "one_pack": {"person": round(_mean(people), 4), "packc": round(_mean(packc), 4)},
-            "tasks": len(people_for), "for": {"person": round(_mean(people_for), 4), "packc": round(_mean(packc_for), 4)}}
+    return {
+        "apis": len(people),
+        "one_pack": {"person": round(_mean(people), 4), "packc": round(_mean(packc), 4)},
+        "tasks": len(people_for),
+        "for": {"person": round(_mean(people_for), 4), "packc": round(_mean(packc_for), 4)},
+    }
 
 
 def _print(results: Sequence[Measured], verbose: bool) -> None:
     print(f"{'api':<14} {'part':<8} {'ops':>5} {'one pack':>9} {'--for':>7} {'cpu s':>6}")
     for r in results:
         part = "tuning" if not r.holdout else f"round {r.round}" if r.round else "holdout"
-        print(f"{r.name:<14} {part:<8} {r.operations:>5} {r.one_pack:>9.2f} "
-              f"{r.for_mean:>7.2f} {r.seconds:>6.2f}")
+        print(
+            f"{r.name:<14} {part:<8} {r.operations:>5} {r.one_pack:>9.2f} "
+            f"{r.for_mean:>7.2f} {r.seconds:>6.2f}"
+        )
         if verbose:
             for m in r.missed:
                 print(f"    one pack misses {m}")
             for text, recall, missed in r.tasks:
-                print(f"    --for {text!r}: {recall:.2f}" + (f" (misses {', '.join(missed)})" if missed else ""))
+                print(
+                    f"    --for {text!r}: {recall:.2f}" + (f" (misses {', '.join(missed)})" if missed else "")
+                )
     for part, figures in summary(results).items():
-        print(f"mean {part:<9} one pack {figures['one_pack']:.3f} over {figures['apis']} APIs; "
-              f"--for {figures['for']:.3f} over {figures['tasks']} tasks")
+        print(
+            f"mean {part:<9} one pack {figures['one_pack']:.3f} over {figures['apis']} APIs; "
+            f"--for {figures['for']:.3f} over {figures['tasks']} tasks"
+        )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--gold", type=Path, default=GOLD, help="the gold file (default tools/curation_gold.yaml)")
-    parser.add_argument("--human", type=Path, default=HUMAN,
-                        help="a person's hand-made packs, the reference (default tools/curation_human.yaml)")
+    parser.add_argument(
+        "--gold", type=Path, default=GOLD, help="the gold file (default tools/curation_gold.yaml)"
+    )
+    parser.add_argument(
+        "--human",
+        type=Path,
+        default=HUMAN,
+        help="a person's hand-made packs, the reference (default tools/curation_human.yaml)",
+    )
     parser.add_argument("--corpus", type=Path, default=CORPUS, help="the APIs.guru api/ folder")
     parser.add_argument("--slice", action="store_true", help=f"only the CI slice: {', '.join(SLICE)}")
     parser.add_argument("--only", choices=["tuning", "holdout"], help="only the tuning or the held-out APIs")
@@ -206,14 +234,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     human = yaml.safe_load(args.human.read_text(encoding="utf-8"))["apis"] if args.human.exists() else []
     ref = reference(results, entries, human)
     if args.json:
-        print(json.dumps({"apis": [r.to_json() for r in results], "mean": summary(results), "reference": ref},
-                         indent=2))
+        print(
+            json.dumps(
+                {"apis": [r.to_json() for r in results], "mean": summary(results), "reference": ref}, indent=2
+            )
+        )
     else:
         _print(results, args.verbose)
         if ref is not None:
-            print(f"reference: a person's own packs for {ref['apis']} of these APIs score one pack "
-                  f"{ref['one_pack']['person']:.3f} (packc {ref['one_pack']['packc']:.3f}), --for "
-                  f"{ref['for']['person']:.3f} over {ref['tasks']} tasks (packc {ref['for']['packc']:.3f})")
+            print(
+                f"reference: a person's own packs for {ref['apis']} of these APIs score one pack "
+                f"{ref['one_pack']['person']:.3f} (packc {ref['one_pack']['packc']:.3f}), --for "
+                f"{ref['for']['person']:.3f} over {ref['tasks']} tasks (packc {ref['for']['packc']:.3f})"
+            )
     return 0
 
 

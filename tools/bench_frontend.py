@@ -44,9 +44,19 @@ def generate(operations: int = 5000, schemas: int = 250) -> dict[str, Any]:
             }
             for i in range(schemas)
         },
-        "parameters": {"Limit": {"name": "limit", "in": "query", "schema": {"type": "integer", "maximum": 100}}},
-        "responses": {"Error": {"description": "error", "content": {"application/json": {"schema": {
-            "type": "object", "properties": {"message": {"type": "string"}}}}}}},
+        "parameters": {
+            "Limit": {"name": "limit", "in": "query", "schema": {"type": "integer", "maximum": 100}}
+        },
+        "responses": {
+            "Error": {
+                "description": "error",
+                "content": {
+                    "application/json": {
+                        "schema": {"type": "object", "properties": {"message": {"type": "string"}}}
+                    }
+                },
+            }
+        },
         "securitySchemes": {"key": {"type": "apiKey", "in": "header", "name": "X-Key"}},
     }
     paths: dict[str, Any] = {}
@@ -55,22 +65,41 @@ def generate(operations: int = 5000, schemas: int = 250) -> dict[str, Any]:
         paths[f"/group{i // 50}/things{i}/{{id}}"] = {
             "parameters": [{"name": "id", "in": "path", "required": True, "schema": {"type": "string"}}],
             "get": {
-                "operationId": f"getThing{i}", "tags": [f"group{i // 50}"], "summary": f"Get thing {i}",
-                "parameters": [{"$ref": "#/components/parameters/Limit"},
-                               {"name": "fields", "in": "query", "schema": {"type": "array", "items": {"type": "string"}}}],
-                "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": ref}}},
-                              "4XX": {"$ref": "#/components/responses/Error"}},
+                "operationId": f"getThing{i}",
+                "tags": [f"group{i // 50}"],
+                "summary": f"Get thing {i}",
+                "parameters": [
+                    {"$ref": "#/components/parameters/Limit"},
+                    {
+                        "name": "fields",
+                        "in": "query",
+                        "schema": {"type": "array", "items": {"type": "string"}},
+                    },
+                ],
+                "responses": {
+                    "200": {"description": "ok", "content": {"application/json": {"schema": ref}}},
+                    "4XX": {"$ref": "#/components/responses/Error"},
+                },
             },
             "post": {
-                "operationId": f"updateThing{i}", "tags": [f"group{i // 50}"], "summary": f"Update thing {i}",
+                "operationId": f"updateThing{i}",
+                "tags": [f"group{i // 50}"],
+                "summary": f"Update thing {i}",
                 "requestBody": {"required": True, "content": {"application/json": {"schema": ref}}},
-                "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": ref}}},
-                              "default": {"$ref": "#/components/responses/Error"}},
+                "responses": {
+                    "200": {"description": "ok", "content": {"application/json": {"schema": ref}}},
+                    "default": {"$ref": "#/components/responses/Error"},
+                },
             },
         }
-    return {"openapi": "3.0.3", "info": {"title": "Generated", "version": "1.0"},
-            "servers": [{"url": "https://api.example.com"}], "security": [{"key": []}],
-            "paths": paths, "components": components}
+    return {
+        "openapi": "3.0.3",
+        "info": {"title": "Generated", "version": "1.0"},
+        "servers": [{"url": "https://api.example.com"}],
+        "security": [{"key": []}],
+        "paths": paths,
+        "components": components,
+    }
 
 
 def best(base: Callable[[], object], ours: Callable[[], object], repeat: int) -> tuple[float, float]:
@@ -101,13 +130,22 @@ def _yaml_load(path: Path) -> object:
         return yaml.load(handle, Loader=loader)  # a safe loader (C if available)
 
 
-def measure(name: str, path: Path, baseline: Callable[[Path], object], baseline_name: str, repeat: int,
-            *, eager: bool = False) -> float:
+def measure(
+    name: str,
+    path: Path,
+    baseline: Callable[[Path], object],
+    baseline_name: str,
+    repeat: int,
+    *,
+    eager: bool = False,
+) -> float:
     base, ours = best(lambda: baseline(path), lambda: read_api(path, eager=eager), repeat)
     ratio = ours / base
     flag = "for comparison" if eager else "ok" if ratio <= TARGET else "OVER TARGET"
-    print(f"{name:<28} {path.stat().st_size / 1e6:7.1f} MB  {baseline_name} {base:7.3f} s  "
-          f"read_api {ours:7.3f} s  ratio {ratio:5.2f}x  ({flag})")
+    print(
+        f"{name:<28} {path.stat().st_size / 1e6:7.1f} MB  {baseline_name} {base:7.3f} s  "
+        f"read_api {ours:7.3f} s  ratio {ratio:5.2f}x  ({flag})"
+    )
     return ratio
 
 

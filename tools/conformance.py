@@ -40,17 +40,27 @@ ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_PRISM = ROOT / ".conformance" / "node_modules" / ".bin" / "prism"
 DEFAULT_OUT = ROOT / "out" / "conformance"
 PACKC = [sys.executable, "-m", "packc.cli"]
-DUMMY = {"api_key": "conformance-key", "token": "conformance-token", "username": "conformance-user",
-         "password": "conformance-password", "client_id": "conformance-id", "client_secret": "conformance-secret"}
+DUMMY = {
+    "api_key": "conformance-key",
+    "token": "conformance-token",
+    "username": "conformance-user",
+    "password": "conformance-password",
+    "client_id": "conformance-id",
+    "client_secret": "conformance-secret",
+}
 OUTCOMES = ("ok", "rejected", "not_called", "crash")
 # `packc call` is a thin face over packc_runtime.cli.call_main; calling that directly skips importing the
 # compiler (about 0.8 s a call on 2 busy cores), which is also all a pack's own bin/ launcher imports.
-_CALL_FALLBACK = ("import sys; from pathlib import Path; from packc_runtime.cli import call_main; "
-                  "sys.exit(call_main(Path(sys.argv[1]), sys.argv[2], sys.argv[3], confirm=True, server=sys.argv[4]))")
+_CALL_FALLBACK = (
+    "import sys; from pathlib import Path; from packc_runtime.cli import call_main; "
+    "sys.exit(call_main(Path(sys.argv[1]), sys.argv[2], sys.argv[3], confirm=True, server=sys.argv[4]))"
+)
 
 
 def packc_call_available() -> bool:
-    done = subprocess.run([*PACKC, "call", "--help"], capture_output=True, text=True, stdin=subprocess.DEVNULL)
+    done = subprocess.run(
+        [*PACKC, "call", "--help"], capture_output=True, text=True, stdin=subprocess.DEVNULL
+    )
     return done.returncode == 0
 
 
@@ -59,10 +69,18 @@ def call_command(pack: Path, verb: str, args: dict[str, Any], server: str, *, vi
     if via_packc:
         return [*PACKC, "call", str(pack), verb, "--args", json.dumps(args), "--confirm", "--server", server]
     return [sys.executable, "-c", _CALL_FALLBACK, str(pack), verb, json.dumps(args), server]
+
+
 ROUTE_PROBLEMS = {"NO_PATH_MATCHED_ERROR", "NO_METHOD_MATCHED_ERROR", "NO_SERVER_MATCHED_ERROR"}
 # Problems with Prism's answer, not with the request: the document's own examples break its schemas,
 # or it defines no response Prism can send. The request itself passed validation.
-ANSWER_PROBLEMS = {"VIOLATIONS", "NO_RESPONSE_DEFINED", "NO_COMPLEX_OBJECT_TEXT", "NOT_FOUND", "NO_SERIALIZER"}
+ANSWER_PROBLEMS = {
+    "VIOLATIONS",
+    "NO_RESPONSE_DEFINED",
+    "NO_COMPLEX_OBJECT_TEXT",
+    "NOT_FOUND",
+    "NO_SERIALIZER",
+}
 SHOWN = 160  # characters of a request target in the findings
 
 
@@ -78,13 +96,24 @@ class VerbResult:
     exchanges: list[Exchange] = field(default_factory=list)
     route: str = ""  # the route-group prefix Prism's copy of the document gave the verb (conformance_prism)
     flagged: list[str] = field(default_factory=list)  # the compiler's C15x warnings about its operation
-    form_check: str = ""  # a urlencoded body decoded as Rack/Stripe do: "intact" or "mismatch" (else not checked)
+    form_check: str = (
+        ""  # a urlencoded body decoded as Rack/Stripe do: "intact" or "mismatch" (else not checked)
+    )
 
     def to_json(self) -> dict[str, Any]:
-        return {"pack": self.pack, "verb": self.verb, "outcome": self.outcome, "reason": self.reason,
-                "detail": self.detail, "args": self.args, "synthesized": self.synthesized,
-                "exchanges": [e.to_json() for e in self.exchanges], "route": self.route,
-                "flagged": self.flagged, "formCheck": self.form_check}
+        return {
+            "pack": self.pack,
+            "verb": self.verb,
+            "outcome": self.outcome,
+            "reason": self.reason,
+            "detail": self.detail,
+            "args": self.args,
+            "synthesized": self.synthesized,
+            "exchanges": [e.to_json() for e in self.exchanges],
+            "route": self.route,
+            "flagged": self.flagged,
+            "formCheck": self.form_check,
+        }
 
 
 @dataclass
@@ -101,12 +130,19 @@ class DocResult:
         return sum(1 for v in self.verbs if v.outcome == outcome)
 
     def to_json(self) -> dict[str, Any]:
-        return {"doc": self.doc, "compiled": self.compiled, "compileDetail": self.compile_detail,
-                "packs": self.packs, "packsRun": self.packs_run, "seconds": round(self.seconds, 1),
-                "verbs": [v.to_json() for v in self.verbs]}
+        return {
+            "doc": self.doc,
+            "compiled": self.compiled,
+            "compileDetail": self.compile_detail,
+            "packs": self.packs,
+            "packsRun": self.packs_run,
+            "seconds": round(self.seconds, 1),
+            "verbs": [v.to_json() for v in self.verbs],
+        }
 
 
 # ---- processes ----
+
 
 def free_port() -> int:
     with socket.socket() as sock:
@@ -122,8 +158,12 @@ def start_prism(prism: Path, document: Path, log: Path) -> tuple[subprocess.Pope
     """Start Prism and wait until it listens; returns (process, port, error or "")."""
     port = free_port()
     with log.open("wb") as sink:
-        proc = subprocess.Popen([str(prism), "mock", "--errors", "-h", "127.0.0.1", "-p", str(port), str(document)],
-                                stdout=sink, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        proc = subprocess.Popen(
+            [str(prism), "mock", "--errors", "-h", "127.0.0.1", "-p", str(port), str(document)],
+            stdout=sink,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+        )
     with _LIVE_LOCK:
         _LIVE.add(proc)
     deadline = time.monotonic() + 60
@@ -175,7 +215,9 @@ def _envelope(stdout: str) -> dict[str, Any] | None:
 
 def classify(result: VerbResult, proc: subprocess.CompletedProcess[str] | None, timed_out: bool) -> None:
     """Fill ``outcome``, ``reason`` and ``detail`` from the call and the exchanges Prism saw."""
-    rejected = [e for e in result.exchanges if e.violations or (e.problem and e.problem not in ANSWER_PROBLEMS)]
+    rejected = [
+        e for e in result.exchanges if e.violations or (e.problem and e.problem not in ANSWER_PROBLEMS)
+    ]
     if timed_out or proc is None:
         result.outcome, result.reason, result.detail = "crash", "timeout", "packc call did not finish in 60 s"
         return
@@ -189,14 +231,18 @@ def classify(result: VerbResult, proc: subprocess.CompletedProcess[str] | None, 
         result.outcome = "rejected"
         codes = {str(v.get("code")) for v in first.violations}
         if first.problem in ROUTE_PROBLEMS:
-            result.reason, result.detail = "route", f"{first.problem} for {first.method} {first.target[:SHOWN]}"
+            result.reason, result.detail = (
+                "route",
+                f"{first.problem} for {first.method} {first.target[:SHOWN]}",
+            )
         elif first.problem == "UNAUTHORIZED" or "401" in codes:
             result.reason = "security"
             result.detail = f"security requirements not met; headers sent: {', '.join(first.headers)}"
         elif first.violations:
             result.reason = "validation"
-            result.detail = "; ".join(f"{'.'.join(map(str, v.get('location', [])))}: {v.get('message')}"
-                                      for v in first.violations)[:600]
+            result.detail = "; ".join(
+                f"{'.'.join(map(str, v.get('location', [])))}: {v.get('message')}" for v in first.violations
+            )[:600]
         else:
             result.reason, result.detail = "prism_" + first.problem.lower(), f"{first.status} {first.problem}"
         return
@@ -207,7 +253,9 @@ def classify(result: VerbResult, proc: subprocess.CompletedProcess[str] | None, 
         return
     error: dict[str, Any] = envelope["error"] if isinstance(envelope.get("error"), dict) else {}
     result.outcome = "not_called"
-    result.reason = str(error.get("code") or ("answered_without_request" if envelope.get("ok") else "unknown"))
+    result.reason = str(
+        error.get("code") or ("answered_without_request" if envelope.get("ok") else "unknown")
+    )
     result.detail = str(error.get("message", ""))[:400]
 
 
@@ -224,8 +272,11 @@ def _encoding(document: dict[str, Any], key: str, media: str) -> dict[str, Any]:
 
 def check_form(result: VerbResult, binding: dict[str, Any], encoding: dict[str, Any]) -> None:
     """A check Prism cannot make: the form body decoded as Rack/Stripe do carries each argument intact."""
-    sent = [e for e in result.exchanges if not e.stand_in and e.content_type.startswith(
-        "application/x-www-form-urlencoded")]
+    sent = [
+        e
+        for e in result.exchanges
+        if not e.stand_in and e.content_type.startswith("application/x-www-form-urlencoded")
+    ]
     if result.outcome != "ok" or not sent:
         return
     problems = form_mismatches(sent[0].raw, result.args, binding.get("args") or {}, encoding)
@@ -253,7 +304,9 @@ def token_paths(document: dict[str, Any]) -> set[str]:
     schemes = (document.get("components") or {}).get("securitySchemes") or {}
     out = set()
     for scheme in schemes.values() if isinstance(schemes, dict) else []:
-        flow = ((scheme.get("flows") or {}).get("clientCredentials") or {}) if isinstance(scheme, dict) else {}
+        flow = (
+            ((scheme.get("flows") or {}).get("clientCredentials") or {}) if isinstance(scheme, dict) else {}
+        )
         url = flow.get("tokenUrl") if isinstance(flow, dict) else None
         if isinstance(url, str) and url and not urlsplit(url).scheme:
             out.add(urlsplit(urljoin("http://proxy/", url)).path)
@@ -274,8 +327,9 @@ def document_findings(source: Path) -> dict[str, list[str]]:
     return operation_findings(api, api.operations)
 
 
-def run_pack(pack: Path, prism: Path, env_base: dict[str, str], via_packc: bool,
-             findings: dict[str, list[str]]) -> list[VerbResult]:
+def run_pack(
+    pack: Path, prism: Path, env_base: dict[str, str], via_packc: bool, findings: dict[str, list[str]]
+) -> list[VerbResult]:
     """Start Prism on the pack's document and call each of its verbs once."""
     manifest = json.loads((pack / "surface.json").read_text(encoding="utf-8"))
     doc_file = pack / str((manifest.get("openapi") or {}).get("path") or "openapi.json")
@@ -292,8 +346,11 @@ def run_pack(pack: Path, prism: Path, env_base: dict[str, str], via_packc: bool,
         proxy.token_paths = token_paths(document)
     try:
         # The dummy values go to the local proxy only because its origin is named here (the CI opt-in).
-        env = {**env_base, **credentials_env(pack, manifest, document),
-               "PACKC_TRUSTED_ORIGINS": proxy.url if proxy is not None else ""}
+        env = {
+            **env_base,
+            **credentials_env(pack, manifest, document),
+            "PACKC_TRUSTED_ORIGINS": proxy.url if proxy is not None else "",
+        }
         upload = pack.parent / "upload.bin"
         upload.write_bytes(b"GIF89a packc conformance upload\n")
         bound = bindings(document)
@@ -301,9 +358,18 @@ def run_pack(pack: Path, prism: Path, env_base: dict[str, str], via_packc: bool,
             key, binding = bound.get(verb, ("", {}))
             media = binding.get("contentType")
             json_body = media is None or "json" in str(media)
-            args, synthesized = example_args((verbs[verb] or {}).get("args"), None if json_body else str(upload))
-            result = VerbResult(pack.name, verb, "not_called", args=args, synthesized=synthesized,
-                                route=routes.get(verb, ""), flagged=findings.get(key, []))
+            args, synthesized = example_args(
+                (verbs[verb] or {}).get("args"), None if json_body else str(upload)
+            )
+            result = VerbResult(
+                pack.name,
+                verb,
+                "not_called",
+                args=args,
+                synthesized=synthesized,
+                route=routes.get(verb, ""),
+                flagged=findings.get(key, []),
+            )
             results.append(result)
             if proxy is None:
                 result.reason, result.detail = "prism_refused_document", error
@@ -312,8 +378,9 @@ def run_pack(pack: Path, prism: Path, env_base: dict[str, str], via_packc: bool,
             mark = proxy.mark()
             command = call_command(pack, verb, args, proxy.url, via_packc=via_packc)
             try:
-                done = subprocess.run(command, capture_output=True, text=True, timeout=60, env=env,
-                                      stdin=subprocess.DEVNULL)
+                done = subprocess.run(
+                    command, capture_output=True, text=True, timeout=60, env=env, stdin=subprocess.DEVNULL
+                )
                 timed_out = False
             except subprocess.TimeoutExpired:
                 done, timed_out = None, True
@@ -328,24 +395,39 @@ def run_pack(pack: Path, prism: Path, env_base: dict[str, str], via_packc: bool,
     return results
 
 
-def run_document(doc: str, corpus: Path, out: Path, prism: Path, max_packs: int, via_packc: bool) -> DocResult:
+def run_document(
+    doc: str, corpus: Path, out: Path, prism: Path, max_packs: int, via_packc: bool
+) -> DocResult:
     started = time.monotonic()
     result = DocResult(doc)
     target = out / doc.removesuffix(".json").replace("/", "__")
     shutil.rmtree(target, ignore_errors=True)
     target.mkdir(parents=True)
     home = Path(tempfile.mkdtemp(prefix="conformance-", dir=target))
-    env = {**os.environ, "PACKC_CREDENTIALS_FILE": str(home / "credentials.json"),
-           "XDG_CONFIG_HOME": str(home), "PYTHONUNBUFFERED": "1"}
+    env = {
+        **os.environ,
+        "PACKC_CREDENTIALS_FILE": str(home / "credentials.json"),
+        "XDG_CONFIG_HOME": str(home),
+        "PYTHONUNBUFFERED": "1",
+    }
     try:
-        done = subprocess.run([*PACKC, "compile", str(corpus / doc), "-o", str(target / "packs"), "--split"],
-                              capture_output=True, text=True, timeout=300, env=env, stdin=subprocess.DEVNULL)
+        done = subprocess.run(
+            [*PACKC, "compile", str(corpus / doc), "-o", str(target / "packs"), "--split"],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            env=env,
+            stdin=subprocess.DEVNULL,
+        )
         if "Traceback (most recent call last)" in done.stderr:
             result.compiled, result.compile_detail = "crash", done.stderr.strip().splitlines()[-1][:400]
         elif done.returncode != 0:
             lines = done.stderr.strip().splitlines()
             errors = [line for line in lines if line.startswith("error")] or lines
-            result.compiled, result.compile_detail = "refused", (errors[0] if errors else f"exit {done.returncode}")[:400]
+            result.compiled, result.compile_detail = (
+                "refused",
+                (errors[0] if errors else f"exit {done.returncode}")[:400],
+            )
     except subprocess.TimeoutExpired:
         result.compiled, result.compile_detail = "crash", "packc compile did not finish in 300 s"
     if result.compiled == "ok":
@@ -377,19 +459,27 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--limit", type=int, default=None, help="only the first N documents of the sample")
     parser.add_argument("--only", action="append", default=[], help="run this corpus path (repeatable)")
     parser.add_argument("--jobs", type=int, default=2, help="documents at a time (each runs one Prism)")
-    parser.add_argument("--max-packs", type=int, default=2, help="packs per document to call (in pack-id order)")
+    parser.add_argument(
+        "--max-packs", type=int, default=2, help="packs per document to call (in pack-id order)"
+    )
     parser.add_argument("--sample", type=Path, default=SAMPLE_FILE)
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
     parser.add_argument("--prism", type=Path, default=Path(os.environ.get("PRISM", DEFAULT_PRISM)))
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     parser.add_argument("--strict", action="store_true", help="also fail when Prism rejected a request")
-    parser.add_argument("--via", choices=("runtime", "packc"), default="runtime",
-                        help="call verbs through packc_runtime's call_main (default) or the `packc call` command")
+    parser.add_argument(
+        "--via",
+        choices=("runtime", "packc"),
+        default="runtime",
+        help="call verbs through packc_runtime's call_main (default) or the `packc call` command",
+    )
     args = parser.parse_args(argv)
     signal.signal(signal.SIGTERM, _on_sigterm)
     if not args.prism.exists():
-        print(f"Prism not found at {args.prism}: npm install --prefix .conformance @stoplight/prism-cli",
-              file=sys.stderr)
+        print(
+            f"Prism not found at {args.prism}: npm install --prefix .conformance @stoplight/prism-cli",
+            file=sys.stderr,
+        )
         return 2
     if not args.corpus.is_dir():
         print(f"no corpus at {args.corpus}: run `make corpus`", file=sys.stderr)
@@ -401,19 +491,27 @@ def main(argv: list[str] | None = None) -> int:
     if via_packc and not packc_call_available():
         print("`packc call` is not registered; use --via runtime", file=sys.stderr)
         return 2
-    print(f"conformance: {len(docs)} documents, {args.jobs} at a time, Prism {args.prism}, calls through "
-          + ("`packc call`" if via_packc else "packc_runtime.cli.call_main"), flush=True)
+    print(
+        f"conformance: {len(docs)} documents, {args.jobs} at a time, Prism {args.prism}, calls through "
+        + ("`packc call`" if via_packc else "packc_runtime.cli.call_main"),
+        flush=True,
+    )
 
     def one(doc: str) -> DocResult:
         result = run_document(doc, args.corpus, args.out, args.prism, args.max_packs, via_packc)
-        print(f"  {doc}: {result.compiled}, {len(result.verbs)} verbs, "
-              f"{result.count('ok')} ok, {result.count('rejected')} rejected ({result.seconds:.0f} s)", flush=True)
+        print(
+            f"  {doc}: {result.compiled}, {len(result.verbs)} verbs, "
+            f"{result.count('ok')} ok, {result.count('rejected')} rejected ({result.seconds:.0f} s)",
+            flush=True,
+        )
         return result
 
     with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         results = [r.to_json() for r in pool.map(one, docs)]
     report = {"documents": results, "seconds": round(time.monotonic() - started, 1)}
-    (args.out / "report.json").write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    (args.out / "report.json").write_text(
+        json.dumps(report, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
+    )
     print()
     print(table(results))
     print()

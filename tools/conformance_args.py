@@ -22,7 +22,11 @@ def synthesize(schema: Any, depth: int = 0) -> Any:
         kind = next((k for k in kind if k != "null"), "string")
     if kind in ("integer", "number"):
         low = schema.get("minimum", schema.get("exclusiveMinimum", 0))
-        value = max(1, int(low) + (1 if "exclusiveMinimum" in schema else 0)) if isinstance(low, int | float) else 1
+        value = (
+            max(1, int(low) + (1 if "exclusiveMinimum" in schema else 0))
+            if isinstance(low, int | float)
+            else 1
+        )
         return value if kind == "integer" else float(value)
     if kind == "boolean":
         return True
@@ -30,17 +34,28 @@ def synthesize(schema: Any, depth: int = 0) -> Any:
         return [synthesize(schema.get("items"), depth + 1)] if schema.get("minItems", 0) else []
     if kind == "object":
         props: dict[str, Any] = schema["properties"] if isinstance(schema.get("properties"), dict) else {}
-        return {k: synthesize(props.get(k), depth + 1) for k in schema.get("required", []) if isinstance(k, str)}
-    formats = {"date": "2024-01-02", "date-time": "2024-01-02T03:04:05Z", "email": "user@example.org",
-               "uuid": "3fa85f64-5717-4562-b3fc-2c963f66afa6", "uri": "https://example.org/x", "url": "https://example.org/x"}
+        return {
+            k: synthesize(props.get(k), depth + 1) for k in schema.get("required", []) if isinstance(k, str)
+        }
+    formats = {
+        "date": "2024-01-02",
+        "date-time": "2024-01-02T03:04:05Z",
+        "email": "user@example.org",
+        "uuid": "3fa85f64-5717-4562-b3fc-2c963f66afa6",
+        "uri": "https://example.org/x",
+        "url": "https://example.org/x",
+    }
     text = formats.get(str(schema.get("format")), "x")
     return text * max(1, int(schema.get("minLength", 1))) if text == "x" else text
 
 
 def is_file(schema: Any) -> bool:
     """An argument the runtime reads from a file path (binary content; Swagger 2.0's ``type: file``)."""
-    return isinstance(schema, dict) and (schema.get("format") in ("binary", "file")
-                                         or "contentMediaType" in schema or "contentEncoding" in schema)
+    return isinstance(schema, dict) and (
+        schema.get("format") in ("binary", "file")
+        or "contentMediaType" in schema
+        or "contentEncoding" in schema
+    )
 
 
 def example_args(schema: Any, upload: str | None = None) -> tuple[dict[str, Any], list[str]]:

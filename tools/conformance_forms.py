@@ -24,7 +24,7 @@ def _normalize(params: dict[str, Any], name: str, value: str) -> None:
     match = _HEAD.match(name)
     if match is None:
         return
-    key, after = match.group(1), name[match.end():]
+    key, after = match.group(1), name[match.end() :]
     if after == "":
         params[key] = value
     elif after == "[]":
@@ -58,7 +58,11 @@ def rack_parse(pairs: list[tuple[str, str]]) -> dict[str, Any]:
 def stripe_arrays(value: Any) -> Any:
     """Integer-keyed hashes ("0", "1", ...) as arrays, as Stripe reads array parameters."""
     if isinstance(value, dict):
-        if value and all(k.isdigit() for k in value) and sorted(int(k) for k in value) == list(range(len(value))):
+        if (
+            value
+            and all(k.isdigit() for k in value)
+            and sorted(int(k) for k in value) == list(range(len(value)))
+        ):
             return [stripe_arrays(value[str(i)]) for i in range(len(value))]
         return {k: stripe_arrays(v) for k, v in value.items()}
     if isinstance(value, list):
@@ -79,8 +83,9 @@ def _text(value: Any) -> Any:
     return str(value)
 
 
-def form_mismatches(body: bytes, args: Mapping[str, Any], binding_args: Mapping[str, Any],
-                    encoding: Mapping[str, Any]) -> list[str]:
+def form_mismatches(
+    body: bytes, args: Mapping[str, Any], binding_args: Mapping[str, Any], encoding: Mapping[str, Any]
+) -> list[str]:
     """Arguments whose value does not arrive intact when the urlencoded ``body`` is decoded as Rack
     and Stripe do. Checked: scalars, and objects/arrays whose property is ``deepObject``-encoded
     (other styles have no bracket nesting for a Rack server to read)."""

@@ -58,9 +58,17 @@ def _with_key_query(shared: dict[str, Any], pairs: list[tuple[str, str]]) -> dic
         return shared
     declared = [p for p in shared.get("parameters") or [] if isinstance(p, dict)]
     have = {(p.get("in"), p.get("name")) for p in declared}
-    added = [{"name": name, "in": "query", "required": True, "schema": {"type": "string", "enum": [value]},
-              "description": "From the document's path key (added for Prism, which routes on the path only)."}
-             for name, value in pairs if ("query", name) not in have]
+    added = [
+        {
+            "name": name,
+            "in": "query",
+            "required": True,
+            "schema": {"type": "string", "enum": [value]},
+            "description": "From the document's path key (added for Prism, which routes on the path only).",
+        }
+        for name, value in pairs
+        if ("query", name) not in have
+    ]
     return {**shared, "parameters": [*(shared.get("parameters") or []), *added]}
 
 
@@ -114,8 +122,11 @@ def _array_properties(document: dict[str, Any], schema: Any, depth: int = 0) -> 
     schema = _deref(document, schema)
     if not isinstance(schema, dict) or depth > 4:
         return []
-    names = [name for name, prop in (schema.get("properties") or {}).items()
-             if isinstance(_deref(document, prop), dict) and _deref(document, prop).get("type") == "array"]
+    names = [
+        name
+        for name, prop in (schema.get("properties") or {}).items()
+        if isinstance(_deref(document, prop), dict) and _deref(document, prop).get("type") == "array"
+    ]
     for part in schema.get("allOf") or []:
         names += [n for n in _array_properties(document, part, depth + 1) if n not in names]
     return names

@@ -74,7 +74,9 @@ class RecordingProxy(ThreadingHTTPServer):
         self.exchanges: list[Exchange] = []
         self.lock = threading.Lock()
         self.client = httpx.Client(timeout=30)
-        self._thread = threading.Thread(target=self.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+        self._thread = threading.Thread(
+            target=self.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        )
 
     @property
     def url(self) -> str:
@@ -101,7 +103,11 @@ class RecordingProxy(ThreadingHTTPServer):
 
 
 def _errors(items: Any) -> list[dict[str, Any]]:
-    return [v for v in items if isinstance(v, dict) and v.get("severity") == "Error"] if isinstance(items, list) else []
+    return (
+        [v for v in items if isinstance(v, dict) and v.get("severity") == "Error"]
+        if isinstance(items, list)
+        else []
+    )
 
 
 def _expand(violation: dict[str, Any]) -> list[dict[str, Any]]:
@@ -110,7 +116,7 @@ def _expand(violation: dict[str, Any]) -> list[dict[str, Any]]:
     if not message.startswith(_TOO_MANY):
         return [violation]
     try:
-        inner = json.loads(message[len(_TOO_MANY):])
+        inner = json.loads(message[len(_TOO_MANY) :])
     except json.JSONDecodeError:
         # Prism cuts the folded list short; judge by which side its entries are located on.
         side = "request" if '"location":["request"' in message else "response"
@@ -176,8 +182,7 @@ class _Handler(BaseHTTPRequestHandler):
             return self._reply(200, json.dumps(STAND_IN_TOKEN).encode(), "application/json")
         try:
             upstream = self.server.upstream + self.server.prefix + self.path
-            answer = self.server.client.request(self.command, upstream,
-                                                headers=headers, content=body)
+            answer = self.server.client.request(self.command, upstream, headers=headers, content=body)
             status, data = answer.status_code, answer.content
             _judge(record, answer)
             reply_type = answer.headers.get("content-type", "application/octet-stream")

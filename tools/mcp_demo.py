@@ -65,7 +65,9 @@ async def approve(ctx: Any, params: types.ElicitRequestParams) -> types.ElicitRe
 
 
 def show(result: types.CallToolResult) -> dict[str, Any]:
-    text = result.content[0].text if result.content and isinstance(result.content[0], types.TextContent) else ""
+    text = (
+        result.content[0].text if result.content and isinstance(result.content[0], types.TextContent) else ""
+    )
     say(("  isError: " + str(result.is_error).lower()) + "\n  " + text[:600].replace("\n", "\n  "))
     return result.structured_content or {}
 
@@ -75,17 +77,23 @@ async def host(pack_dir: Path, url: str) -> None:
     # sent only where it is approved, `connect --approve-env`, or trusted).
     origin = url.rsplit("/", 1)[0] if url.endswith("/v1") else url
     env = {"PETSTORE_API_KEY": API_KEY, "PACKC_KEYRING": "off", "PACKC_TRUSTED_ORIGINS": origin}
-    params = StdioServerParameters(command=sys.executable, args=["-m", "packc.cli", "serve", str(pack_dir)], env=env)
-    say(f"$ PETSTORE_API_KEY={API_KEY} PACKC_TRUSTED_ORIGINS={origin} packc serve {pack_dir}"
-        "    (started by the host over stdio)")
+    params = StdioServerParameters(
+        command=sys.executable, args=["-m", "packc.cli", "serve", str(pack_dir)], env=env
+    )
+    say(
+        f"$ PETSTORE_API_KEY={API_KEY} PACKC_TRUSTED_ORIGINS={origin} packc serve {pack_dir}"
+        "    (started by the host over stdio)"
+    )
     async with Client(params, elicitation_callback=approve) as client:
         step(3, "tools/list: one tool per verb, all four annotations from policy.json and the binding")
         tools = (await client.list_tools()).tools
         for tool in tools:
             a = tool.annotations
             assert a is not None
-            say(f"  {tool.name:<14} readOnly={a.read_only_hint!s:<5} destructive={a.destructive_hint!s:<5} "
-                f"idempotent={a.idempotent_hint!s:<5} openWorld={a.open_world_hint}")
+            say(
+                f"  {tool.name:<14} readOnly={a.read_only_hint!s:<5} destructive={a.destructive_hint!s:<5} "
+                f"idempotent={a.idempotent_hint!s:<5} openWorld={a.open_world_hint}"
+            )
         check(len(tools) >= 5, "too few tools")
         step(4, "a read: pets.list")
         listed = show(await client.call_tool("pets.list", {"status": "available"}))
@@ -103,8 +111,12 @@ async def host(pack_dir: Path, url: str) -> None:
 
 
 def main() -> int:
-    server = subprocess.Popen([sys.executable, "specs/demo/server.py", "--port", "0", "--api-key", API_KEY],
-                              cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    server = subprocess.Popen(
+        [sys.executable, "specs/demo/server.py", "--port", "0", "--api-key", API_KEY],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert server.stdout is not None
         url = server.stdout.readline().strip()

@@ -10,8 +10,16 @@ if TYPE_CHECKING:
     from .frontend import FrontEndResult, read_api
     from .pipeline import CompileResult, compile, plan_source
 
-__all__ = ["CompileResult", "FrontEndResult", "InputError", "PackcError", "UsageError", "compile", "plan_source",
-           "read_api"]
+__all__ = [
+    "CompileResult",
+    "FrontEndResult",
+    "InputError",
+    "PackcError",
+    "UsageError",
+    "compile",
+    "plan_source",
+    "read_api",
+]
 
 # Exports load on first use, so `packc call` and `packc exec` (runtime work) do not pay for the
 # compiler's imports: the whole pipeline costs most of a second of start-up. (The pipeline module

@@ -35,9 +35,35 @@ _READ_WORDS = {"search", "query", "find", "lookup", "count", "filter"}  # a POST
 _RPC_READS = {"get", "list", "describe", "search", "query", "lookup"}
 _DESTRUCTIVE_WORDS = {"remove", "destroy", "purge", "erase", "wipe", "delete", "revoke", "drop"}
 # Actions a name may end in that always write (create, send, upload...): no text makes them reads.
-_WRITE_ACTIONS = {"create", "insert", "add", "update", "patch", "replace", "delete", "remove", "send", "upload",
-                  "post", "put", "set", "write", "import", "publish", "copy", "move", "cancel", "approve", "pay",
-                  "charge", "refund", "transfer", "merge", "invite", "share"}
+_WRITE_ACTIONS = {
+    "create",
+    "insert",
+    "add",
+    "update",
+    "patch",
+    "replace",
+    "delete",
+    "remove",
+    "send",
+    "upload",
+    "post",
+    "put",
+    "set",
+    "write",
+    "import",
+    "publish",
+    "copy",
+    "move",
+    "cancel",
+    "approve",
+    "pay",
+    "charge",
+    "refund",
+    "transfer",
+    "merge",
+    "invite",
+    "share",
+}
 _SAYS_READ = re.compile(r"\bread[- ]only\b|\bdoes not (modify|change)\b", re.I)
 
 
@@ -62,8 +88,13 @@ class Care:
 
 
 def _words(op: Operation, name: str) -> set[str]:
-    text = " ".join([name.replace(".", " "), snake(op.operation_id or "").replace("_", " "),
-                     snake(op.path).replace("_", " ")])
+    text = " ".join(
+        [
+            name.replace(".", " "),
+            snake(op.operation_id or "").replace("_", " "),
+            snake(op.path).replace("_", " "),
+        ]
+    )
     return set(text.split())
 
 
@@ -100,18 +131,29 @@ def decide_care(op: Operation, name: str, said: Said) -> Care:
     diags: list[Diagnostic] = []
     if upper in DESTRUCTIVE_METHODS:
         if said.access == "read" or said.destructive is False:
-            diags.append(Diagnostic(
-                "C171", "warning", where,
-                f"{upper} {op.path} is marked {'read' if said.access == 'read' else 'not destructive'}; "
-                "a DELETE is always a destructive write, so it is ignored.",
-                "Remove the marking; a DELETE always needs a person's confirmation."))
+            diags.append(
+                Diagnostic(
+                    "C171",
+                    "warning",
+                    where,
+                    f"{upper} {op.path} is marked {'read' if said.access == 'read' else 'not destructive'}; "
+                    "a DELETE is always a destructive write, so it is ignored.",
+                    "Remove the marking; a DELETE always needs a person's confirmation.",
+                )
+            )
         return Care("write", True, tuple(diags))
     raised_destructive = said.destructive is True
     if said.access == "read" and not raised_destructive:
         if method in _NEVER_READ:
-            diags.append(Diagnostic(
-                "C171", "warning", where, f"{upper} {op.path} is marked read; a {upper} always writes, so it is ignored.",
-                f"Remove access: read; a {upper} always needs a person's confirmation."))
+            diags.append(
+                Diagnostic(
+                    "C171",
+                    "warning",
+                    where,
+                    f"{upper} {op.path} is marked read; a {upper} always writes, so it is ignored.",
+                    f"Remove access: read; a {upper} always needs a person's confirmation.",
+                )
+            )
         elif method in _READ_METHODS:
             return Care("read", False)
         else:  # a POST, or an unusual method: a read only because someone said so
@@ -131,7 +173,10 @@ def decide_care(op: Operation, name: str, said: Said) -> Care:
 
 def _c170(op: Operation, where: str, why: str) -> Diagnostic:
     return Diagnostic(
-        "C170", "warning", where,
+        "C170",
+        "warning",
+        where,
         f"{op.method.upper()} {op.path} is packed as a read ({why}): it is sent without a person's confirmation.",
         "If it changes anything, set x-packc access: write on it (in the document or an --overlay), or policy: "
-        "write in the stub manifest.")
+        "write in the stub manifest.",
+    )

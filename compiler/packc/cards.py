@@ -23,53 +23,119 @@ from .text import snake
 
 __all__ = ["preview", "resource_phrase", "titles"]
 
-_CRUD_WORDS = {"list": ("Listing", "Listed"), "get": ("Getting", "Got"), "create": ("Creating", "Created"),
-               "update": ("Updating", "Updated"), "delete": ("Deleting", "Deleted"), "replace": ("Replacing", "Replaced")}
-_METHOD_WORDS = {"get": ("Getting", "Got"), "post": ("Submitting", "Submitted"), "put": ("Updating", "Updated"),
-                 "patch": ("Updating", "Updated"), "delete": ("Deleting", "Deleted")}
+_CRUD_WORDS = {
+    "list": ("Listing", "Listed"),
+    "get": ("Getting", "Got"),
+    "create": ("Creating", "Created"),
+    "update": ("Updating", "Updated"),
+    "delete": ("Deleting", "Deleted"),
+    "replace": ("Replacing", "Replaced"),
+}
+_METHOD_WORDS = {
+    "get": ("Getting", "Got"),
+    "post": ("Submitting", "Submitted"),
+    "put": ("Updating", "Updated"),
+    "patch": ("Updating", "Updated"),
+    "delete": ("Deleting", "Deleted"),
+}
 # What moves money when created, or when this action is taken on it.
-_MONEY_THINGS = {"charge", "payment", "payout", "transfer", "refund", "capture", "disbursement", "remittance", "withdrawal",
-                 "outbound_transfer", "outbound_payment", "payment_intent", "send_money", "wire"}
-_MONEY_ACTIONS = {"capture", "pay", "refund", "payout", "transfer", "charge", "withdraw", "send_money", "disburse"}
-_MESSAGE_THINGS = {"message", "sms", "email", "mail", "chat", "notification", "text", "comment", "reply", "post",
-                   "tweet", "status", "note"}
+_MONEY_THINGS = {
+    "charge",
+    "payment",
+    "payout",
+    "transfer",
+    "refund",
+    "capture",
+    "disbursement",
+    "remittance",
+    "withdrawal",
+    "outbound_transfer",
+    "outbound_payment",
+    "payment_intent",
+    "send_money",
+    "wire",
+}
+_MONEY_ACTIONS = {
+    "capture",
+    "pay",
+    "refund",
+    "payout",
+    "transfer",
+    "charge",
+    "withdraw",
+    "send_money",
+    "disburse",
+}
+_MESSAGE_THINGS = {
+    "message",
+    "sms",
+    "email",
+    "mail",
+    "chat",
+    "notification",
+    "text",
+    "comment",
+    "reply",
+    "post",
+    "tweet",
+    "status",
+    "note",
+}
 _SELF = {"me", "self", "current", "myself", "whoami"}  # GET /users/me: the caller's own
 _CALLER = {"user", "account", "profile", "me", "self", "whoami"}  # GET /user alone: the caller's
 _SENT = {"message", "sms", "mms", "email", "mail", "notification", "fax"}  # created is sent
 _MANY = {"search", "list", "find", "query", "filter"}  # actions over many: "Searched pets"
 _PUBLISH_WORDS = {"publish", "release", "deploy", "share", "publication", "unpublish"}
 # What describes a change; a subscription's or an order's items say what it is for.
-_DESCRIBING = (r"(body_)?(title|name|display_name|subject|summary|description|body|text|message|content|email|"
-               r"state|status|label|tag_name|version|note|memo|reason|commit_title|merge_method|event|"
-               r"items|line_items|price|plan|quantity|friendly_name|notes|assignee|due_on|due_at|due_date|priority|"
-               r"projects?|issuetype|region|size|image|topic|start_time|duration|given_name|family_name|first_name|"
-               r"last_name|email_address|company_name)")
+_DESCRIBING = (
+    r"(body_)?(title|name|display_name|subject|summary|description|body|text|message|content|email|"
+    r"state|status|label|tag_name|version|note|memo|reason|commit_title|merge_method|event|"
+    r"items|line_items|price|plan|quantity|friendly_name|notes|assignee|due_on|due_at|due_date|priority|"
+    r"projects?|issuetype|region|size|image|topic|start_time|duration|given_name|family_name|first_name|"
+    r"last_name|email_address|company_name)"
+)
 # Words of a path parameter's name that say it is a key, not what it keys (project_key: a project).
 _KEY_WORDS = {"id", "key", "uuid", "sid", "gid", "slug", "name", "path", "ref", "reference", "number", "code"}
 # What puts something on a calendar: a start and an end then make an event card ("Schedule meeting").
 _SCHEDULING = {"create", "schedule", "book", "reschedule", "insert", "add", "reserve", "plan"}
 # Who a message or an invitation goes to.
-_TO = r"(body_)?(to|recipients?|email|phone|phone_number|channel|chat_id|to_\w+|(?!reply_to|link_to|in_reply_to)\w+_to|" \
-      r"payee\w*|destination\w*|" \
-      r"customer|user|user_id)"
+_TO = (
+    r"(body_)?(to|recipients?|email|phone|phone_number|channel|chat_id|to_\w+|(?!reply_to|link_to|in_reply_to)\w+_to|"
+    r"payee\w*|destination\w*|"
+    r"customer|user|user_id)"
+)
 # The people an invitation (or a removal) names, and the verbs that take them: "Invite {{users}} to {{channel}}".
 _PEOPLE = r"(body_)?(users|user_ids|emails|members|invitees|assignees|reviewers|people)"
 _PERSON = r"(body_)?(user|user_id|email|member|invitee)"  # for the verbs whose object is always a person
 _TAKING = {"invite": "to", "add": "to", "assign": "to", "kick": "from", "remove": "from", "unassign": "from"}
 _ALWAYS_PEOPLE = {"invite", "kick", "assign", "unassign"}
 # Resources that are people themselves: adding to them adds no one to anything.
-_PEOPLE_THINGS = {"user", "member", "participant", "invitee", "assignee", "reviewer", "admin", "owner", "person",
-                  "collaborator", "guest"}
+_PEOPLE_THINGS = {
+    "user",
+    "member",
+    "participant",
+    "invitee",
+    "assignee",
+    "reviewer",
+    "admin",
+    "owner",
+    "person",
+    "collaborator",
+    "guest",
+}
 # Verbs that send something somewhere: "Posting message to {{channel}}".
 _SENDING = {"post", "send", "share", "forward", "reply", "publish", "deliver", "broadcast", "notify"}
 # Nouns that read as many things though singular: GET /conversations.history lists.
 _LISTS = {"history", "feed", "timeline", "activity", "log", "inbox", "queue"}
 # Credentials passed as plain arguments (Slack's token): a card never shows them.
-_SECRET = re.compile(r"(body_|header_|query_)?(token|access_token|auth_token|api_token|api_key|apikey|key|secret|"
-                     r"client_secret|password|passwd|authorization|credentials?|"
-                     r"x_[a-z0-9_]*(token|key|secret|auth[a-z_]*)|"  # Postmark's X-Postmark-Server-Token header
-                     r"[a-z0-9_]*_(api_key|apikey|server_token|account_token|auth_token|access_token|secret_key|"
-                     r"access_key|private_key|secret|password))", re.I)
+_SECRET = re.compile(
+    r"(body_|header_|query_)?(token|access_token|auth_token|api_token|api_key|apikey|key|secret|"
+    r"client_secret|password|passwd|authorization|credentials?|"
+    r"x_[a-z0-9_]*(token|key|secret|auth[a-z_]*)|"  # Postmark's X-Postmark-Server-Token header
+    r"[a-z0-9_]*_(api_key|apikey|server_token|account_token|auth_token|access_token|secret_key|"
+    r"access_key|private_key|secret|password))",
+    re.I,
+)
 
 
 class _Arg(Protocol):
@@ -96,8 +162,13 @@ def resource_phrase(resource: Sequence[str], *, plural: bool = False) -> str:
     if one == singular(word).replace("_", " "):
         return phrase(word)  # "payment intents": the path word is the plural
     head, _, last = one.rpartition(" ")  # "pull request" → "pull requests", "repository" → "repositories"
-    last = last[:-1] + "ies" if last.endswith("y") and last[-2:-1] not in "aeiou" else \
-        last + "es" if last.endswith(("s", "x", "ch", "sh")) else last + "s"
+    last = (
+        last[:-1] + "ies"
+        if last.endswith("y") and last[-2:-1] not in "aeiou"
+        else last + "es"
+        if last.endswith(("s", "x", "ch", "sh"))
+        else last + "s"
+    )
     return f"{head} {last}".strip()
 
 
@@ -109,8 +180,14 @@ def _modifier(pv: PlannedVerb) -> str:
         return ""
     parent, own = pv.resource[-2], pv.resource[-1]
     segs = path_segments(pv.op.path)
-    at = next((i for i in range(len(segs) - 1, 0, -1) if segs[i] == (own, False) and segs[i - 1] == (parent, False)),
-              None)
+    at = next(
+        (
+            i
+            for i in range(len(segs) - 1, 0, -1)
+            if segs[i] == (own, False) and segs[i - 1] == (parent, False)
+        ),
+        None,
+    )
     if at is None:
         return ""
     if parent in _SELF or (at == 1 and parent in ("user", "my")):
@@ -138,8 +215,12 @@ def _ids(pv: PlannedVerb, args: Sequence[_Arg]) -> tuple[str, str]:
     params = _path_params(args)
     segments = [s for s in pv.op.path.partition("#")[0].partition("?")[0].split("/") if s]
     # An action's own word (/pulls/{n}/merge) is not the object: the item before it is.
-    if len(segments) > 1 and "{" not in segments[-1] and "{" in segments[-2] and \
-            snake(re.sub(r"\.(json|xml)$", "", segments[-1])) not in pv.resource:
+    if (
+        len(segments) > 1
+        and "{" not in segments[-1]
+        and "{" in segments[-2]
+        and snake(re.sub(r"\.(json|xml)$", "", segments[-1])) not in pv.resource
+    ):
         segments = segments[:-1]
     trailing = 0
     for s in reversed(segments):
@@ -161,7 +242,7 @@ def _ids(pv: PlannedVerb, args: Sequence[_Arg]) -> tuple[str, str]:
     while i >= 0 and "{" in body[i]:
         run.insert(0, body[i])
         i -= 1
-    chosen = parents[-len(run):] if run else parents[-1:]
+    chosen = parents[-len(run) :] if run else parents[-1:]
     parent_word = snake(body[i]) if i >= 0 else ""
     label = phrase(singular(parent_word)) if parent_word and not parent_word[0].isdigit() else ""
     joined = "/".join(ph(a) for a in chosen)
@@ -171,8 +252,12 @@ def _ids(pv: PlannedVerb, args: Sequence[_Arg]) -> tuple[str, str]:
 def _label_arg(args: Sequence[_Arg]) -> _Arg | None:
     """What names the thing a call makes (``Create customer {{name}}``): a required title or name
     first; an optional one leaves no gap when unset."""
-    named = [a for a in args if a.location in ("body", "query") and
-             re.fullmatch(r"(body_)?(title|name|subject|summary|tag_name)", a.name)]
+    named = [
+        a
+        for a in args
+        if a.location in ("body", "query")
+        and re.fullmatch(r"(body_)?(title|name|subject|summary|tag_name)", a.name)
+    ]
     return next((a for a in named if a.required), named[0] if named else None)
 
 
@@ -187,7 +272,13 @@ def _action_words(pv: PlannedVerb) -> tuple[str, str, str]:
 
 
 def _verb_led(action: str) -> bool:
-    return action.split("_")[0] in VERBS or action.split("_")[0] in ("get", "list", "find", "describe", "search")
+    return action.split("_")[0] in VERBS or action.split("_")[0] in (
+        "get",
+        "list",
+        "find",
+        "describe",
+        "search",
+    )
 
 
 def _taking(pv: PlannedVerb, args: Sequence[_Arg]) -> tuple[str, _Arg, _Arg | None] | None:
@@ -200,8 +291,16 @@ def _taking(pv: PlannedVerb, args: Sequence[_Arg]) -> tuple[str, _Arg, _Arg | No
     who = _find(args, _PEOPLE, *((_PERSON,) if pv.action in _ALWAYS_PEOPLE else ()))
     if who is None:
         return None
-    place = _find([a for a in args if a is not who], rf"(body_)?{one}(_id|_sid|_key)?",
-                  r"(body_)?(channel|chat|room|group|team|space)(_id|_sid)?", _TO) if one else None
+    place = (
+        _find(
+            [a for a in args if a is not who],
+            rf"(body_)?{one}(_id|_sid|_key)?",
+            r"(body_)?(channel|chat|room|group|team|space)(_id|_sid)?",
+            _TO,
+        )
+        if one
+        else None
+    )
     return prep, who, place
 
 
@@ -236,7 +335,9 @@ def titles(pv: PlannedVerb, args: Sequence[_Arg]) -> Title:
         base = resource_phrase(pv.resource[:-1])
         subject = f"{base} {own}".strip()
         text = phrase(state)
-        return _both(("Checking", "Checked"), [f"whether {subject} is {text}", f"whether the {base} is {text}"])
+        return _both(
+            ("Checking", "Checked"), [f"whether {subject} is {text}", f"whether the {base} is {text}"]
+        )
     if pv.action == "get" and len(pv.resource) > 1 and pv.resource[-1] in _SELF:  # GET /users/me
         return _both(_CRUD_WORDS["get"], [f"the current {phrase(singular(pv.resource[-2]))}"])
     if pv.action == "list":
@@ -247,13 +348,25 @@ def titles(pv: PlannedVerb, args: Sequence[_Arg]) -> Title:
     if pv.action == "create" and one in _SENT and to is not None:
         # Twilio's messages.create: "Sending message to {{to}}", then "Sending message".
         return _both(("Sending", "Sent"), [f"{thing} to {ph(to)}", thing])
-    if pv.action == "get" and len(pv.resource) == 1 and one in _CALLER and \
-            [w for w, p in path_segments(pv.op.path)] == [pv.resource[0]]:
+    if (
+        pv.action == "get"
+        and len(pv.resource) == 1
+        and one in _CALLER
+        and [w for w, p in path_segments(pv.op.path)] == [pv.resource[0]]
+    ):
         return _both(_CRUD_WORDS["get"], [f"the current {thing}"])  # GET /user, GET /v1/account
     if pv.action in _CRUD_WORDS:
         words = _CRUD_WORDS[pv.action]
         label = _label_arg(args) if pv.action == "create" else None
-        first = f"{thing} {own}" if own else f"{thing} {ph(label)}" if label else f"{thing} {parent}" if parent else ""
+        first = (
+            f"{thing} {own}"
+            if own
+            else f"{thing} {ph(label)}"
+            if label
+            else f"{thing} {parent}"
+            if parent
+            else ""
+        )
         return _both(words, [first, thing] if first else [thing])
     if pv.action in _SELF:
         return _both(_action_words(pv)[:2], [f"the current {thing}"])
@@ -262,7 +375,9 @@ def titles(pv: PlannedVerb, args: Sequence[_Arg]) -> Title:
         obj = phrase(pv.action)
         last = pv.action.split("_")[-1]
         words = _CRUD_WORDS["list"] if is_plural(last) or last in _LISTS else _CRUD_WORDS["get"]
-        target = f"your {obj}" if pv.resource and pv.resource[-1] in _SELF else f"{thing} {obj}"  # /users/me/settings
+        target = (
+            f"your {obj}" if pv.resource and pv.resource[-1] in _SELF else f"{thing} {obj}"
+        )  # /users/me/settings
         first = f"{obj} of {thing} {own}" if own else f"{target} {parent}" if parent else ""
         return _both(words, [first, target] if first else [target])
     live, done, obj = _action_words(pv)
@@ -275,8 +390,13 @@ def titles(pv: PlannedVerb, args: Sequence[_Arg]) -> Title:
         return _both((live, done), [f"{ph(who)} {prep} {where}", f"{prep} {thing}"])
     obj = _without_thing(obj, thing)
     if pv.action.split("_")[0] in _MANY and not obj:
-        thing = _thing(pv, plural=True) if is_plural(pv.resource[-1] if pv.resource else "") \
-            else f"{thing}s" if pv.resource else thing
+        thing = (
+            _thing(pv, plural=True)
+            if is_plural(pv.resource[-1] if pv.resource else "")
+            else f"{thing}s"
+            if pv.resource
+            else thing
+        )
     to = _find(args, _TO) if obj and pv.action.split("_")[0] in _SENDING else None
     if obj and not own and to is not None:
         # chat.post_message: "Posting message to {{channel}}", then "Posting chat message".
@@ -310,22 +430,41 @@ def _money(pv: PlannedVerb, words: set[str]) -> str:
         return pv.action.split("_")[0]
     thing = singular(pv.resource[-1]) if pv.resource else ""
     if pv.action == "create" and (thing in _MONEY_THINGS or thing.rpartition("_")[2] in _MONEY_THINGS):
-        return "refund" if "refund" in thing else "transfer" if "transfer" in thing else \
-            "payout" if "payout" in thing else "capture" if "capture" in thing else "create"
-    if pv.action == "confirm" and words & {"payment", "payment_intent", "payment_intents", "charge", "charges"}:
+        return (
+            "refund"
+            if "refund" in thing
+            else "transfer"
+            if "transfer" in thing
+            else "payout"
+            if "payout" in thing
+            else "capture"
+            if "capture" in thing
+            else "create"
+        )
+    if pv.action == "confirm" and words & {
+        "payment",
+        "payment_intent",
+        "payment_intents",
+        "charge",
+        "charges",
+    }:
         return "confirm"
     return ""
 
 
 def _money_args(args: Sequence[_Arg]) -> tuple[_Arg | None, _Arg | None]:
     """The arguments that say how much (``amount``, ``price``, ``total_amount``) and in what currency."""
-    return (_find(args, r"(body_)?(amount|price|total|sum|value)", r"(body_)?amount_\w+", r"\w*_amount"),
-            _find(args, r"(body_)?currency(_code)?", r"\w*_currency"))
+    return (
+        _find(args, r"(body_)?(amount|price|total|sum|value)", r"(body_)?amount_\w+", r"\w*_amount"),
+        _find(args, r"(body_)?currency(_code)?", r"\w*_currency"),
+    )
 
 
 # How a document says an amount is in the currency's smallest unit (Stripe: "A positive integer in cents
 # representing how much to charge", "in the smallest currency unit").
-_MINOR = re.compile(r"\bsmallest (currency )?(units?|denomination)\b|\bminor (currency )?units?\b|\bin cents\b", re.I)
+_MINOR = re.compile(
+    r"\bsmallest (currency )?(units?|denomination)\b|\bminor (currency )?units?\b|\bin cents\b", re.I
+)
 _MAJOR = re.compile(r"\b(dollars?|euros?|whole units?|major units?|decimal)\b", re.I)
 _AMOUNT = re.compile(r"(\w+_)?amount(_\w+)?", re.I)
 _CONVENTION: dict[int, tuple[Mapping[str, Any], int]] = {}
@@ -351,8 +490,9 @@ def _smallest_unit(schema: Mapping[str, Any], document: Mapping[str, Any] | None
     cents"), or, naming no other unit, its ``document`` (given only when a currency stands beside the
     amount) says so of at least three of its integer amounts."""
     text = str(schema.get("description", ""))
-    return bool(_MINOR.search(text)) or (document is not None and not _MAJOR.search(text)
-                                         and minor_convention(document) >= 3)
+    return bool(_MINOR.search(text)) or (
+        document is not None and not _MAJOR.search(text) and minor_convention(document) >= 3
+    )
 
 
 _RFC822 = re.compile(r"\bRFC ?(822|2822|5322)\b", re.I)
@@ -376,7 +516,9 @@ def mime_args(args: Sequence[_Arg]) -> list[str]:
     return [a.name for a in _whole_emails(args)]
 
 
-def money_objects(args: Sequence[_Arg], document: Mapping[str, Any] | None = None) -> dict[str, dict[str, str]]:
+def money_objects(
+    args: Sequence[_Arg], document: Mapping[str, Any] | None = None
+) -> dict[str, dict[str, str]]:
     """The binding's ``moneyObjects``: an object argument holding an integer amount in the smallest unit
     and its currency (Square's ``amount_money`` {amount, currency}, Adyen's ``amount`` {value, currency}),
     by the keys that hold them; the runtime shows it as ``10.50 USD``. Smallest unit as for
@@ -387,10 +529,18 @@ def money_objects(args: Sequence[_Arg], document: Mapping[str, Any] | None = Non
         props = schema.get("properties") if isinstance(schema, Mapping) else None
         if a.location != "body" or not isinstance(props, Mapping):
             continue
-        amount = next((k for k in ("amount", "value") if isinstance(props.get(k), Mapping)
-                       and props[k].get("type") == "integer"), None)
-        currency = next((k for k in ("currency", "currency_code", "currencyCode") if isinstance(props.get(k), Mapping)),
-                        None)
+        amount = next(
+            (
+                k
+                for k in ("amount", "value")
+                if isinstance(props.get(k), Mapping) and props[k].get("type") == "integer"
+            ),
+            None,
+        )
+        currency = next(
+            (k for k in ("currency", "currency_code", "currencyCode") if isinstance(props.get(k), Mapping)),
+            None,
+        )
         if amount is None or currency is None:
             continue
         if _smallest_unit(props[amount], document):
@@ -411,9 +561,15 @@ def minor_convention(document: Mapping[str, Any]) -> int:
         if isinstance(node, Mapping):
             props = node.get("properties")
             if isinstance(props, Mapping):
-                said += sum(1 for name, sch in props.items() if isinstance(name, str) and _AMOUNT.fullmatch(name)
-                            and isinstance(sch, Mapping) and sch.get("type") == "integer"
-                            and _MINOR.search(str(sch.get("description", ""))))
+                said += sum(
+                    1
+                    for name, sch in props.items()
+                    if isinstance(name, str)
+                    and _AMOUNT.fullmatch(name)
+                    and isinstance(sch, Mapping)
+                    and sch.get("type") == "integer"
+                    and _MINOR.search(str(sch.get("description", "")))
+                )
             stack.extend(v for v in node.values() if isinstance(v, (Mapping, list)))
         elif isinstance(node, list):
             stack.extend(v for v in node if isinstance(v, (Mapping, list)))
@@ -427,7 +583,9 @@ def preview(pv: PlannedVerb, args: Sequence[_Arg], destructive: bool, forced: Pr
     amount, currency = _money_args(args)
     args = [a for a in args if not _SECRET.fullmatch(a.name)]  # a card never shows a credential
     to = _find(args, _TO)
-    text = _find(args, r"(body_)?text", r"(body_)?body", r"(body_)?message", r"(body_)?content", r"(body_)?msg")
+    text = _find(
+        args, r"(body_)?text", r"(body_)?body", r"(body_)?message", r"(body_)?content", r"(body_)?msg"
+    )
     start = _find(args, r"(body_)?(start|starts_at|start_\w+|begin\w*)")
     end = _find(args, r"(body_)?(end|ends_at|end_\w+|finish\w*)")
     words = set(pv.name.replace(".", "_").split("_")) | set(snake(pv.op.operation_id or "").split("_"))
@@ -441,7 +599,10 @@ def preview(pv: PlannedVerb, args: Sequence[_Arg], destructive: bool, forced: Pr
     subject = f"{thing} {own}" if own else f"{thing} {parent}".strip()
     mime = next(iter(_whole_emails(args)), None)
     if mime and pv.action.split("_")[0] in _SENDING and not text:
-        text, to = mime, None  # a whole email: the runtime reads who it goes to from it (user_id is the sender)
+        text, to = (
+            mime,
+            None,
+        )  # a whole email: the runtime reads who it goes to from it (user_id is the sender)
     kind: PreviewKind
     if forced:
         kind = forced
@@ -449,7 +610,11 @@ def preview(pv: PlannedVerb, args: Sequence[_Arg], destructive: bool, forced: Pr
         kind = "removal"
     elif money and (amount or money in ("capture", "confirm", "refund")):
         kind = "payment"
-    elif text and (to or thing_word.rpartition("_")[2] in _MESSAGE_THINGS) and pv.action not in ("update", "delete"):
+    elif (
+        text
+        and (to or thing_word.rpartition("_")[2] in _MESSAGE_THINGS)
+        and pv.action not in ("update", "delete")
+    ):
         kind = "message"
     elif start and end and pv.action.split("_")[0] in _SCHEDULING:
         kind = "event"  # not a read's date range (Plaid's transactions.get), nor an update of one
@@ -459,15 +624,25 @@ def preview(pv: PlannedVerb, args: Sequence[_Arg], destructive: bool, forced: Pr
         kind = "record"
     else:
         kind = "fields"
-    if kind == "payment" and to and re.fullmatch(r"(body_)?(channel|chat_id|user|user_id|email|phone|phone_number)", to.name):
+    if (
+        kind == "payment"
+        and to
+        and re.fullmatch(r"(body_)?(channel|chat_id|user|user_id|email|phone|phone_number)", to.name)
+    ):
         to = None  # Adyen's channel (Web, iOS) is where a payment comes from, not who is paid
     fields: dict[str, str] = {}
     if kind == "payment":
         fields = {"amount": ph(amount), "currency": ph(currency)}
         if to and money != "refund":
             fields["to"] = ph(to)
-        if money == "refund":  # what is refunded, whichever way the call names it (a charge, a payment intent)
-            fields |= {a.name: ph(a) for a in args if re.fullmatch(r"(body_)?(charge|payment_intent|payment)(_id)?", a.name)}
+        if (
+            money == "refund"
+        ):  # what is refunded, whichever way the call names it (a charge, a payment intent)
+            fields |= {
+                a.name: ph(a)
+                for a in args
+                if re.fullmatch(r"(body_)?(charge|payment_intent|payment)(_id)?", a.name)
+            }
     elif kind == "message" and text is mime and mime is not None:
         fields = {"message": ph(mime)}
     elif kind == "message":
@@ -486,12 +661,20 @@ def preview(pv: PlannedVerb, args: Sequence[_Arg], destructive: bool, forced: Pr
     # Then what identifies the change (path arguments), what is required (in a body the document
     # leaves optional too: Twilio's To and From), and what describes it; when none of these is
     # there (Slack's methods mark nothing required), the arguments themselves.
-    chosen = [a for a in args if a.location == "path"] + [a for a in args if _wanted(a) and a.location != "path"]
+    chosen = [a for a in args if a.location == "path"] + [
+        a for a in args if _wanted(a) and a.location != "path"
+    ]
     # An optional argument that names the very thing created says which one (Twilio's phone_number when
     # buying an incoming phone number; its area_code-or-number choice leaves both optional).
     named = set(thing.split())
-    chosen += [a for a in args if a.location != "path" and not _wanted(a) and len(a.name.split("_")) >= 2
-               and set(a.name.split("_")) <= named]
+    chosen += [
+        a
+        for a in args
+        if a.location != "path"
+        and not _wanted(a)
+        and len(a.name.split("_")) >= 2
+        and set(a.name.split("_")) <= named
+    ]
     if kind not in ("removal",):
         chosen += [a for a in args if not _wanted(a) and re.fullmatch(_DESCRIBING, a.name)]
     if not chosen and not fields:
@@ -510,8 +693,13 @@ def preview(pv: PlannedVerb, args: Sequence[_Arg], destructive: bool, forced: Pr
             fields[a.name] = ph(a)
             shown.add(ph(a))
     fields = {k: v for k, v in fields.items() if v}
-    return Preview(kind=kind, title=" ".join(_preview_title(pv, kind, money, thing, subject, on, amount, currency, to,
-                                                        args).split()), fields=fields or None)
+    return Preview(
+        kind=kind,
+        title=" ".join(
+            _preview_title(pv, kind, money, thing, subject, on, amount, currency, to, args).split()
+        ),
+        fields=fields or None,
+    )
 
 
 def _wanted(a: _Arg) -> bool:
@@ -519,8 +707,18 @@ def _wanted(a: _Arg) -> bool:
     return a.required or bool(getattr(a, "wanted", False))
 
 
-def _preview_title(pv: PlannedVerb, kind: str, money: str, thing: str, subject: str, on: str, amount: _Arg | None,
-                   currency: _Arg | None, to: _Arg | None, args: Sequence[_Arg]) -> str:
+def _preview_title(
+    pv: PlannedVerb,
+    kind: str,
+    money: str,
+    thing: str,
+    subject: str,
+    on: str,
+    amount: _Arg | None,
+    currency: _Arg | None,
+    to: _Arg | None,
+    args: Sequence[_Arg],
+) -> str:
     sum_ = f"{ph(amount)} {ph(currency)}"
     to_part = f" to {ph(to)}" if to else ""
     if money == "refund":
@@ -537,7 +735,9 @@ def _preview_title(pv: PlannedVerb, kind: str, money: str, thing: str, subject: 
             return f"Pay out {sum_}{to_part}"
         if money == "transfer":
             return f"Transfer {sum_}{to_part}"
-        if (money == "create" and thing == "charge") or (to and re.fullmatch(r"(body_)?customer(_id)?", to.name)):
+        if (money == "create" and thing == "charge") or (
+            to and re.fullmatch(r"(body_)?customer(_id)?", to.name)
+        ):
             return f"Charge {sum_}{to_part}"  # a customer is charged, not paid (Stripe's payment intents)
         where = to_part or (f" for {on}" if on else "")
         return f"Pay {sum_}{where}" if amount or to else f"Pay {subject}"
@@ -550,7 +750,9 @@ def _preview_title(pv: PlannedVerb, kind: str, money: str, thing: str, subject: 
     if kind == "message":
         verb, _, rest = pv.action.partition("_")
         if verb in VERBS and rest and verb not in ("create", "update"):  # chat.post_message: "Post message"
-            return f"{verb.capitalize()} {phrase(rest)}" + (f" to {ph(to)}" if to else f" on {on}" if on else "")
+            return f"{verb.capitalize()} {phrase(rest)}" + (
+                f" to {ph(to)}" if to else f" on {on}" if on else ""
+            )
         if to:
             return f"Send {thing} to {ph(to)}"
         if thing in ("comment", "reply", "note", "review") and on:

@@ -65,8 +65,15 @@ def capped(found: Iterable[Diagnostic]) -> list[Diagnostic]:
             out.append(d)
     for code, count in listed.items():
         if count > MAX_LISTED:
-            out.append(Diagnostic(code, "warning", "#/paths", f"{count - MAX_LISTED} more warning(s) like the ones "
-                                  "above are not listed.", "Fix the ones listed, then compile again."))
+            out.append(
+                Diagnostic(
+                    code,
+                    "warning",
+                    "#/paths",
+                    f"{count - MAX_LISTED} more warning(s) like the ones above are not listed.",
+                    "Fix the ones listed, then compile again.",
+                )
+            )
     return out
 
 
@@ -86,13 +93,18 @@ def silent_auth(api: Api, ops: Sequence[Operation]) -> list[Diagnostic]:
         return []
     named = ", ".join(f"{op.method.upper()} {op.path}" for op in writes[:3])
     more = f" and {len(writes) - 3} more" if len(writes) > 3 else ""
-    return [Diagnostic(
-        "C158", "warning", "#/components/securitySchemes",
-        f"The document declares no security, yet {len(writes)} packed operation(s) write ({named}{more}): the "
-        "pack says no credentials are needed and cannot be given one.",
-        "If the API needs auth, declare it without editing the document: an Overlay that adds "
-        "components.securitySchemes and a top-level security requirement (packc compile --overlay auth.yaml; "
-        "see specs/overlays/github-auth.yaml). x-packc and a stub manifest cannot add a scheme.")]
+    return [
+        Diagnostic(
+            "C158",
+            "warning",
+            "#/components/securitySchemes",
+            f"The document declares no security, yet {len(writes)} packed operation(s) write ({named}{more}): the "
+            "pack says no credentials are needed and cannot be given one.",
+            "If the API needs auth, declare it without editing the document: an Overlay that adds "
+            "components.securitySchemes and a top-level security requirement (packc compile --overlay auth.yaml; "
+            "see specs/overlays/github-auth.yaml). x-packc and a stub manifest cannot add a scheme.",
+        )
+    ]
 
 
 def operation_findings(api: Api, ops: Sequence[Operation]) -> dict[str, list[str]]:
@@ -110,14 +122,22 @@ def _fragment(op: Operation, urls: Counter[tuple[str, str]]) -> Iterable[Diagnos
         return
     path = op.path.partition("#")[0]
     shared = urls[(op.method, path)]
-    also = f"; {shared - 1} other operation(s) of the document use that URL too, so the server must tell them " \
-        "apart by headers, query or body" if shared > 1 else ""
+    also = (
+        f"; {shared - 1} other operation(s) of the document use that URL too, so the server must tell them "
+        "apart by headers, query or body"
+        if shared > 1
+        else ""
+    )
     where = op.pointer.rpartition("/")[0] if op.pointer else pointer("paths", op.path)
-    yield Diagnostic("C150", "warning", where,
-                     f"The path key carries a fragment, which HTTP never sends: {op.method.upper()} {path or '/'} is "
-                     f"what goes out{also}.",
-                     "Key the operation by its real path and move what the fragment names into a parameter "
-                     "(a header with an enum, a required query parameter).")
+    yield Diagnostic(
+        "C150",
+        "warning",
+        where,
+        f"The path key carries a fragment, which HTTP never sends: {op.method.upper()} {path or '/'} is "
+        f"what goes out{also}.",
+        "Key the operation by its real path and move what the fragment names into a parameter "
+        "(a header with an enum, a required query parameter).",
+    )
 
 
 def _header(api: Api, key: str) -> str | None:
@@ -142,13 +162,20 @@ def _shared_headers(api: Api, op: Operation) -> Iterable[Diagnostic]:
             if len(keys) < 2:
                 continue
             http = [k for k in keys if api.security_schemes[k].type == "http"]
-            applied = f"{http[0]!r} when its credential is set, else the first other one set" if http else \
-                "the first one whose credential is set"
-            yield Diagnostic("C151", "warning", f"{base}/{index}",
-                             f"The security requirement names {', '.join(map(repr, keys))} together, and each "
-                             f"writes the {header!r} header, which a request carries once: the runtime applies "
-                             f"one of them ({applied}).",
-                             "List them as alternatives (separate requirement objects) if either is enough.")
+            applied = (
+                f"{http[0]!r} when its credential is set, else the first other one set"
+                if http
+                else "the first one whose credential is set"
+            )
+            yield Diagnostic(
+                "C151",
+                "warning",
+                f"{base}/{index}",
+                f"The security requirement names {', '.join(map(repr, keys))} together, and each "
+                f"writes the {header!r} header, which a request carries once: the runtime applies "
+                f"one of them ({applied}).",
+                "List them as alternatives (separate requirement objects) if either is enough.",
+            )
 
 
 def _type_rejects_enum(schema: Any) -> bool:
@@ -167,11 +194,15 @@ def _type_rejects_enum(schema: Any) -> bool:
 
 def _enum_finding(where: str, what: str, schema: Mapping[str, Any]) -> Diagnostic:
     members = ", ".join(repr(m) for m in schema["enum"][:5])
-    return Diagnostic("C152", "warning", where,
-                      f"{what} has type {schema['type']!r} and an enum of {members}: no value can satisfy both. "
-                      "packc keeps what the enum means (numbers become their text, an array-level enum is dropped), "
-                      "so a validator reading the document as written rejects every value.",
-                      "Give the enum members the schema's type (or move an array's enum to its items).")
+    return Diagnostic(
+        "C152",
+        "warning",
+        where,
+        f"{what} has type {schema['type']!r} and an enum of {members}: no value can satisfy both. "
+        "packc keeps what the enum means (numbers become their text, an array-level enum is dropped), "
+        "so a validator reading the document as written rejects every value.",
+        "Give the enum members the schema's type (or move an array's enum to its items).",
+    )
 
 
 def _nested(api: Api, schema: Any) -> list[str]:
@@ -194,15 +225,23 @@ def _parameters(api: Api, op: Operation) -> Iterable[Diagnostic]:
         where = f"{p.pointer or op.pointer}/schema"
         if isinstance(schema, Mapping) and _type_rejects_enum(schema):
             yield _enum_finding(where, f"Parameter {p.name!r}", schema)
-        if isinstance(schema, Mapping) and p.location != "path" and p.content is None and \
-                (schema.get("type") == "object" or "properties" in schema):
+        if (
+            isinstance(schema, Mapping)
+            and p.location != "path"
+            and p.content is None
+            and (schema.get("type") == "object" or "properties" in schema)
+        ):
             nested = _nested(api, schema)
             if nested:
-                yield Diagnostic("C154", "warning", where,
-                                 f"Object parameter {p.name!r} ({p.location}, style {p.style}) has properties that "
-                                 f"are objects or arrays ({', '.join(nested[:5])}): OpenAPI leaves their serialization "
-                                 "undefined; packc sends each as JSON text.",
-                                 "Describe the parameter with `content: {application/json: ...}`, or flatten it.")
+                yield Diagnostic(
+                    "C154",
+                    "warning",
+                    where,
+                    f"Object parameter {p.name!r} ({p.location}, style {p.style}) has properties that "
+                    f"are objects or arrays ({', '.join(nested[:5])}): OpenAPI leaves their serialization "
+                    "undefined; packc sends each as JSON text.",
+                    "Describe the parameter with `content: {application/json: ...}`, or flatten it.",
+                )
 
 
 def _body(api: Api, op: Operation) -> Iterable[Diagnostic]:
@@ -217,26 +256,37 @@ def _body(api: Api, op: Operation) -> Iterable[Diagnostic]:
         where = f"{base}/content/{media.content_type.replace('~', '~0').replace('/', '~1')}/schema"
         binary_media = not any(mark in media.content_type for mark in _JSONISH)
         if binary_media and schema.get("type") == "object" and schema.get("format") == "file":
-            yield Diagnostic("C153", "warning", where,
-                             f"The {media.content_type} body is typed object with format file (Swagger 2.0's "
-                             "`type: file`, converted to OpenAPI 3 as an object): packc sends the file's bytes, "
-                             "which a validator reading the document as written rejects.",
-                             "Write the schema as `type: string, format: binary`.")
+            yield Diagnostic(
+                "C153",
+                "warning",
+                where,
+                f"The {media.content_type} body is typed object with format file (Swagger 2.0's "
+                "`type: file`, converted to OpenAPI 3 as an object): packc sends the file's bytes, "
+                "which a validator reading the document as written rejects.",
+                "Write the schema as `type: string, format: binary`.",
+            )
             return  # the other media types of the body say the same
         props = schema.get("properties")
         required = schema.get("required")
         if isinstance(props, Mapping) and isinstance(required, list):
             missing = [str(n) for n in required if isinstance(n, str) and n not in props]
             if missing and not _has_all_of(schema):
-                yield Diagnostic("C155", "warning", where,
-                                 f"The body schema requires {', '.join(map(repr, missing[:5]))}, which are not among "
-                                 "its properties: no argument sets them, so the request never has them.",
-                                 "Move the names to the `required` of the schema whose properties they are.")
+                yield Diagnostic(
+                    "C155",
+                    "warning",
+                    where,
+                    f"The body schema requires {', '.join(map(repr, missing[:5]))}, which are not among "
+                    "its properties: no argument sets them, so the request never has them.",
+                    "Move the names to the `required` of the schema whose properties they are.",
+                )
         for name, prop in (props or {}).items() if isinstance(props, Mapping) else ():
             prop = api.deref(prop)
             if _type_rejects_enum(prop):
-                yield _enum_finding(f"{where}/properties/{str(name).replace('~', '~0').replace('/', '~1')}",
-                                    f"Body property {name!r}", prop)
+                yield _enum_finding(
+                    f"{where}/properties/{str(name).replace('~', '~0').replace('/', '~1')}",
+                    f"Body property {name!r}",
+                    prop,
+                )
 
 
 def _has_all_of(schema: Mapping[str, Any]) -> bool:

@@ -41,8 +41,17 @@ def _cmd_lint(args: argparse.Namespace) -> int:
     errors = sum(1 for f in findings if f.level == "error")
     warnings = len(findings) - errors
     if args.json:
-        print(json.dumps({"pack": str(pack_dir), "errors": errors, "warnings": warnings,
-                          "findings": [f.to_json() for f in findings]}, indent=2))
+        print(
+            json.dumps(
+                {
+                    "pack": str(pack_dir),
+                    "errors": errors,
+                    "warnings": warnings,
+                    "findings": [f.to_json() for f in findings],
+                },
+                indent=2,
+            )
+        )
     else:
         for finding in findings:
             print(str(finding))
@@ -89,9 +98,18 @@ def _print_plan_text(plan: Any) -> None:
 def _cmd_plan(args: argparse.Namespace) -> int:
     from .pipeline import plan_source
 
-    plan = plan_source(args.source, split=args.split, strict=args.strict, allow_remote_refs=args.allow_remote_refs,
-                       allow_outside=args.allow_outside, overlay=args.overlay, goal=args.goal,
-                       allow_private=args.allow_private_addresses, include=args.include, exclude=args.exclude)
+    plan = plan_source(
+        args.source,
+        split=args.split,
+        strict=args.strict,
+        allow_remote_refs=args.allow_remote_refs,
+        allow_outside=args.allow_outside,
+        overlay=args.overlay,
+        goal=args.goal,
+        allow_private=args.allow_private_addresses,
+        include=args.include,
+        exclude=args.exclude,
+    )
     if args.json:
         print(json.dumps(plan.to_json(), indent=2, ensure_ascii=False))
     else:
@@ -103,10 +121,21 @@ def _cmd_plan(args: argparse.Namespace) -> int:
 def _cmd_compile(args: argparse.Namespace) -> int:
     from .pipeline import compile as compile_source
 
-    result = compile_source(args.source, args.out_dir, split=args.split, strict=args.strict,
-                            allow_remote_refs=args.allow_remote_refs, allow_outside=args.allow_outside,
-                            overlay=args.overlay, server=args.server, repo=args.repo, goal=args.goal,
-                            allow_private=args.allow_private_addresses, include=args.include, exclude=args.exclude)
+    result = compile_source(
+        args.source,
+        args.out_dir,
+        split=args.split,
+        strict=args.strict,
+        allow_remote_refs=args.allow_remote_refs,
+        allow_outside=args.allow_outside,
+        overlay=args.overlay,
+        server=args.server,
+        repo=args.repo,
+        goal=args.goal,
+        allow_private=args.allow_private_addresses,
+        include=args.include,
+        exclude=args.exclude,
+    )
     if args.json:
         print(json.dumps(result.to_json(), indent=2, ensure_ascii=False))
     else:
@@ -114,16 +143,24 @@ def _cmd_compile(args: argparse.Namespace) -> int:
             print(f"{pack.id}: {len(pack.verbs)} verbs -> {pack.directory}")
         _print_diagnostics(result.diagnostics)
         errors = sum(1 for d in result.diagnostics if d.level == "error")
-        print(f"{len(result.packs)} pack(s), {len(result.left_out)} operation(s) left out, "
-              f"{errors} error(s), {len(result.diagnostics) - errors} warning(s)")
+        print(
+            f"{len(result.packs)} pack(s), {len(result.left_out)} operation(s) left out, "
+            f"{errors} error(s), {len(result.diagnostics) - errors} warning(s)"
+        )
     return EXIT_OK if result.ok else EXIT_FINDINGS
 
 
 def _cmd_call(args: argparse.Namespace) -> int:
     from packc_runtime.cli import call_main
 
-    return call_main(Path(args.pack), args.verb, args.args, confirm=args.confirm, server=args.server,
-                     server_vars=args.server_var or ())
+    return call_main(
+        Path(args.pack),
+        args.verb,
+        args.args,
+        confirm=args.confirm,
+        server=args.server,
+        server_vars=args.server_var or (),
+    )
 
 
 def _cmd_install(args: argparse.Namespace) -> int:
@@ -132,8 +169,10 @@ def _cmd_install(args: argparse.Namespace) -> int:
     done = install_pack(args.pack, venv=args.venv)
     print(f"installed {done.pack_id}: {done.command} -> {done.pack_dir} (python: {done.python})")
     if not done.on_path:
-        print(f"{done.command.parent} is not on PATH; add it, e.g. in ~/.profile: "
-              f'export PATH="{done.command.parent}:$PATH"')
+        print(
+            f"{done.command.parent} is not on PATH; add it, e.g. in ~/.profile: "
+            f'export PATH="{done.command.parent}:$PATH"'
+        )
     return EXIT_OK
 
 
@@ -149,14 +188,34 @@ def _cmd_connect(args: argparse.Namespace) -> int:
     from packc_runtime.oauth_cli import options_from
 
     try:
-        oauth = options_from({key: getattr(args, key) for key in ("client_id", "client_secret", "port", "timeout",
-                                                                   "device_url", "no_browser", "device", "status",
-                                                                   "logout")})
+        oauth = options_from(
+            {
+                key: getattr(args, key)
+                for key in (
+                    "client_id",
+                    "client_secret",
+                    "port",
+                    "timeout",
+                    "device_url",
+                    "no_browser",
+                    "device",
+                    "status",
+                    "logout",
+                )
+            }
+        )
     except PackRuntimeError as exc:
         print(f"error {exc.code}: {exc.message}")
         return exc.exit_code
-    return connect_main(Path(args.pack), list_only=args.list, as_json=args.json, approve_env=args.approve_env,
-                        server=args.server, target=args.to, oauth=oauth)
+    return connect_main(
+        Path(args.pack),
+        list_only=args.list,
+        as_json=args.json,
+        approve_env=args.approve_env,
+        server=args.server,
+        target=args.to,
+        oauth=oauth,
+    )
 
 
 def _build_parser() -> argparse.ArgumentParser:
@@ -176,30 +235,59 @@ def _build_parser() -> argparse.ArgumentParser:
 
     # --- more subcommands register here (compile, plan, call, exec, connect) ---
 
-    for name, func, text in (("compile", _cmd_compile, "compile an OpenAPI document into one pack (or a family)"),
-                             ("plan", _cmd_plan, "print the verbs a compile would make, and what it leaves out")):
+    for name, func, text in (
+        ("compile", _cmd_compile, "compile an OpenAPI document into one pack (or a family)"),
+        ("plan", _cmd_plan, "print the verbs a compile would make, and what it leaves out"),
+    ):
         p = sub.add_parser(name, help=text)
         p.add_argument("source", metavar="SOURCE", help="path or URL of the document, or a stub surface.json")
         if name == "compile":
-            p.add_argument("-o", "--out-dir", dest="out_dir", default="packs", help="output directory (default ./packs)")
+            p.add_argument(
+                "-o", "--out-dir", dest="out_dir", default="packs", help="output directory (default ./packs)"
+            )
             p.add_argument("--server", metavar="URL", help="replace the document's servers with URL")
-            p.add_argument("--repo", action="store_true",
-                           help="make each pack its own repository (pyproject.toml, .gitignore, smoke test)")
-        p.add_argument("--split", action="store_true", help="one pack per group of 5-12 verbs, covering every operation")
-        p.add_argument("--for", dest="goal", metavar="TEXT",
-                       help='one pack of the verbs a task needs, e.g. --for "triage issues and review pull requests"')
-        p.add_argument("--include", metavar="NAME", action="append", default=[],
-                       help="keep this operation in the one pack: a verb as packc plan shows it (refunds.create), "
-                            "an operationId, or 'METHOD /path'; repeat for more (up to 12; not with --split)")
-        p.add_argument("--exclude", metavar="NAME", action="append", default=[],
-                       help="leave this operation out of every pack (named as for --include); repeat for more")
+            p.add_argument(
+                "--repo",
+                action="store_true",
+                help="make each pack its own repository (pyproject.toml, .gitignore, smoke test)",
+            )
+        p.add_argument(
+            "--split", action="store_true", help="one pack per group of 5-12 verbs, covering every operation"
+        )
+        p.add_argument(
+            "--for",
+            dest="goal",
+            metavar="TEXT",
+            help='one pack of the verbs a task needs, e.g. --for "triage issues and review pull requests"',
+        )
+        p.add_argument(
+            "--include",
+            metavar="NAME",
+            action="append",
+            default=[],
+            help="keep this operation in the one pack: a verb as packc plan shows it (refunds.create), "
+            "an operationId, or 'METHOD /path'; repeat for more (up to 12; not with --split)",
+        )
+        p.add_argument(
+            "--exclude",
+            metavar="NAME",
+            action="append",
+            default=[],
+            help="leave this operation out of every pack (named as for --include); repeat for more",
+        )
         p.add_argument("--json", action="store_true", help="print a summary as JSON")
         p.add_argument("--strict", action="store_true", help="fail on any validation error of the document")
         p.add_argument("--allow-remote-refs", action="store_true", help="follow $refs to other origins")
-        p.add_argument("--allow-private-addresses", action="store_true",
-                       help="let fetches reach loopback and private-network addresses (a document of your own)")
-        p.add_argument("--allow-outside", action="store_true",
-                       help="follow $refs to local files outside the document's folder (trusted files only)")
+        p.add_argument(
+            "--allow-private-addresses",
+            action="store_true",
+            help="let fetches reach loopback and private-network addresses (a document of your own)",
+        )
+        p.add_argument(
+            "--allow-outside",
+            action="store_true",
+            help="follow $refs to local files outside the document's folder (trusted files only)",
+        )
         p.add_argument("--overlay", metavar="FILE", help="apply an OpenAPI Overlay 1.0 document first")
         p.set_defaults(func=func)
 
@@ -207,45 +295,73 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("pack", metavar="PACK", help="the pack directory")
     p.add_argument("verb", metavar="VERB")
     p.add_argument("--args", metavar="JSON", help="the arguments as a JSON object")
-    p.add_argument("--confirm", action="store_true", help="confirm a write verb (else its preview is returned)")
+    p.add_argument(
+        "--confirm", action="store_true", help="confirm a write verb (else its preview is returned)"
+    )
     p.add_argument("--server", metavar="URL", help="replace the document's server URL (staging, a mock)")
-    p.add_argument("--server-var", metavar="NAME=VALUE", action="append", help="a value for a server variable")
+    p.add_argument(
+        "--server-var", metavar="NAME=VALUE", action="append", help="a value for a server variable"
+    )
     # call always prints the JSON envelope; --json is accepted, as on every other command that has it
     p.add_argument("--json", action="store_true", help="print the JSON envelope (what call always prints)")
     p.set_defaults(func=_cmd_call)
 
-    p = sub.add_parser("install", help="put a pack's command on PATH, bound to an interpreter with the runtime")
+    p = sub.add_parser(
+        "install", help="put a pack's command on PATH, bound to an interpreter with the runtime"
+    )
     p.add_argument("pack", metavar="PACK", help="the pack directory")
-    p.add_argument("--venv", action="store_true",
-                   help="give the pack its own virtual environment (under $PACKC_HOME/venvs) instead of packc's")
+    p.add_argument(
+        "--venv",
+        action="store_true",
+        help="give the pack its own virtual environment (under $PACKC_HOME/venvs) instead of packc's",
+    )
     p.set_defaults(func=_cmd_install)
 
     p = sub.add_parser("exec", help="json_exec: read one JSON request on stdin, write one JSON envelope")
     p.add_argument("pack", metavar="PACK", help="the pack directory")
     p.set_defaults(func=_cmd_exec)
 
-    p = sub.add_parser("connect", help="store a pack's credentials for its server origins, or approve or list them")
+    p = sub.add_parser(
+        "connect", help="store a pack's credentials for its server origins, or approve or list them"
+    )
     p.add_argument("pack", metavar="PACK", help="the pack directory")
-    p.add_argument("--list", action="store_true", help="list the credentials the pack needs and their origins")
-    p.add_argument("--approve-env", action="store_true",
-                   help="approve the environment variables for the pack's origins instead of storing values")
+    p.add_argument(
+        "--list", action="store_true", help="list the credentials the pack needs and their origins"
+    )
+    p.add_argument(
+        "--approve-env",
+        action="store_true",
+        help="approve the environment variables for the pack's origins instead of storing values",
+    )
     p.add_argument("--server", metavar="URL", help="bind to this server's origin instead (a mock, staging)")
     p.add_argument("--json", action="store_true", help="with --list: print JSON")
-    p.add_argument("--to", choices=["keyring", "file"], help="where to store (default: a secure keyring, else the file)")
+    p.add_argument(
+        "--to", choices=["keyring", "file"], help="where to store (default: a secure keyring, else the file)"
+    )
     p.add_argument("--client-id", metavar="ID", help="OAuth2: your app's client id (else <PREFIX>_CLIENT_ID)")
-    p.add_argument("--client-secret", metavar="SECRET",
-                   help="OAuth2: the app's secret, only if the provider requires one (prefer <PREFIX>_CLIENT_SECRET)")
+    p.add_argument(
+        "--client-secret",
+        metavar="SECRET",
+        help="OAuth2: the app's secret, only if the provider requires one (prefer <PREFIX>_CLIENT_SECRET)",
+    )
     p.add_argument("--port", metavar="N", help="OAuth2: the loopback redirect port (default: a free one)")
-    p.add_argument("--timeout", metavar="SECONDS", help="OAuth2: how long to wait for the redirect (default 300)")
+    p.add_argument(
+        "--timeout", metavar="SECONDS", help="OAuth2: how long to wait for the redirect (default 300)"
+    )
     p.add_argument("--no-browser", action="store_true", help="OAuth2: only print the sign-in URL")
     p.add_argument("--device", action="store_true", help="OAuth2: sign in with the device flow (RFC 8628)")
     p.add_argument("--device-url", metavar="URL", help="OAuth2: the device authorization endpoint")
-    p.add_argument("--status", action="store_true", help="OAuth2: show the connected slots (never the tokens)")
+    p.add_argument(
+        "--status", action="store_true", help="OAuth2: show the connected slots (never the tokens)"
+    )
     p.add_argument("--logout", action="store_true", help="OAuth2: remove the stored tokens")
     p.set_defaults(func=_cmd_connect)
 
-    p = sub.add_parser("serve", help="serve packs as MCP tools over stdio or --http (see: packc serve --help)",
-                       add_help=False)
+    p = sub.add_parser(
+        "serve",
+        help="serve packs as MCP tools over stdio or --http (see: packc serve --help)",
+        add_help=False,
+    )
     p.add_argument("rest", nargs=argparse.REMAINDER)
     p.set_defaults(func=_cmd_serve)
 
@@ -270,7 +386,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return serve_main(argv[1:])
     # Everything printed, document and server text included, goes through the terminal layer (not
     # `serve` above: its stdout is a protocol, JSON whose escapes json already wrote).
-    with contextlib.redirect_stdout(for_terminal(sys.stdout)), contextlib.redirect_stderr(for_terminal(sys.stderr)):
+    with (
+        contextlib.redirect_stdout(for_terminal(sys.stdout)),
+        contextlib.redirect_stderr(for_terminal(sys.stderr)),
+    ):
         return _main(argv)
 
 
@@ -285,8 +404,17 @@ def _main(argv: Sequence[str] | None) -> int:
     except PackcError as exc:
         if getattr(args, "json", False):  # a machine caller still gets JSON, as on success
             kind = "usage" if isinstance(exc, UsageError) else "input"
-            print(json.dumps({"ok": False, "error": {"kind": kind, "message": str(exc), "exit": exc.exit_code},
-                              "diagnostics": [d.to_json() for d in exc.diagnostics]}, indent=2, ensure_ascii=False))
+            print(
+                json.dumps(
+                    {
+                        "ok": False,
+                        "error": {"kind": kind, "message": str(exc), "exit": exc.exit_code},
+                        "diagnostics": [d.to_json() for d in exc.diagnostics],
+                    },
+                    indent=2,
+                    ensure_ascii=False,
+                )
+            )
         _print_diagnostics(exc.diagnostics)
         print(f"packc {args.command}: {exc}", file=sys.stderr)
         return exc.exit_code

@@ -54,11 +54,16 @@ def _stubbed(node: Any, out: Mapping[str, Any], keep: Set[str] | None = None) ->
     the same object where nothing did."""
     if isinstance(node, Mapping):
         ref = node.get("$ref")
-        dropped = isinstance(ref, str) and ref.startswith("#/") and (
-            resolve_pointer(out, ref) is None if keep is None else _component(ref) not in keep)
+        dropped = (
+            isinstance(ref, str)
+            and ref.startswith("#/")
+            and (resolve_pointer(out, ref) is None if keep is None else _component(ref) not in keep)
+        )
         if dropped:
             stub = {k: v for k, v in node.items() if k != "$ref"}
-            stub["description"] = f"Left out of this pack's document by packc ({ref}); see the API's own document."
+            stub["description"] = (
+                f"Left out of this pack's document by packc ({ref}); see the API's own document."
+            )
             return stub
         changed = {k: _stubbed(v, out, keep) for k, v in node.items()}
         return node if all(changed[k] is node[k] for k in node) else changed
@@ -104,8 +109,12 @@ def _security_keys(api: Api, ops: Sequence[Operation]) -> set[str]:
     return keys
 
 
-def cut_document(api: Api, ops: Sequence[Operation], bindings: Mapping[str, Mapping[str, Any]],
-                 servers: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+def cut_document(
+    api: Api,
+    ops: Sequence[Operation],
+    bindings: Mapping[str, Mapping[str, Any]],
+    servers: Sequence[Mapping[str, Any]],
+) -> dict[str, Any]:
     """A self-contained OpenAPI 3.x document holding only ``ops``, each with its ``x-packc-binding``.
 
     Args:
@@ -129,8 +138,10 @@ def cut_document(api: Api, ops: Sequence[Operation], bindings: Mapping[str, Mapp
         item = api.deref(raw_paths.get(op.path, {}))
         if not isinstance(item, Mapping) or not isinstance(item.get(op.method), Mapping):
             continue
-        new_item = paths.setdefault(op.path, {k: v for k, v in item.items()
-                                              if k in ("summary", "description", "parameters", "servers")})
+        new_item = paths.setdefault(
+            op.path,
+            {k: v for k, v in item.items() if k in ("summary", "description", "parameters", "servers")},
+        )
         node = dict(item[op.method])
         node["x-packc-binding"] = dict(bindings[op.key])
         new_item[op.method] = node
@@ -144,14 +155,19 @@ def cut_document(api: Api, ops: Sequence[Operation], bindings: Mapping[str, Mapp
     schemes = resolve_pointer(doc, "#/components/securitySchemes")
     for key in sorted(_security_keys(api, ops)):
         if isinstance(schemes, Mapping) and key in schemes:
-            _copy_target(doc, out, "#/components/securitySchemes/" + key.replace("~", "~0").replace("/", "~1"))
+            _copy_target(
+                doc, out, "#/components/securitySchemes/" + key.replace("~", "~0").replace("/", "~1")
+            )
     # What requests are built from, transitively. A ref into a component (…/Pet/properties/name)
     # copies the whole component, so a later ref to the component itself never finds it half-copied.
     requests: list[Any] = [v for k, v in out.items() if k != "paths"]
     for item in paths.values():
         requests.append({k: v for k, v in item.items() if k not in _METHODS})
-        requests.extend({k: v for k, v in op.items() if k != "responses"} for m, op in item.items()
-                        if m in _METHODS and isinstance(op, Mapping))
+        requests.extend(
+            {k: v for k, v in op.items() if k != "responses"}
+            for m, op in item.items()
+            if m in _METHODS and isinstance(op, Mapping)
+        )
     pending = list(_refs(requests))
     request_side: set[str] = set()
     while pending:
@@ -163,8 +179,13 @@ def cut_document(api: Api, ops: Sequence[Operation], bindings: Mapping[str, Mapp
     # Responses, to RESPONSE_HOPS component hops. The last hop's refs are stubbed, except to what a
     # request needs: a ref back to a response component would close a cycle (charge -> customer ->
     # charge), and Prism did not start in 300 s on a 235 KB Stripe cut full of them.
-    frontier = [ref for item in paths.values() for op in item.values() if isinstance(op, Mapping)
-                for ref in _refs(op.get("responses", {}))]
+    frontier = [
+        ref
+        for item in paths.values()
+        for op in item.values()
+        if isinstance(op, Mapping)
+        for ref in _refs(op.get("responses", {}))
+    ]
     edge: list[str] = []
     for hop in range(RESPONSE_HOPS):
         following: list[str] = []
@@ -181,7 +202,9 @@ def cut_document(api: Api, ops: Sequence[Operation], bindings: Mapping[str, Mapp
         tokens = _tokens(ref)
         parent_ref = "#/" + "/".join(t.replace("~", "~0").replace("/", "~1") for t in tokens[:-1])
         parent = resolve_pointer(out, parent_ref)
-        if isinstance(parent, dict) and parent is not resolve_pointer(doc, parent_ref):  # never edit the source
+        if isinstance(parent, dict) and parent is not resolve_pointer(
+            doc, parent_ref
+        ):  # never edit the source
             parent[tokens[-1]] = _stubbed(parent[tokens[-1]], out, request_side)
     for item in out["paths"].values():
         for method, op in list(item.items()):
@@ -190,6 +213,8 @@ def cut_document(api: Api, ops: Sequence[Operation], bindings: Mapping[str, Mapp
                 if responses is not op["responses"]:
                     item[method] = {**op, "responses": responses}
     if "components" in out:
-        out["components"] = {k: dict(sorted(v.items())) if isinstance(v, dict) else v
-                             for k, v in sorted(out["components"].items())}
+        out["components"] = {
+            k: dict(sorted(v.items())) if isinstance(v, dict) else v
+            for k, v in sorted(out["components"].items())
+        }
     return out

@@ -25,15 +25,34 @@ __all__ = ["ArgSpec", "DerivedVerb", "binding_for", "derive_verb", "scheme_keys"
 
 # Set by HTTP itself or by the runtime's credentials: never an argument (OpenAPI ignores the first three).
 # A Cookie header parameter is an argument: the runtime joins its cookie string with the cookie parameters.
-RESERVED_HEADERS = {"accept", "content-type", "authorization", "content-length", "transfer-encoding",
-                    "host", "connection"}
+RESERVED_HEADERS = {
+    "accept",
+    "content-type",
+    "authorization",
+    "content-length",
+    "transfer-encoding",
+    "host",
+    "connection",
+}
 # Flags the pack CLI owns (--server-var too: the CLI reads --a-b as the argument a_b); an argument
 # of that name would shadow them.
-RESERVED_ARGS = {"confirm", "json", "server", "server_var", "help", "result"}  # {{result}} means the call's result
+RESERVED_ARGS = {
+    "confirm",
+    "json",
+    "server",
+    "server_var",
+    "help",
+    "result",
+}  # {{result}} means the call's result
 DESC_LIMIT = 200
 
-_ACTIONS = {"list": ("Listing", "Listed"), "get": ("Getting", "Got"), "create": ("Creating", "Created"),
-            "update": ("Updating", "Updated"), "delete": ("Deleting", "Deleted")}
+_ACTIONS = {
+    "list": ("Listing", "Listed"),
+    "get": ("Getting", "Got"),
+    "create": ("Creating", "Created"),
+    "update": ("Updating", "Updated"),
+    "delete": ("Deleting", "Deleted"),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,8 +79,12 @@ class DerivedVerb:
     content_type: str | None  # the document's own content key of the chosen body media type
     idempotent: bool | None
     diagnostics: tuple[Diagnostic, ...] = field(default_factory=tuple)
-    amounts: Mapping[str, str] = field(default_factory=dict)  # cards.minor_amounts: shown as money by the runtime
-    money: Mapping[str, Mapping[str, str]] = field(default_factory=dict)  # cards.money_objects: the same for objects
+    amounts: Mapping[str, str] = field(
+        default_factory=dict
+    )  # cards.minor_amounts: shown as money by the runtime
+    money: Mapping[str, Mapping[str, str]] = field(
+        default_factory=dict
+    )  # cards.money_objects: the same for objects
     mime: tuple[str, ...] = ()  # cards.mime_args: whole emails, whose To and Subject a card shows
 
     def binding(self) -> dict[str, Any]:
@@ -86,6 +109,7 @@ class DerivedVerb:
 
 # --- args --------------------------------------------------------------------------------------------
 
+
 def _unique(name: str, location: str, taken: set[str]) -> str:
     base = name or ("body" if location == "body" else "arg")
     if base in taken or base in RESERVED_ARGS:
@@ -106,8 +130,15 @@ def _describe(schema: dict[str, Any], *texts: str) -> dict[str, Any]:
     return schema
 
 
-def _with_example(schema: dict[str, Any], given: Sequence[Any], where: str, diags: list[Diagnostic], *,
-                  required: bool = False, fill: bool = False) -> dict[str, Any]:
+def _with_example(
+    schema: dict[str, Any],
+    given: Sequence[Any],
+    where: str,
+    diags: list[Diagnostic],
+    *,
+    required: bool = False,
+    fill: bool = False,
+) -> dict[str, Any]:
     """The first given or schema example that validates, else a generated one.
 
     ``required``: never null (the runtime reads a null argument as missing). ``fill``: never an empty
@@ -126,20 +157,32 @@ def _with_example(schema: dict[str, Any], given: Sequence[Any], where: str, diag
         ok = False
     if ok:
         return {**bare, "examples": [value]}
-    diags.append(Diagnostic("C120", "warning", where, "No example could be found or generated for this argument.",
-                            "Add an example that validates to the parameter or schema."))
+    diags.append(
+        Diagnostic(
+            "C120",
+            "warning",
+            where,
+            "No example could be found or generated for this argument.",
+            "Add an example that validates to the parameter or schema.",
+        )
+    )
     return bare
 
 
 def _risky_warning(patterns: Sequence[str], where: str, what: str, diags: list[Diagnostic]) -> None:
     for pattern in dict.fromkeys(patterns):
         shown = pattern if len(pattern) <= 60 else pattern[:57] + "..."
-        diags.append(Diagnostic(
-            "C157", "warning", where,
-            f"The pattern {shown!r} of {what} can backtrack for exponential time (text it can read in more than "
-            "one way, repeated: nested repeats, overlapping alternatives); args leave it out and nothing runs it.",
-            "Nothing to do; the server still checks it. To have packc check it, rewrite it so that every text "
-            "matches it in one way only (no nested repeats, alternatives that start differently)."))
+        diags.append(
+            Diagnostic(
+                "C157",
+                "warning",
+                where,
+                f"The pattern {shown!r} of {what} can backtrack for exponential time (text it can read in more than "
+                "one way, repeated: nested repeats, overlapping alternatives); args leave it out and nothing runs it.",
+                "Nothing to do; the server still checks it. To have packc check it, rewrite it so that every text "
+                "matches it in one way only (no nested repeats, alternatives that start differently).",
+            )
+        )
 
 
 def _param_schema(api: Api, p: Parameter, diags: list[Diagnostic]) -> dict[str, Any]:
@@ -147,8 +190,15 @@ def _param_schema(api: Api, p: Parameter, diags: list[Diagnostic]) -> dict[str, 
     schema, cut, risky = inline_schema(api, raw if raw is not None else {"type": "string"})
     _risky_warning(risky, p.pointer, repr(p.name), diags)
     if cut:
-        diags.append(Diagnostic("C122", "warning", p.pointer, f"The schema of {p.name!r} is recursive or very large; cut to {{}} in args.",
-                                "Nothing to do; the runtime still sends what the document allows."))
+        diags.append(
+            Diagnostic(
+                "C122",
+                "warning",
+                p.pointer,
+                f"The schema of {p.name!r} is recursive or very large; cut to {{}} in args.",
+                "Nothing to do; the runtime still sends what the document allows.",
+            )
+        )
     if not isinstance(schema, dict):
         schema = {} if schema is True else {"not": {}}
     if p.deprecated:
@@ -172,6 +222,7 @@ def _pick_media(content: Sequence[MediaType]) -> MediaType | None:
         if ct == "multipart/form-data":
             return 3
         return 4
+
     return min(content, key=rank) if content else None
 
 
@@ -211,14 +262,20 @@ def _merged_object(api: Api, schema: Any) -> tuple[dict[str, Any], list[str]] | 
 
 def _is_file(media: MediaType, schema: Any) -> bool:
     ct = media.content_type
-    if isinstance(schema, Mapping) and schema.get("type") == "string" and schema.get("format") in ("binary", "base64"):
+    if (
+        isinstance(schema, Mapping)
+        and schema.get("type") == "string"
+        and schema.get("format") in ("binary", "base64")
+    ):
         return True
     if isinstance(schema, Mapping) and schema.get("format") == "file":  # Swagger 2.0 `type: file`, converted
         return True
     return schema is None and not (ct.endswith("json") or ct.startswith("text/") or "form" in ct)
 
 
-def _body_args(api: Api, op: Operation, taken: set[str], diags: list[Diagnostic]) -> tuple[list[ArgSpec], str | None]:
+def _body_args(
+    api: Api, op: Operation, taken: set[str], diags: list[Diagnostic]
+) -> tuple[list[ArgSpec], str | None]:
     body = op.request_body
     media = _pick_media(body.content) if body else None
     if body is None or media is None:
@@ -238,23 +295,58 @@ def _body_args(api: Api, op: Operation, taken: set[str], diags: list[Diagnostic]
             _risky_warning(risky, where, f"body property {prop!r}", diags)
             if not isinstance(schema, dict):
                 schema = {} if schema is True else {"not": {}}
-            file = isinstance(node, Mapping) and node.get("format") in ("binary", "file") and "form" in media.content_type
+            file = (
+                isinstance(node, Mapping)
+                and node.get("format") in ("binary", "file")
+                and "form" in media.content_type
+            )
             if file:
-                schema = {"type": "string", "format": "binary", "description": f"Path of a file to upload as {prop!r}."}
+                schema = {
+                    "type": "string",
+                    "format": "binary",
+                    "description": f"Path of a file to upload as {prop!r}.",
+                }
             name = _unique(snake(str(prop)), "body", taken)
             ex = [g[prop] for g in given if isinstance(g, Mapping) and prop in g]
-            schema = _with_example(schema, ex, f"{where}/content/{media.content_type}/schema/properties/{prop}", diags,
-                                   required=body.required and prop in required)
+            schema = _with_example(
+                schema,
+                ex,
+                f"{where}/content/{media.content_type}/schema/properties/{prop}",
+                diags,
+                required=body.required and prop in required,
+            )
             if cut:
-                diags.append(Diagnostic("C122", "warning", where, f"The schema of body property {prop!r} is recursive or very large; cut in args.",
-                                        "Nothing to do; the runtime still sends what the document allows."))
-            out.append(ArgSpec(name, "body", str(prop), schema, body.required and prop in required, file,
-                               prop in required))
+                diags.append(
+                    Diagnostic(
+                        "C122",
+                        "warning",
+                        where,
+                        f"The schema of body property {prop!r} is recursive or very large; cut in args.",
+                        "Nothing to do; the runtime still sends what the document allows.",
+                    )
+                )
+            out.append(
+                ArgSpec(
+                    name,
+                    "body",
+                    str(prop),
+                    schema,
+                    body.required and prop in required,
+                    file,
+                    prop in required,
+                )
+            )
         return out, content_type
     if _is_file(media, api.deref(media.schema) if media.schema is not None else None):
-        schema = {"type": "string", "format": "binary", "description": "Path of a file to send as the request body."}
+        schema = {
+            "type": "string",
+            "format": "binary",
+            "description": "Path of a file to send as the request body.",
+        }
         schema = _with_example(schema, ["./file.bin"], where, diags)
-        return [ArgSpec(_unique("body", "body", taken), "body", None, schema, body.required, True)], content_type
+        return [
+            ArgSpec(_unique("body", "body", taken), "body", None, schema, body.required, True)
+        ], content_type
     inner, _cut, risky = inline_schema(api, media.schema if media.schema is not None else {})
     _risky_warning(risky, where, "the request body", diags)
     schema = inner if isinstance(inner, dict) else {}
@@ -263,8 +355,9 @@ def _body_args(api: Api, op: Operation, taken: set[str], diags: list[Diagnostic]
     return [ArgSpec(_unique("body", "body", taken), "body", None, schema, body.required)], content_type
 
 
-def _without_credential_params(api: Api, op: Operation, requirements: Sequence[Any], params: list[Parameter],
-                               diags: list[Diagnostic]) -> list[Parameter]:
+def _without_credential_params(
+    api: Api, op: Operation, requirements: Sequence[Any], params: list[Parameter], diags: list[Diagnostic]
+) -> list[Parameter]:
     """``params`` without those an apiKey scheme of the operation sends (same place, same name).
 
     An argument there would be sent beside the credential or instead of it
@@ -286,11 +379,17 @@ def _without_credential_params(api: Api, op: Operation, requirements: Sequence[A
         if key is None:
             kept.append(p)
             continue
-        diags.append(Diagnostic("C159", "warning", p.pointer or op.pointer,
-                                f"The {p.location} parameter {p.name!r} is where scheme {key!r} sends its credential; "
-                                "it is not an argument, so no argument can stand beside or in place of the credential.",
-                                "Nothing to do: the credential fills it. Remove the parameter from the document to "
-                                "silence this."))
+        diags.append(
+            Diagnostic(
+                "C159",
+                "warning",
+                p.pointer or op.pointer,
+                f"The {p.location} parameter {p.name!r} is where scheme {key!r} sends its credential; "
+                "it is not an argument, so no argument can stand beside or in place of the credential.",
+                "Nothing to do: the credential fills it. Remove the parameter from the document to "
+                "silence this.",
+            )
+        )
     return kept
 
 
@@ -298,18 +397,33 @@ def _args(api: Api, op: Operation, diags: list[Diagnostic]) -> tuple[list[ArgSpe
     taken: set[str] = set()
     params = [p for p in op.parameters if not (p.location == "header" and p.name.lower() in RESERVED_HEADERS)]
     requirements = op.security if op.security is not None else api.security
-    credential_headers = {api.security_schemes[key].param_name.lower() for req in requirements for key, _scopes in req
-                          if key in api.security_schemes and api.security_schemes[key].type == "apiKey"
-                          and api.security_schemes[key].location == "header"}
+    credential_headers = {
+        api.security_schemes[key].param_name.lower()
+        for req in requirements
+        for key, _scopes in req
+        if key in api.security_schemes
+        and api.security_schemes[key].type == "apiKey"
+        and api.security_schemes[key].location == "header"
+    }
     for p in op.parameters:
-        if p not in params and p.name.lower() not in credential_headers:  # a credential: C156 says so, not C121
-            diags.append(Diagnostic("C121", "warning", p.pointer or op.pointer,
-                                    f"Header parameter {p.name!r} is set by HTTP or the credentials; it is not an argument.",
-                                    "Remove it from the document, or leave it: it is ignored."))
+        if (
+            p not in params and p.name.lower() not in credential_headers
+        ):  # a credential: C156 says so, not C121
+            diags.append(
+                Diagnostic(
+                    "C121",
+                    "warning",
+                    p.pointer or op.pointer,
+                    f"Header parameter {p.name!r} is set by HTTP or the credentials; it is not an argument.",
+                    "Remove it from the document, or leave it: it is ignored.",
+                )
+            )
     params = _without_credential_params(api, op, requirements, params, diags)
     order = _path_order(op.path)
-    path_params = sorted((p for p in params if p.location == "path"),
-                         key=lambda p: order.index(p.name) if p.name in order else len(order))
+    path_params = sorted(
+        (p for p in params if p.location == "path"),
+        key=lambda p: order.index(p.name) if p.name in order else len(order),
+    )
     declared = {p.name for p in path_params}
     for missing in (n for n in order if n not in declared):  # template names the document forgot to declare
         path_params.append(Parameter(name=missing, location="path", required=True, schema={"type": "string"}))
@@ -346,6 +460,7 @@ def _args_schema(args: Sequence[ArgSpec]) -> dict[str, Any]:
 
 # --- access, words, titles, preview --------------------------------------------------------------
 
+
 def _said(pv: PlannedVerb, stub: Verb | None, overrides: Overrides) -> Said:
     """What the operation's x-packc (or an overlay) says about care, else what a stub's verb says."""
     o = pv.override
@@ -355,13 +470,22 @@ def _said(pv: PlannedVerb, stub: Verb | None, overrides: Overrides) -> Said:
     if stub is not None and stub.policy is not None:
         # A stub is never the user's word on care, local or fetched (a cloned pack repository's
         # surface.json is someone else's): lowering care from it warns like the document (C170).
-        return Said(stub.policy, None, where="surface.json#/verbs/" + pv.name.replace("~", "~0").replace("/", "~1")
-                    + "/policy", source="the stub manifest's verb policy says read")
+        return Said(
+            stub.policy,
+            None,
+            where="surface.json#/verbs/" + pv.name.replace("~", "~0").replace("/", "~1") + "/policy",
+            source="the stub manifest's verb policy says read",
+        )
     return Said()
 
 
 def _description(pv: PlannedVerb, stub: Verb | None) -> str:
-    for text in (pv.override.description, stub.description if stub else None, pv.op.summary, pv.op.description):
+    for text in (
+        pv.override.description,
+        stub.description if stub else None,
+        pv.op.summary,
+        pv.op.description,
+    ):
         out = sentence(text or "", DESC_LIMIT)
         if out:
             return out
@@ -398,14 +522,29 @@ def derive_verb(api: Api, pv: PlannedVerb, cli_bin: str, overrides: Overrides) -
         fields["preview"] = preview
     verb = Verb(**fields)
     shown = " ".join([preview.title or "", *(preview.fields or {}).values()]) if preview is not None else ""
-    amounts = {k: v for k, v in minor_amounts(args, api.document).items() if f"{{{{{k}}}}}" in shown}  # what the card shows
+    amounts = {
+        k: v for k, v in minor_amounts(args, api.document).items() if f"{{{{{k}}}}}" in shown
+    }  # what the card shows
     money = {k: v for k, v in money_objects(args, api.document).items() if f"{{{{{k}}}}}" in shown}
     mime = tuple(mime_args(args)) if preview is not None else ()
-    return DerivedVerb(pv.name, pv.op, verb, access, destructive, tuple(args), content_type,
-                       pv.override.idempotent, tuple(diags), amounts, money, mime)
+    return DerivedVerb(
+        pv.name,
+        pv.op,
+        verb,
+        access,
+        destructive,
+        tuple(args),
+        content_type,
+        pv.override.idempotent,
+        tuple(diags),
+        amounts,
+        money,
+        mime,
+    )
 
 
 # --- binding -----------------------------------------------------------------------------------------
+
 
 def scheme_keys(api: Api, ops: Sequence[Operation]) -> list[str]:
     """Security scheme keys the operations may use (sorted), ignoring ones the document lacks."""
@@ -423,7 +562,11 @@ def _provider(api: Api, keys: Sequence[str]) -> str | None:
             urls = [f.authorization_url or f.token_url for f in scheme.flows] + [scheme.openid_connect_url]
             for url in urls:
                 host = urlparse(url).hostname or ""
-                labels = [x for x in host.split(".") if x not in ("www", "api", "auth", "oauth", "login", "accounts")]
+                labels = [
+                    x
+                    for x in host.split(".")
+                    if x not in ("www", "api", "auth", "oauth", "login", "accounts")
+                ]
                 if len(labels) >= 2:
                     return snake(labels[-2]).replace("_", "-") or None
             return None
@@ -437,9 +580,14 @@ def binding_for(api: Api, ops: Sequence[Operation], overrides: Overrides, family
     if not keys:
         base = Binding(mode="public", hub="public")
     else:
-        provider = _provider(api, keys) if any(api.security_schemes[k].type == "oauth2" for k in keys) else None
-        base = Binding(mode="user", hub="keyring", family=family, connect_provider_id=provider or None) \
-            if provider else Binding(mode="user", hub="keyring", family=family)
+        provider = (
+            _provider(api, keys) if any(api.security_schemes[k].type == "oauth2" for k in keys) else None
+        )
+        base = (
+            Binding(mode="user", hub="keyring", family=family, connect_provider_id=provider or None)
+            if provider
+            else Binding(mode="user", hub="keyring", family=family)
+        )
     if given is None:
         return base
     merged = {**base.model_dump(exclude_none=True), **given.model_dump(exclude_none=True)}

@@ -48,16 +48,40 @@ sys.exit(pack_main(PACK_DIR, sys.argv[1:]))
 '''
 
 _ERRORS: tuple[tuple[str, str], ...] = (
-    ("unknown_argument, missing_argument, invalid_argument", "Fix the arguments as the message says; the verb list above shows each one."),
-    ("not_confirmed", "A write verb was called without --confirm. Show the preview to a person; run again with --confirm only after they agree."),
-    ("missing_credentials", "Ask a person to set the environment variables under Setup, or to run the connect command there."),
-    ("unapproved_credentials", "A variable is set but not approved for this API's server. Ask a person to check the origin in the message and run the command it names; do not run it yourself."),
-    ("unauthorized, forbidden", "The credentials are wrong, expired or lack a permission. Ask the person to check them; do not retry blindly."),
+    (
+        "unknown_argument, missing_argument, invalid_argument",
+        "Fix the arguments as the message says; the verb list above shows each one.",
+    ),
+    (
+        "not_confirmed",
+        "A write verb was called without --confirm. Show the preview to a person; run again with --confirm only after they agree.",
+    ),
+    (
+        "missing_credentials",
+        "Ask a person to set the environment variables under Setup, or to run the connect command there.",
+    ),
+    (
+        "unapproved_credentials",
+        "A variable is set but not approved for this API's server. Ask a person to check the origin in the message and run the command it names; do not run it yourself.",
+    ),
+    (
+        "unauthorized, forbidden",
+        "The credentials are wrong, expired or lack a permission. Ask the person to check them; do not retry blindly.",
+    ),
     ("not_found", "The item does not exist. Check the identifier, e.g. with a list verb."),
     ("rate_limited", "Wait (the error may say how long) and try again once."),
-    ("request_rejected", "The API refused the request (a 4xx answer). Read the message and change the arguments."),
-    ("upstream_error, timeout, connection_failed", "The API or the network failed. Try again later; report it if it persists."),
-    ("invalid_response, unsafe_redirect, invalid_server", "Something is wrong on the API side or in the server URL. Do not retry; report it."),
+    (
+        "request_rejected",
+        "The API refused the request (a 4xx answer). Read the message and change the arguments.",
+    ),
+    (
+        "upstream_error, timeout, connection_failed",
+        "The API or the network failed. Try again later; report it if it persists.",
+    ),
+    (
+        "invalid_response, unsafe_redirect, invalid_server",
+        "Something is wrong on the API side or in the server URL. Do not retry; report it.",
+    ),
 )
 
 
@@ -82,8 +106,11 @@ def _task_lines(pack: PackOutput) -> list[str]:
     task = inline_md(pack.task)
     line = f"Made for the task: {task}{'' if task.endswith(('.', '!', '?')) else '.'}"
     if pack.unmet:
-        line += (" No operation of the API clearly does " + "; ".join(f"'{inline_md(u)}'" for u in pack.unmet)
-                 + ": do not guess it with another verb, ask the person.")
+        line += (
+            " No operation of the API clearly does "
+            + "; ".join(f"'{inline_md(u)}'" for u in pack.unmet)
+            + ": do not guess it with another verb, ask the person."
+        )
     return [line, ""]
 
 
@@ -94,7 +121,11 @@ def _example(verb: DerivedVerb) -> str:
 
 
 # What each of the pack CLI's own commands (RESERVED_VERBS) does, for the paragraph below.
-COMMAND_WORDS = {"help": "lists the verbs", "connect": "stores credentials", "mcp": "serves the pack over MCP"}
+COMMAND_WORDS = {
+    "help": "lists the verbs",
+    "connect": "stores credentials",
+    "mcp": "serves the pack over MCP",
+}
 
 
 def _command_words(pack: PackOutput, cli_bin: str) -> list[str]:
@@ -104,9 +135,12 @@ def _command_words(pack: PackOutput, cli_bin: str) -> list[str]:
     if verb is None:
         return []
     word = verb.name.split(".")[0]
-    return [f"{md_code(cli_bin + ' ' + verb.name.replace('.', ' '))} calls {md_code(verb.name)}: a verb's words come "
-            f"first, and {md_code(cli_bin + ' ' + word)} alone {COMMAND_WORDS[word]} "
-            f"({md_code(cli_bin + ' -- <verb words>')} always calls a verb).", ""]
+    return [
+        f"{md_code(cli_bin + ' ' + verb.name.replace('.', ' '))} calls {md_code(verb.name)}: a verb's words come "
+        f"first, and {md_code(cli_bin + ' ' + word)} alone {COMMAND_WORDS[word]} "
+        f"({md_code(cli_bin + ' -- <verb words>')} always calls a verb).",
+        "",
+    ]
 
 
 def _slots(pack: PackOutput) -> list[CredentialSlot]:
@@ -114,8 +148,16 @@ def _slots(pack: PackOutput) -> list[CredentialSlot]:
 
 
 def _verb_section(v: DerivedVerb) -> list[str]:
-    lines = [f"### {md_code(v.name)}", "", inline_md(v.verb.description or ""), "",
-             "```sh", fenced_line(_example(v)), "```", ""]
+    lines = [
+        f"### {md_code(v.name)}",
+        "",
+        inline_md(v.verb.description or ""),
+        "",
+        "```sh",
+        fenced_line(_example(v)),
+        "```",
+        "",
+    ]
     props = (v.verb.args or {}).get("properties", {})
     required = set((v.verb.args or {}).get("required", []))
     if props:
@@ -137,14 +179,19 @@ def _confirm_lines(verbs: Sequence[DerivedVerb]) -> list[str]:
     writes = [v for v in verbs if v.access == "write"]
     if not writes:
         return ["Every verb only reads: none needs a person's confirmation.", ""]
-    lines = ["These verbs change something. Called without `--confirm` they send nothing and return a preview "
-             "card; show it to a person and run the same line with `--confirm` only after they agree.", ""]
+    lines = [
+        "These verbs change something. Called without `--confirm` they send nothing and return a preview "
+        "card; show it to a person and run the same line with `--confirm` only after they agree.",
+        "",
+    ]
     for v in writes:
         p = v.verb.preview
         shown = ", ".join(md_code(str(k)) for k in (p.fields or {})) if p else ""
         extra = " It cannot be undone." if v.destructive else ""
-        lines.append(f"- {md_code(v.name)}: a {inline_md(p.kind) if p else 'fields'} preview"
-                     f"{' showing ' + shown if shown else ''}.{extra}")
+        lines.append(
+            f"- {md_code(v.name)}: a {inline_md(p.kind) if p else 'fields'} preview"
+            f"{' showing ' + shown if shown else ''}.{extra}"
+        )
     return [*lines, ""]
 
 
@@ -161,19 +208,33 @@ def render_harness(pack: PackOutput) -> str:
     api = base if base.lower().endswith("api") else f"{base} API"
     api += f" ({group})" if group else ""
     description = shorten(f"Call the {api} through {len(pack.verbs)} verbs with the {cli_bin} command.", 200)
-    lines = ["---", f"name: {yaml_scalar(m.id)}", f"description: {yaml_scalar(description)}", "---", "",
-             f"# {inline_md(name)}", ""]
-    lines += [inline_md(pack.about) if pack.about else f"This pack calls the {inline_md(name)} API.", "",
-              *_task_lines(pack),
-              f"Run {md_code(f'{cli_bin} <verb words> [arguments]')}; add `--json` for a JSON envelope "
-              '(`{"ok": true, "status": ..., "body": ...}` or `{"ok": false, "error": {"code": ...}}`).', ""]
+    lines = [
+        "---",
+        f"name: {yaml_scalar(m.id)}",
+        f"description: {yaml_scalar(description)}",
+        "---",
+        "",
+        f"# {inline_md(name)}",
+        "",
+    ]
+    lines += [
+        inline_md(pack.about) if pack.about else f"This pack calls the {inline_md(name)} API.",
+        "",
+        *_task_lines(pack),
+        f"Run {md_code(f'{cli_bin} <verb words> [arguments]')}; add `--json` for a JSON envelope "
+        '(`{"ok": true, "status": ..., "body": ...}` or `{"ok": false, "error": {"code": ...}}`).',
+        "",
+    ]
     lines += _command_words(pack, cli_bin)
     lines += ["## Setup", ""]
     slots = _slots(pack)
     if slots:
-        lines += [f"Have a person store them once with {md_code(cli_bin + ' connect')} (it prompts without echo and "
-                  "keeps them in the OS keyring for this API's server), or set these environment variables and have a "
-                  f"person approve them once for the server with {md_code(cli_bin + ' connect --approve-env')}:", ""]
+        lines += [
+            f"Have a person store them once with {md_code(cli_bin + ' connect')} (it prompts without echo and "
+            "keeps them in the OS keyring for this API's server), or set these environment variables and have a "
+            f"person approve them once for the server with {md_code(cli_bin + ' connect --approve-env')}:",
+            "",
+        ]
         lines += credential_lines(slots, pack.document)
     else:
         lines += ["No credentials are needed.", ""]
@@ -192,32 +253,54 @@ def render_readme(pack: PackOutput) -> str:
     cli_bin = m.cliBin or m.id
     name = inline_md(clean(m.name or m.id))
     lead = (inline_md(pack.about) + " ") if pack.about else ""
-    lines = [f"# {name} pack", "",
-             f"{lead}Generated by packc from the API's OpenAPI document; the cut-down copy is `{OPENAPI_FILE}`.", "",
-             *_task_lines(pack), "## Credentials", ""]
+    lines = [
+        f"# {name} pack",
+        "",
+        f"{lead}Generated by packc from the API's OpenAPI document; the cut-down copy is `{OPENAPI_FILE}`.",
+        "",
+        *_task_lines(pack),
+        "## Credentials",
+        "",
+    ]
     slots = _slots(pack)
     if slots:
         lines += [f"- {md_code(s.env)}: {inline_md(s.description)}" for s in slots]
-        lines += ["", f"Store them once with {md_code(cli_bin + ' connect')} (prompts without echo; OS keyring, else "
-                  "an owner-only file; bound to this API's server origin), or set them in the environment and approve "
-                  f"them once for that origin with {md_code(cli_bin + ' connect --approve-env')} "
-                  f"({md_code(cli_bin + ' connect --list')} shows the origin).", ""]
+        lines += [
+            "",
+            f"Store them once with {md_code(cli_bin + ' connect')} (prompts without echo; OS keyring, else "
+            "an owner-only file; bound to this API's server origin), or set them in the environment and approve "
+            f"them once for that origin with {md_code(cli_bin + ' connect --approve-env')} "
+            f"({md_code(cli_bin + ' connect --list')} shows the origin).",
+            "",
+        ]
     else:
         lines += ["None: the API is public.", ""]
     lines += ["## Verbs", "", "| verb | access | what it does |", "|---|---|---|"]
     for v in pack.verbs:
         access = v.access + (", destructive" if v.destructive else "")
-        lines.append(f"| {md_code(v.name, in_table=True)} | {access} | {inline_md(v.verb.description or '')} |")
+        lines.append(
+            f"| {md_code(v.name, in_table=True)} | {access} | {inline_md(v.verb.description or '')} |"
+        )
     lines += ["", "## Run a verb", "", "```sh"]
     lines += [fenced_line(_example(v)) for v in pack.verbs[:3]]
-    lines += ["```", "", "Write verbs return a preview until you add `--confirm`. `--server URL` calls another "
-              "server; `--json` prints the result envelope.", "", *_command_words(pack, cli_bin)]
+    lines += [
+        "```",
+        "",
+        "Write verbs return a preview until you add `--confirm`. `--server URL` calls another "
+        "server; `--json` prints the result envelope.",
+        "",
+        *_command_words(pack, cli_bin),
+    ]
     if "mcp" in (m.transports or []):
-        lines += ["## Use from an MCP host", "",
-                  f"{md_code(cli_bin + ' mcp')} serves these verbs as MCP tools over stdio (it needs "
-                  f"`pip install 'packc-runtime[mcp]'`); {md_code(cli_bin + ' mcp --print-config claude-desktop')} "
-                  "prints the entry for the host's configuration (also claude-code, cursor, windsurf, gemini-cli, "
-                  "vscode). Write verbs are sent only after a person approves the preview in the host.", ""]
+        lines += [
+            "## Use from an MCP host",
+            "",
+            f"{md_code(cli_bin + ' mcp')} serves these verbs as MCP tools over stdio (it needs "
+            f"`pip install 'packc-runtime[mcp]'`); {md_code(cli_bin + ' mcp --print-config claude-desktop')} "
+            "prints the entry for the host's configuration (also claude-code, cursor, windsurf, gemini-cli, "
+            "vscode). Write verbs are sent only after a person approves the preview in the host.",
+            "",
+        ]
     return "\n".join(lines) + "\n"
 
 
@@ -236,8 +319,9 @@ def render_pack(pack: PackOutput, *, repo: bool = False) -> dict[str, tuple[str,
     }
 
 
-def write_pack(out_dir: Path, pack: PackOutput, *, repo: bool = False,
-               check: Callable[[Path], _T] | None = None) -> tuple[Path, _T | None]:
+def write_pack(
+    out_dir: Path, pack: PackOutput, *, repo: bool = False, check: Callable[[Path], _T] | None = None
+) -> tuple[Path, _T | None]:
     """Write the pack as ``out_dir/<id>/`` (see ``packc.write``); returns it and what ``check`` found.
 
     ``check`` (lint) runs on the new files before they replace an earlier pack that packc wrote.

@@ -19,11 +19,24 @@ __all__ = ["example_for"]
 _MAX_EXAMPLE = 4096
 
 _FORMATS: dict[str, Any] = {
-    "date": "2024-01-15", "date-time": "2024-01-15T09:30:00Z", "time": "09:30:00Z", "email": "user@example.com",
-    "uuid": "3fa85f64-5717-4562-b3fc-2c963f66afa6", "uri": "https://example.com/item", "url": "https://example.com/item",
-    "hostname": "example.com", "ipv4": "192.0.2.10", "ipv6": "2001:db8::1", "binary": "./file.bin",
-    "byte": "ZXhhbXBsZQ==", "password": "secret", "duration": "P1D", "uri-reference": "/items/1",
-    "phone": "+15555550100", "int32": "1", "int64": "1",
+    "date": "2024-01-15",
+    "date-time": "2024-01-15T09:30:00Z",
+    "time": "09:30:00Z",
+    "email": "user@example.com",
+    "uuid": "3fa85f64-5717-4562-b3fc-2c963f66afa6",
+    "uri": "https://example.com/item",
+    "url": "https://example.com/item",
+    "hostname": "example.com",
+    "ipv4": "192.0.2.10",
+    "ipv6": "2001:db8::1",
+    "binary": "./file.bin",
+    "byte": "ZXhhbXBsZQ==",
+    "password": "secret",
+    "duration": "P1D",
+    "uri-reference": "/items/1",
+    "phone": "+15555550100",
+    "int32": "1",
+    "int64": "1",
 }
 
 
@@ -47,6 +60,7 @@ def _from_pattern(pattern: str, min_length: int = 0) -> str | None:
             RANGE,
             SUBPATTERN,
         )
+
         parsed = sre.parse(pattern)
     except Exception:  # unsupported pattern syntax: no generated example
         return None
@@ -177,7 +191,11 @@ def _candidates(schema: Any, depth: int, fill: bool = False) -> list[Any]:
         out.append(schema["default"])
     for key in ("oneOf", "anyOf"):
         for option in schema.get(key, []):
-            if isinstance(option, Mapping) and "type" not in option and ("properties" in schema or "type" in schema):
+            if (
+                isinstance(option, Mapping)
+                and "type" not in option
+                and ("properties" in schema or "type" in schema)
+            ):
                 # `oneOf: [{required: [url]}, {required: [html]}]` beside the properties: the option
                 # only narrows the schema around it, so the example is that schema narrowed.
                 out += _candidates(_narrowed(schema, option), depth + 1)[:2]
@@ -240,8 +258,9 @@ def _narrowed(schema: Mapping[str, Any], option: Mapping[str, Any]) -> dict[str,
     return merged
 
 
-def _filled(schema: Mapping[str, Any], obj: dict[str, Any], least: int, props: Mapping[str, Any],
-            depth: int) -> dict[str, Any]:
+def _filled(
+    schema: Mapping[str, Any], obj: dict[str, Any], least: int, props: Mapping[str, Any], depth: int
+) -> dict[str, Any]:
     """``obj`` with optional properties added (declared ones first, then additional ones) up to ``least``."""
     filled = dict(obj)
     for name, sub_schema in props.items():

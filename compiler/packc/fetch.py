@@ -31,7 +31,9 @@ _REDIRECTS = frozenset({301, 302, 303, 307, 308})
 class RedirectRefused(InputError):
     """A redirect (or a first URL) that the fetch may not follow; ``target`` is where it led."""
 
-    def __init__(self, message: str, diagnostics: list[Diagnostic], *, source: str, target: str, reason: str) -> None:
+    def __init__(
+        self, message: str, diagnostics: list[Diagnostic], *, source: str, target: str, reason: str
+    ) -> None:
         super().__init__(message, diagnostics)
         self.source, self.target, self.reason = source, target, reason
 
@@ -40,12 +42,20 @@ class PrivateRefused(InputError):
     """(D027) A fetch would connect to an address that is not public, and may not (``netguard``)."""
 
     def __init__(self, url: str, refused: PrivateAddress) -> None:
-        super().__init__(f"{url}: {refused}; not fetched", [Diagnostic(
-            "D027", "error", f"{url}#",
-            f"{refused.host} resolves to {refused.address}, an address that is not public (loopback, private "
-            "network, link-local); it is not fetched, since a document from elsewhere may not reach into this "
-            "machine or its network.",
-            "Pass --allow-private-addresses if the document is yours, or compile a URL on that address itself.")])
+        super().__init__(
+            f"{url}: {refused}; not fetched",
+            [
+                Diagnostic(
+                    "D027",
+                    "error",
+                    f"{url}#",
+                    f"{refused.host} resolves to {refused.address}, an address that is not public (loopback, private "
+                    "network, link-local); it is not fetched, since a document from elsewhere may not reach into this "
+                    "machine or its network.",
+                    "Pass --allow-private-addresses if the document is yours, or compile a URL on that address itself.",
+                )
+            ],
+        )
         self.refused = refused
 
 
@@ -57,8 +67,14 @@ def is_url(source: str) -> bool:
         return False
 
 
-def fetch(source: str | Path, *, timeout: float, max_bytes: int, allowed_origin: str | None = None,
-          any_origin: bool = False) -> tuple[bytes, str]:
+def fetch(
+    source: str | Path,
+    *,
+    timeout: float,
+    max_bytes: int,
+    allowed_origin: str | None = None,
+    any_origin: bool = False,
+) -> tuple[bytes, str]:
     """Read a local file or an http(s) URL, refusing more than ``max_bytes``.
 
     Args:
@@ -81,26 +97,36 @@ def fetch(source: str | Path, *, timeout: float, max_bytes: int, allowed_origin:
         allowed = None if any_origin else (allowed_origin or origin_of(source))
         return _fetch_url(source, timeout=timeout, max_bytes=max_bytes, allowed=allowed)
     if isinstance(source, str) and "://" in source:
-        raise InputError(f"{source}: only local paths and http(s) URLs can be read",
-                         [_read_error(text_source, "Only local paths and http(s) URLs can be read.")])
+        raise InputError(
+            f"{source}: only local paths and http(s) URLs can be read",
+            [_read_error(text_source, "Only local paths and http(s) URLs can be read.")],
+        )
     try:
         path = Path(source).expanduser().resolve()
     except (OSError, ValueError, RuntimeError):
-        raise InputError(f"{text_source!r}: not a usable path",
-                         [_read_error(text_source, "The source is not a usable path.")]) from None
+        raise InputError(
+            f"{text_source!r}: not a usable path",
+            [_read_error(text_source, "The source is not a usable path.")],
+        ) from None
     try:
         size = path.stat().st_size
         if not path.is_file():
             raise InputError(f"{path}: not a file", [_read_error(str(path), "The source is not a file.")])
         if size > max_bytes:
-            raise InputError(f"{path}: {size} bytes is more than the limit of {max_bytes}",
-                             [too_large(str(path), max_bytes)])
+            raise InputError(
+                f"{path}: {size} bytes is more than the limit of {max_bytes}",
+                [too_large(str(path), max_bytes)],
+            )
         return path.read_bytes(), str(path)
     except ValueError:
-        raise InputError(f"{path}: not a usable path", [_read_error(str(path), "The source is not a usable path.")]) from None
+        raise InputError(
+            f"{path}: not a usable path", [_read_error(str(path), "The source is not a usable path.")]
+        ) from None
     except OSError as exc:
-        raise InputError(f"{path}: {exc.strerror or exc}",
-                         [_read_error(str(path), f"The file cannot be read ({exc.strerror or exc}).")]) from None
+        raise InputError(
+            f"{path}: {exc.strerror or exc}",
+            [_read_error(str(path), f"The file cannot be read ({exc.strerror or exc}).")],
+        ) from None
 
 
 def same_origin(allowed: str, url: str) -> bool:
@@ -123,7 +149,11 @@ def _refusal(allowed: str | None, current: str, target: str) -> str | None:
     """Why the hop from ``current`` to ``target`` may not be taken (None: it may)."""
     if origin_of(target) is None:
         return "not an http(s) URL"
-    if origin_of(current) is not None and httpx.URL(current).scheme == "https" and httpx.URL(target).scheme == "http":
+    if (
+        origin_of(current) is not None
+        and httpx.URL(current).scheme == "https"
+        and httpx.URL(target).scheme == "http"
+    ):
         return "from https to plain http"
     if allowed is not None and not same_origin(allowed, target):
         return f"another origin than {allowed}"
@@ -151,8 +181,10 @@ def _fetch_url(url: str, *, timeout: float, max_bytes: int, allowed: str | None)
     worker.join(limit)
     if not outcome:
         client.close()
-        raise InputError(f"{url}: download took longer than {limit:g} s", [_read_error(
-            url, f"The download took longer than {limit:g} s.")])
+        raise InputError(
+            f"{url}: download took longer than {limit:g} s",
+            [_read_error(url, f"The download took longer than {limit:g} s.")],
+        )
     client.close()
     result = outcome[0]
     if isinstance(result, BaseException):
@@ -160,8 +192,14 @@ def _fetch_url(url: str, *, timeout: float, max_bytes: int, allowed: str | None)
     return result
 
 
-def _download(client: httpx.Client, url: str, *, max_bytes: int, allowed: str | None,
-              guard: GuardedBackend | None = None) -> tuple[bytes, str]:
+def _download(
+    client: httpx.Client,
+    url: str,
+    *,
+    max_bytes: int,
+    allowed: str | None,
+    guard: GuardedBackend | None = None,
+) -> tuple[bytes, str]:
     headers = {"Accept": "application/json, application/yaml, */*", "Accept-Encoding": "gzip, deflate"}
     current = url
     why = _refusal(allowed, url, url)
@@ -178,8 +216,10 @@ def _download(client: httpx.Client, url: str, *, max_bytes: int, allowed: str | 
                     current = target
                     continue
                 if resp.status_code >= 400:
-                    raise InputError(f"{url}: HTTP {resp.status_code}",
-                                     [_read_error(url, f"The server answered HTTP {resp.status_code}.")])
+                    raise InputError(
+                        f"{url}: HTTP {resp.status_code}",
+                        [_read_error(url, f"The server answered HTTP {resp.status_code}.")],
+                    )
                 chunks: list[bytes] = []
                 size = 0
                 for chunk in resp.iter_raw():
@@ -191,13 +231,17 @@ def _download(client: httpx.Client, url: str, *, max_bytes: int, allowed: str | 
                 final = str(resp.url)
                 break
         else:
-            raise InputError(f"{url}: more than {_MAX_REDIRECTS} redirects", [_read_error(
-                url, f"The server redirected more than {_MAX_REDIRECTS} times.")])
+            raise InputError(
+                f"{url}: more than {_MAX_REDIRECTS} redirects",
+                [_read_error(url, f"The server redirected more than {_MAX_REDIRECTS} times.")],
+            )
     except (httpx.HTTPError, httpx.InvalidURL, httpx.StreamError) as exc:  # InvalidURL is no HTTPError
         if guard is not None and guard.refused is not None:
             raise PrivateRefused(url, guard.refused) from None
-        raise InputError(f"{url}: {type(exc).__name__}: {exc}",
-                         [_read_error(url, f"The URL cannot be fetched ({type(exc).__name__}).")]) from None
+        raise InputError(
+            f"{url}: {type(exc).__name__}: {exc}",
+            [_read_error(url, f"The URL cannot be fetched ({type(exc).__name__}).")],
+        ) from None
     raw = b"".join(chunks)
     # Only encodings we can inflate with a cap are accepted.
     if encoding not in ("identity", ""):
@@ -207,29 +251,45 @@ def _download(client: httpx.Client, url: str, *, max_bytes: int, allowed: str | 
 
 def _refused(url: str, current: str, target: str, why: str) -> RedirectRefused:
     what = f"{current} redirects to {target}" if current != target else f"{target} may not be fetched"
-    return RedirectRefused(f"{url}: {what} ({why}); not followed", [Diagnostic(
-        "D026", "error", f"{url}#", f"{what}, which is {why}; it is not followed.",
-        "Pass --allow-remote-refs if that origin is trusted, or give the final URL itself.")],
-        source=current, target=target, reason=why)
+    return RedirectRefused(
+        f"{url}: {what} ({why}); not followed",
+        [
+            Diagnostic(
+                "D026",
+                "error",
+                f"{url}#",
+                f"{what}, which is {why}; it is not followed.",
+                "Pass --allow-remote-refs if that origin is trusted, or give the final URL itself.",
+            )
+        ],
+        source=current,
+        target=target,
+        reason=why,
+    )
 
 
 def _decompress(raw: bytes, encoding: str, url: str, max_bytes: int) -> bytes:
     # Raw bytes were read so the size cap applies before decompression too; decompress with a cap,
     # because a small gzip body can expand a thousandfold.
     if encoding not in ("gzip", "deflate", "x-gzip"):
-        raise InputError(f"{url}: unsupported content-encoding {encoding}",
-                         [_read_error(url, f"The server used content-encoding {encoding!r}.")])
+        raise InputError(
+            f"{url}: unsupported content-encoding {encoding}",
+            [_read_error(url, f"The server used content-encoding {encoding!r}.")],
+        )
     wbits = 16 + zlib.MAX_WBITS if "gzip" in encoding else zlib.MAX_WBITS
     try:
         inflater = zlib.decompressobj(wbits)
         out = inflater.decompress(raw, max_bytes + 1)
     except zlib.error:
-        raise InputError(f"{url}: corrupt {encoding} body",
-                         [_read_error(url, f"The {encoding} body is corrupt.")]) from None
+        raise InputError(
+            f"{url}: corrupt {encoding} body", [_read_error(url, f"The {encoding} body is corrupt.")]
+        ) from None
     if len(out) > max_bytes or inflater.unconsumed_tail:
         raise InputError(f"{url}: more than {max_bytes} bytes", [too_large(url, max_bytes)])
     return out
 
 
 def _read_error(location: str, message: str) -> Diagnostic:
-    return Diagnostic("D001", "error", f"{location}#", message, "Check the path or URL and that it is reachable.")
+    return Diagnostic(
+        "D001", "error", f"{location}#", message, "Check the path or URL and that it is reachable."
+    )

@@ -48,8 +48,12 @@ _GENERAL = 0.8  # share of the general score in an operation's worth for the tas
 _SPREAD = 15
 _COMPANIONS = 0.7  # an operation this relevant brings its companions
 _PLAIN = frozenset({"list", "get", "create", "update", "delete"})
-_QUESTION = frozenset({"what", "which", "who", "whom", "whose", "why", "how", "where"})  # ask to read; name nothing
-_REMOVE = frozenset({"end", "stop", "terminate", "kill", "detach", "disconnect", "leave", "uninstall", "erase", "expire"})
+_QUESTION = frozenset(
+    {"what", "which", "who", "whom", "whose", "why", "how", "where"}
+)  # ask to read; name nothing
+_REMOVE = frozenset(
+    {"end", "stop", "terminate", "kill", "detach", "disconnect", "leave", "uninstall", "erase", "expire"}
+)
 _REALIZE = 10  # worth of a point of fit when choosing what does a clause
 _FIT = 6  # worth per point of how well an operation does what a clause of the task asks
 
@@ -75,15 +79,21 @@ def check_goal(goal: object) -> str | None:
     if goal is None:
         return None
     if not isinstance(goal, str):
-        raise UsageError(f"--for (goal=) takes a task in words, not {type(goal).__name__}, "
-                         "e.g. goal=\"triage issues and review pull requests\"")
+        raise UsageError(
+            f"--for (goal=) takes a task in words, not {type(goal).__name__}, "
+            'e.g. goal="triage issues and review pull requests"'
+        )
     text = clean(goal)  # plain words: a terminal's escapes and control characters read as spaces
     if len(text) > MAX_GOAL:
-        raise UsageError(f"--for takes a task of at most {MAX_GOAL} characters (this one has {len(text)}): say what "
-                         "the pack is for in a sentence or two")
+        raise UsageError(
+            f"--for takes a task of at most {MAX_GOAL} characters (this one has {len(text)}): say what "
+            "the pack is for in a sentence or two"
+        )
     if not [w for w in words(text) if w not in FUNCTION_WORDS]:
-        raise UsageError("--for needs a task in words, e.g. --for \"triage issues and review pull requests\"; "
-                         f"{goal!r} has none")
+        raise UsageError(
+            '--for needs a task in words, e.g. --for "triage issues and review pull requests"; '
+            f"{goal!r} has none"
+        )
     return text
 
 
@@ -152,14 +162,20 @@ def match_goal(goal: str, ops: Sequence[Operation], shapes: Mapping[str, Shape])
         named = bool(noun) and any(same_noun(noun[-1], t) for t in terms if boost[t] == 1.0)
         asked = bool({stem(w) for w in words(s.action)} & set(terms))
         intent = asked or action_intent(s.action, op.method) in asks_for
-        relevance = 0.5 * score / best + (0.35 if named else 0.0) + (0.25 if asked else 0.12 if intent else 0.0)
+        relevance = (
+            0.5 * score / best + (0.35 if named else 0.0) + (0.25 if asked else 0.12 if intent else 0.0)
+        )
         out[op.key] = GoalMatch(relevance if score else 0.0, found, intent)
     top = max((m.relevance for m in out.values()), default=0.0) or 1.0
     return {k: GoalMatch(m.relevance / top, m.matched, m.intent) for k, m in out.items()}
 
 
-def _companions(key: str, shapes: Mapping[str, Shape], by_resource: Mapping[tuple[str, ...], Mapping[str, str]],
-                matches: Mapping[str, GoalMatch]) -> list[str]:
+def _companions(
+    key: str,
+    shapes: Mapping[str, Shape],
+    by_resource: Mapping[tuple[str, ...], Mapping[str, str]],
+    matches: Mapping[str, GoalMatch],
+) -> list[str]:
     """What a task needs beside an operation: its resource's list (to find what it acts on) and get
     (to read one); for a sub-resource, its parent's list (adding a member to a list needs the list's
     id; ending a user's sessions, the user's, found by name) and its parent's get when the task
@@ -179,7 +195,9 @@ def _named_first(goal: str, ranked: Sequence[str], shapes: Mapping[str, Shape]) 
     """For each word of the task that names a resource, that resource's best operation (in ``ranked`` order)."""
     out: list[str] = []
     for term in sorted({stem(w) for w in words(goal) if w not in FUNCTION_WORDS and len(w) > 1}):
-        best = next((k for k in ranked if (noun := noun_of(shapes[k].resource)) and same_noun(noun[-1], term)), None)
+        best = next(
+            (k for k in ranked if (noun := noun_of(shapes[k].resource)) and same_noun(noun[-1], term)), None
+        )
         if best is not None and best not in out:
             out.append(best)
     return sorted(out, key=ranked.index)
@@ -195,36 +213,59 @@ def _plural(resource: tuple[str, ...]) -> bool:
     return stem(last) != last.lower()
 
 
-def _finder(thing: tuple[str, ...], keys: Sequence[str], shapes: Mapping[str, Shape], said: Mapping[str, OpWords],
-            vocabulary: Collection[str], action: str = "list", hints: Collection[tuple[str, ...]] = ()
-            ) -> str | None:
+def _finder(
+    thing: tuple[str, ...],
+    keys: Sequence[str],
+    shapes: Mapping[str, Shape],
+    said: Mapping[str, OpWords],
+    vocabulary: Collection[str],
+    action: str = "list",
+    hints: Collection[tuple[str, ...]] = (),
+) -> str | None:
     """How to find a thing the task names (``to a channel``, ``a payment``): the best list of it (or,
     with ``action="get"``, the read of one): one the chosen operations' bodies name (``hints``), by its
     resource's noun, by its summary's head noun (``conversations.list``: "Lists all channels"), by a
     word of its noun; no list of it: a search that says it finds it."""
     last = thing[-1]
     if action == "get":
-        ones = [k for k in keys if shapes[k].action == "get" and not said[k].asks and len(said[k].needs) <= 1
-                and task_meets(last, said[k].heads, vocabulary)]
+        ones = [
+            k
+            for k in keys
+            if shapes[k].action == "get"
+            and not said[k].asks
+            and len(said[k].needs) <= 1
+            and task_meets(last, said[k].heads, vocabulary)
+        ]
         return ones[0] if ones else None
-    lists = [k for k in keys if shapes[k].action == "list" and not said[k].asks
-             and not task_meets(last, said[k].needs, vocabulary)]  # not a list that needs one of them first
+    lists = [
+        k
+        for k in keys
+        if shapes[k].action == "list" and not said[k].asks and not task_meets(last, said[k].needs, vocabulary)
+    ]  # not a list that needs one of them first
     # Its own collection first (plural, fewest ids to give): /boards/{id}/lists over /cards/{id}/list.
     lists.sort(key=lambda k: (len(said[k].needs), not _plural(shapes[k].resource)))
     nouns = {k: noun_of(shapes[k].resource) for k in lists}
-    for found in ([k for k in lists if nouns[k] in hints and last in nouns[k]],  # the body takes a payment_intent
-                  [k for k in lists if nouns[k] and task_meets(last, {nouns[k][-1]}, vocabulary)],
-                  [k for k in lists if task_meets(last, said[k].heads, vocabulary)],
-                  [k for k in lists if set(thing) & set(nouns[k])]):  # a payment: payment_intents
+    for found in (
+        [k for k in lists if nouns[k] in hints and last in nouns[k]],  # the body takes a payment_intent
+        [k for k in lists if nouns[k] and task_meets(last, {nouns[k][-1]}, vocabulary)],
+        [k for k in lists if task_meets(last, said[k].heads, vocabulary)],
+        [k for k in lists if set(thing) & set(nouns[k])],
+    ):  # a payment: payment_intents
         if found:
             return found[0]
     searches = [k for k in keys if shapes[k].action == "search" and not shapes[k].resource]
     return next((k for k in searches if task_meets(last, said[k].mentions | said[k].heads, vocabulary)), None)
 
 
-def select_for_goal(goal: str, ops: Sequence[Operation], ranking: Mapping[str, Ranked], limit: int,
-                    minimum: int, core: Sequence[str] = (), misses: list[str] | None = None
-                    ) -> tuple[list[str], dict[str, GoalMatch]]:
+def select_for_goal(
+    goal: str,
+    ops: Sequence[Operation],
+    ranking: Mapping[str, Ranked],
+    limit: int,
+    minimum: int,
+    core: Sequence[str] = (),
+    misses: list[str] | None = None,
+) -> tuple[list[str], dict[str, GoalMatch]]:
     """The operations for the task, best first with their companions, at most ``limit``; filled up to
     ``minimum`` from the general ranking when the task names fewer.
 
@@ -253,15 +294,23 @@ def select_for_goal(goal: str, ops: Sequence[Operation], ranking: Mapping[str, R
         by_resource.setdefault(shapes[key].resource, {}).setdefault(shapes[key].action, key)
     aliases = item_aliases(ops, shapes)
     common = common_arguments(ops)
-    said = {op.key: op_words(op, shapes[op.key], aliases.get(shapes[op.key].resource, ()), common) for op in ops
-            if op.key in shapes}
+    said = {
+        op.key: op_words(op, shapes[op.key], aliases.get(shapes[op.key].resource, ()), common)
+        for op in ops
+        if op.key in shapes
+    }
     vocabulary = {w for op in ops for w in words(op.path) + words(op.summary)}
     nouns = {n[-1] for s in shapes.values() if (n := noun_of(s.resource))}
     clauses = read_task(goal, nouns)
     fits = {k: max((clause_fit(c, said[k], vocabulary) for c in clauses), default=0) for k in said}
-    worth = {k: 100 * m.relevance + _GENERAL * ranking[k].score + _FIT * fits.get(k, 0)
-             for k, m in matches.items() if m.relevance >= _FLOOR or fits.get(k, 0) >= 4}
-    by_worth = sorted(ranking, key=lambda k: (-(worth.get(k, 0.0) + (0 if k in worth else _GENERAL * ranking[k].score)), k))
+    worth = {
+        k: 100 * m.relevance + _GENERAL * ranking[k].score + _FIT * fits.get(k, 0)
+        for k, m in matches.items()
+        if m.relevance >= _FLOOR or fits.get(k, 0) >= 4
+    }
+    by_worth = sorted(
+        ranking, key=lambda k: (-(worth.get(k, 0.0) + (0 if k in worth else _GENERAL * ranking[k].score)), k)
+    )
     taken: Counter[tuple[str, ...]] = Counter()
     chosen: list[str] = []
 
@@ -274,7 +323,11 @@ def select_for_goal(goal: str, ops: Sequence[Operation], ranking: Mapping[str, R
     kind = {op.key: op.method for op in ops}
 
     def take(key: str | None) -> None:
-        if key is not None and kind.get(key) == "delete" and not (removes and _names(noun_of(shapes[key].resource), named)):
+        if (
+            key is not None
+            and kind.get(key) == "delete"
+            and not (removes and _names(noun_of(shapes[key].resource), named))
+        ):
             return
         if key is not None and key not in chosen and len(chosen) < limit:
             chosen.append(key)
@@ -294,12 +347,23 @@ def select_for_goal(goal: str, ops: Sequence[Operation], ranking: Mapping[str, R
             missed.append(clause)
         if met:
             # The best fit, unless one a point below is much more the API's own (mail/send over a test send_email).
-            best = max((k for f, k in scored if f >= top - 1),
-                       key=lambda k: (_REALIZE * sum(parts[k]) + worth.get(k, 0.0), k))
+            best = max(
+                (k for f, k in scored if f >= top - 1),
+                key=lambda k: (_REALIZE * sum(parts[k]) + worth.get(k, 0.0), k),
+            )
             # An action of its own (moveAllCards) and the everyday verb that also does it (update a card).
             asked = {i for v in clause.verbs for i in intents(v)}
-            plain = next((k for f, k in scored if f >= 4 and shapes[k].action in _PLAIN and said[k].intent in asked
-                          and said[k].intent != said[best].intent), None)
+            plain = next(
+                (
+                    k
+                    for f, k in scored
+                    if f >= 4
+                    and shapes[k].action in _PLAIN
+                    and said[k].intent in asked
+                    and said[k].intent != said[best].intent
+                ),
+                None,
+            )
             for pick in (best, plain):
                 if pick is not None:
                     take(pick)
@@ -307,19 +371,26 @@ def select_for_goal(goal: str, ops: Sequence[Operation], ranking: Mapping[str, R
     # What they need, one round at a time so every clause gets its first companion before any its second.
     points = {op.key: entry_point(op, shapes[op.key], lambda: common) for op in ops if op.key in shapes}
     me = min((k for k, p in points.items() if p), key=lambda k: (-points[k], k), default=None)
-    needs = [_companions(k, shapes, by_resource, matches) + ([me] if me and said[k].user else []) for k in done]
+    needs = [
+        _companions(k, shapes, by_resource, matches) + ([me] if me and said[k].user else []) for k in done
+    ]
     refs = {k: body_refs(op) for op in ops if (k := op.key) in done}
     hints = {ref for k in done for ref, _ in refs[k]}
     for k, need in zip(done, needs, strict=True):  # recipients.list_id: the list of lists, to find one
-        need += [f for ref, named_id in refs[k] if named_id and (f := _finder(ref, general, shapes, said, vocabulary,
-                                                                              hints={ref}))]
+        need += [
+            f
+            for ref, named_id in refs[k]
+            if named_id and (f := _finder(ref, general, shapes, said, vocabulary, hints={ref}))
+        ]
     for round_ in range(max([2, *(len(n) for n in needs)])):
         for need in needs:
             if round_ < len(need):
                 take(need[round_])
         if round_ < 2:  # how to find what the task names: first a list of it, then the read of one
             action = ("list", "get")[round_]
-            for clause in clauses:  # the read of a place only when it is all the clause names ("reply to a topic")
+            for (
+                clause
+            ) in clauses:  # the read of a place only when it is all the clause names ("reply to a topic")
                 places = [(t,) for t in clause.targets] if round_ == 0 or not clause.phrases else []
                 for thing in [*places, *clause.phrases]:
                     take(_finder(thing, general, shapes, said, vocabulary, action, hints))
@@ -354,7 +425,10 @@ def select_for_goal(goal: str, ops: Sequence[Operation], ranking: Mapping[str, R
     # (invite a colleague: conversations.invite, though "colleague" is not the document's word).
     for clause in missed:
         said_words = clause.said or " ".join((*clause.verbs, *clause.objects, *clause.targets))
-        if misses is not None and said_words not in misses and not any(said[k].verbs & set(clause.verbs)
-                                                                         for k in chosen):
+        if (
+            misses is not None
+            and said_words not in misses
+            and not any(said[k].verbs & set(clause.verbs) for k in chosen)
+        ):
             misses.append(said_words)
     return chosen, matches

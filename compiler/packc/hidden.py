@@ -28,8 +28,18 @@ __all__ = ["hidden_values"]
 # Keywords whose values are data sent to (or shown as sent to) the server.
 _VALUE_KEYS = frozenset({"enum", "const", "default", "example", "examples", "x-example", "x-examples"})
 # Keywords whose keys are names (a property called "example" is not the example keyword).
-_NAME_MAPS = frozenset({"properties", "patternProperties", "$defs", "definitions", "dependentSchemas",
-                        "content", "encoding", "headers"})
+_NAME_MAPS = frozenset(
+    {
+        "properties",
+        "patternProperties",
+        "$defs",
+        "definitions",
+        "dependentSchemas",
+        "content",
+        "encoding",
+        "headers",
+    }
+)
 _NOT_SENT = frozenset({"responses", "callbacks", "links"})
 
 
@@ -55,7 +65,9 @@ def hidden_values(api: Api, ops: Sequence[Operation]) -> list[Diagnostic]:
                 found.append(_finding(where, node))
             continue
         if isinstance(node, list):
-            stack.extend((child, f"{where}/{i}", in_value, False) for i, child in reversed(list(enumerate(node))))
+            stack.extend(
+                (child, f"{where}/{i}", in_value, False) for i, child in reversed(list(enumerate(node)))
+            )
             continue
         if not isinstance(node, Mapping):
             continue
@@ -70,16 +82,20 @@ def hidden_values(api: Api, ops: Sequence[Operation]) -> list[Diagnostic]:
             if not in_value and not names and key in _NOT_SENT:
                 continue
             keyword = not names and not in_value
-            stack.append((child, here, in_value or (keyword and key in _VALUE_KEYS),
-                          keyword and key in _NAME_MAPS))
+            stack.append(
+                (child, here, in_value or (keyword and key in _VALUE_KEYS), keyword and key in _NAME_MAPS)
+            )
     return capped(found)
 
 
 def _finding(where: str, text: str, *, key: bool = False) -> Diagnostic:
     shown = shorten(visible(text), 80)
     return Diagnostic(
-        "C160", "warning", where,
-        f"The {'key' if key else 'value'} \"{shown}\" holds characters no one sees on screen (written here as "
+        "C160",
+        "warning",
+        where,
+        f'The {"key" if key else "value"} "{shown}" holds characters no one sees on screen (written here as '
         "\\u{...}): it is kept as the server expects it, so surface.json and the MCP tools' input schemas carry "
         "it, and a model reads what a person reviewing the pack cannot. HARNESS.md shows it escaped.",
-        "Remove the invisible characters (in the document or an --overlay) unless the server really needs them.")
+        "Remove the invisible characters (in the document or an --overlay) unless the server really needs them.",
+    )

@@ -21,23 +21,67 @@ __all__ = ["ID_WORDS", "api_id", "api_slug", "brand", "cut_id", "display_name"]
 ID_WORDS = 30  # characters an API id keeps (whole words)
 
 # Title words that say what the document is, not what the API is.
-_NOISE = re.compile(r"^(api|apis|rest|restful|openapi|swagger|spec|specs|specification|definitions?|official|"
-                    r"extensions?|http|https|the|service|services|web|json|endpoints?|reference|docs?|"
-                    r"v\d+([._]\d+)*[a-z]*\d*|\d+([._]\d+)+)$")
+_NOISE = re.compile(
+    r"^(api|apis|rest|restful|openapi|swagger|spec|specs|specification|definitions?|official|"
+    r"extensions?|http|https|the|service|services|web|json|endpoints?|reference|docs?|"
+    r"v\d+([._]\d+)*[a-z]*\d*|\d+([._]\d+)+)$"
+)
 _META = re.compile(r"\b(official|openapi|swagger|spec|specification|definitions?|extensions?)\b", re.I)
 # Registrable domains of platforms and hosting, whose label names no API owner.
-_PLATFORMS = {"amazonaws.com", "azure-api.net", "azurewebsites.net", "cloudapp.net", "azure.com", "herokuapp.com",
-              "appspot.com", "cloudfunctions.net", "googleusercontent.com", "googleapis.com", "example.com",
-              "example.org", "example.net", "ngrok.io", "ngrok-free.app", "vercel.app", "netlify.app", "github.io",
-              "gitlab.io", "cloudfront.net", "firebaseapp.com", "web.app", "run.app", "onrender.com", "fly.dev",
-              "workers.dev", "pages.dev", "blogspot.com", "wordpress.com", "twimg.com", "tumblr.com", "imgur.com",
-              "wikimedia.org", "gstatic.com", "myshopify.com", "akamaized.net", "fastly.net", "s3.amazonaws.com"}
+_PLATFORMS = {
+    "amazonaws.com",
+    "azure-api.net",
+    "azurewebsites.net",
+    "cloudapp.net",
+    "azure.com",
+    "herokuapp.com",
+    "appspot.com",
+    "cloudfunctions.net",
+    "googleusercontent.com",
+    "googleapis.com",
+    "example.com",
+    "example.org",
+    "example.net",
+    "ngrok.io",
+    "ngrok-free.app",
+    "vercel.app",
+    "netlify.app",
+    "github.io",
+    "gitlab.io",
+    "cloudfront.net",
+    "firebaseapp.com",
+    "web.app",
+    "run.app",
+    "onrender.com",
+    "fly.dev",
+    "workers.dev",
+    "pages.dev",
+    "blogspot.com",
+    "wordpress.com",
+    "twimg.com",
+    "tumblr.com",
+    "imgur.com",
+    "wikimedia.org",
+    "gstatic.com",
+    "myshopify.com",
+    "akamaized.net",
+    "fastly.net",
+    "s3.amazonaws.com",
+}
 _RESERVED_TLDS = {"example", "test", "local", "localhost", "invalid", "internal", "lan", "home"}
 # Second-level suffixes under a country code: the brand is the label before them.
 _SECOND_LEVEL = {"co", "com", "net", "org", "gov", "ac", "edu", "ne", "or", "go", "gob", "nic"}
 # Hosts whose first path segment names the account (the logo ``twitter.com/stripe/profile_image``).
-_ACCOUNT_HOSTS = {"twitter.com", "x.com", "github.com", "gitlab.com", "facebook.com", "instagram.com",
-                  "linkedin.com", "medium.com"}
+_ACCOUNT_HOSTS = {
+    "twitter.com",
+    "x.com",
+    "github.com",
+    "gitlab.com",
+    "facebook.com",
+    "instagram.com",
+    "linkedin.com",
+    "medium.com",
+}
 
 
 def _words(text: str) -> list[str]:
@@ -90,7 +134,9 @@ def brand(api: Api) -> str:
 
 
 def _title_words(title: str) -> list[str]:
-    head = re.split(r"\s[+(|]\s?|\s[\u2013\u2014]\s|\(", title, maxsplit=1)[0]  # "... spec + Octokit extension"
+    head = re.split(r"\s[+(|]\s?|\s[\u2013\u2014]\s|\(", title, maxsplit=1)[
+        0
+    ]  # "... spec + Octokit extension"
     words = _words(head)
     kept = [w for w in words if not _NOISE.match(w)]
     return kept if kept else ([] if words and all(_NOISE.match(w) for w in words) else words)

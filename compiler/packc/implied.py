@@ -27,21 +27,33 @@ from .plan import PackPlan, Plan
 __all__ = ["ADDED_SCHEME", "imply_security"]
 
 ADDED_SCHEME = "packc_authorization"
-_ADDED = {"type": "apiKey", "in": "header", "name": "Authorization",
-          "description": "The value of the Authorization header the document asks for as a parameter."}
+_ADDED = {
+    "type": "apiKey",
+    "in": "header",
+    "name": "Authorization",
+    "description": "The value of the Authorization header the document asks for as a parameter.",
+}
 
 
 def _needs(api: Api, op: Operation) -> bool:
     requirements = op.security if op.security is not None else api.security
     if any(requirement for requirement in requirements):
-        return False  # the document already names a credential (an Authorization parameter beside it is ignored)
-    return any(p.location == "header" and p.name.lower() == "authorization" and p.required for p in op.parameters)
+        return (
+            False  # the document already names a credential (an Authorization parameter beside it is ignored)
+        )
+    return any(
+        p.location == "header" and p.name.lower() == "authorization" and p.required for p in op.parameters
+    )
 
 
 def _scheme_key(api: Api) -> str | None:
     """The document's apiKey scheme sent in the Authorization header, if any."""
     for key, scheme in api.security_schemes.items():
-        if scheme.type == "apiKey" and scheme.location == "header" and scheme.param_name.lower() == "authorization":
+        if (
+            scheme.type == "apiKey"
+            and scheme.location == "header"
+            and scheme.param_name.lower() == "authorization"
+        ):
             return key
     return None
 
@@ -73,19 +85,36 @@ def imply_security(api: Api, plan_: Plan) -> tuple[Api, Plan, list[Diagnostic]]:
     key = key or ADDED_SCHEME
     schemes = dict(api.security_schemes)
     if add_scheme:
-        schemes[key] = SecurityScheme(key=key, type="apiKey", location="header", param_name="Authorization",
-                                      description=str(_ADDED["description"]))
+        schemes[key] = SecurityScheme(
+            key=key,
+            type="apiKey",
+            location="header",
+            param_name="Authorization",
+            description=str(_ADDED["description"]),
+        )
     replaced = {op.key: replace(op, security=(((key, ()),),)) for op in ops}
-    new_api = replace(api, security_schemes=schemes, document=_document(api, ops, key, add_scheme),
-                      operations=tuple(replaced.get(op.key, op) for op in api.operations))
-    packs = tuple(PackPlan(pack.id, pack.group, tuple(replace(v, op=replaced.get(v.op.key, v.op)) for v in pack.verbs))
-                  for pack in plan_.packs)
+    new_api = replace(
+        api,
+        security_schemes=schemes,
+        document=_document(api, ops, key, add_scheme),
+        operations=tuple(replaced.get(op.key, op) for op in api.operations),
+    )
+    packs = tuple(
+        PackPlan(pack.id, pack.group, tuple(replace(v, op=replaced.get(v.op.key, v.op)) for v in pack.verbs))
+        for pack in plan_.packs
+    )
     diags = []
     for op in ops:
         param = next(p for p in op.parameters if p.location == "header" and p.name.lower() == "authorization")
         how = f"the document's scheme {key!r}" if not add_scheme else f"a scheme packc adds ({key!r})"
-        diags.append(Diagnostic("C156", "warning", param.pointer or op.pointer,
-                                f"The operation names no security but requires an Authorization header parameter: "
-                                f"the pack sends it as a credential with {how}, an API key in that header.",
-                                "Name the security scheme on the operation (or the document) instead of the parameter."))
+        diags.append(
+            Diagnostic(
+                "C156",
+                "warning",
+                param.pointer or op.pointer,
+                f"The operation names no security but requires an Authorization header parameter: "
+                f"the pack sends it as a credential with {how}, an API key in that header.",
+                "Name the security scheme on the operation (or the document) instead of the parameter.",
+            )
+        )
     return new_api, replace(plan_, packs=packs), capped(diags)

@@ -72,8 +72,12 @@ def _home(env: Mapping[str, str]) -> Path:
 
 
 def _has_runtime(python: Path) -> bool:
-    probe = subprocess.run([str(python), "-c", "import packc_runtime.cli"], capture_output=True, timeout=60,
-                           env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"})
+    probe = subprocess.run(
+        [str(python), "-c", "import packc_runtime.cli"],
+        capture_output=True,
+        timeout=60,
+        env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"},
+    )
     return probe.returncode == 0
 
 
@@ -91,17 +95,25 @@ def _make_venv(where: Path) -> Path:
         return python
     source = _runtime_source()
     if source is None:
-        raise UsageError("--venv needs the runtime's source folder (a packc checkout); install without --venv to "
-                         "use packc's own interpreter.")
+        raise UsageError(
+            "--venv needs the runtime's source folder (a packc checkout); install without --venv to "
+            "use packc's own interpreter."
+        )
     subprocess.run([sys.executable, "-m", "venv", str(where)], check=True, capture_output=True, timeout=600)
-    done = subprocess.run([str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check", str(source)],
-                          capture_output=True, text=True, timeout=1800)
+    done = subprocess.run(
+        [str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check", str(source)],
+        capture_output=True,
+        text=True,
+        timeout=1800,
+    )
     if done.returncode != 0:
         raise UsageError(f"installing packc-runtime into {where} failed: {done.stderr.strip()[-500:]}")
     return python
 
 
-def install_pack(pack: str | Path, *, venv: bool = False, environ: Mapping[str, str] | None = None) -> Installed:
+def install_pack(
+    pack: str | Path, *, venv: bool = False, environ: Mapping[str, str] | None = None
+) -> Installed:
     """Install the pack at ``pack`` as a command on PATH (see the module docstring).
 
     Raises:
@@ -120,27 +132,35 @@ def install_pack(pack: str | Path, *, venv: bool = False, environ: Mapping[str, 
     cli_bin = manifest.cliBin or manifest.id
     for what, value in (("cliBin", cli_bin), ("id", manifest.id)):
         if not _NAME.fullmatch(value):
-            raise InputError(f"{source}: the pack's {what} {value!r} is not a plain command name "
-                             "(letters, digits, '.', '_', '-'; at most 64)")
+            raise InputError(
+                f"{source}: the pack's {what} {value!r} is not a plain command name "
+                "(letters, digits, '.', '_', '-'; at most 64)"
+            )
     launcher_rel = Path("bin") / cli_bin
     if not (source / launcher_rel).is_file():
         raise InputError(f"{source} has no launcher bin/{cli_bin}")
     data, commands = data_dir(environ), bin_dir(environ)
     target = data / "packs" / manifest.id
     command = commands / cli_bin
-    if command.exists() and _SHIM.splitlines()[1] not in command.read_text(encoding="utf-8", errors="replace"):
+    if command.exists() and _SHIM.splitlines()[1] not in command.read_text(
+        encoding="utf-8", errors="replace"
+    ):
         raise UsageError(f"{command} exists and was not installed by packc; remove it or set PACKC_BIN_DIR.")
     python = _make_venv(data / "venvs" / manifest.id) if venv else Path(sys.executable)
     if not venv and not _has_runtime(python):
-        raise UsageError(f"{python} cannot import packc_runtime; install it (pip install ./runtime) or use --venv.")
+        raise UsageError(
+            f"{python} cannot import packc_runtime; install it (pip install ./runtime) or use --venv."
+        )
     if target != source:
         if target.exists():
             shutil.rmtree(target)
         shutil.copytree(source, target, ignore=shutil.ignore_patterns("__pycache__", ".git", ".venv"))
     commands.mkdir(parents=True, exist_ok=True)
     temporary = command.with_name(f".{cli_bin}.packc-tmp")
-    temporary.write_text(_SHIM.format(python=shlex.quote(str(python)), launcher=shlex.quote(str(target / launcher_rel))),
-                         encoding="utf-8")
+    temporary.write_text(
+        _SHIM.format(python=shlex.quote(str(python)), launcher=shlex.quote(str(target / launcher_rel))),
+        encoding="utf-8",
+    )
     temporary.chmod(0o755)
     temporary.replace(command)
     on_path = str(commands) in (os.environ if environ is None else environ).get("PATH", "").split(os.pathsep)

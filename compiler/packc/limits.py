@@ -18,17 +18,32 @@ MAX_REPEATS = 20
 
 def too_deep(where: str) -> Diagnostic:
     """D004: nested more than MAX_DEPTH levels."""
-    return Diagnostic("D004", "error", where, f"The document is nested more than {MAX_DEPTH} levels deep.",
-                      "Flatten the document, e.g. move nested schemas into components and $ref them.")
+    return Diagnostic(
+        "D004",
+        "error",
+        where,
+        f"The document is nested more than {MAX_DEPTH} levels deep.",
+        "Flatten the document, e.g. move nested schemas into components and $ref them.",
+    )
 
 
 def too_large(location: str, max_bytes: int) -> Diagnostic:
     """D002: more bytes than the cap (read, or once inflated)."""
-    return Diagnostic("D002", "error", f"{location}#", f"The document is larger than the limit of {max_bytes} bytes.",
-                      "Raise the size limit if the document is trusted, or cut it down.")
+    return Diagnostic(
+        "D002",
+        "error",
+        f"{location}#",
+        f"The document is larger than the limit of {max_bytes} bytes.",
+        "Raise the size limit if the document is trusted, or cut it down.",
+    )
 
 
 def more(code: str, where: str, count: int) -> Diagnostic:
     """The summary of ``count`` warnings of ``code`` beyond MAX_REPEATS."""
-    return Diagnostic(code, "warning", where, f"{count} more warning(s) like the ones above are not listed.",
-                      "Fix the ones listed and read the document again.")
+    return Diagnostic(
+        code,
+        "warning",
+        where,
+        f"{count} more warning(s) like the ones above are not listed.",
+        "Fix the ones listed and read the document again.",
+    )

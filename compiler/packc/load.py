@@ -29,11 +29,18 @@ class Loaded:
     diagnostics: tuple[Diagnostic, ...]
 
 
-def load_source(source: str | Path, *, timeout: float, max_bytes: int, allowed_origin: str | None = None,
-                any_origin: bool = False) -> Loaded:
+def load_source(
+    source: str | Path,
+    *,
+    timeout: float,
+    max_bytes: int,
+    allowed_origin: str | None = None,
+    any_origin: bool = False,
+) -> Loaded:
     """Fetch and parse one document (the load stage); a URL stays on its allowed origins (``fetch``)."""
-    raw, location = fetch(source, timeout=timeout, max_bytes=max_bytes, allowed_origin=allowed_origin,
-                          any_origin=any_origin)
+    raw, location = fetch(
+        source, timeout=timeout, max_bytes=max_bytes, allowed_origin=allowed_origin, any_origin=any_origin
+    )
     return parse_document(raw, location)
 
 
@@ -46,9 +53,18 @@ def parse_document(raw: bytes, location: str) -> Loaded:
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise InputError(f"{location}: not UTF-8 text", [Diagnostic(
-            "D003", "error", f"{location}#", f"The document is not UTF-8 text (byte {exc.start}).",
-            "Save the document as UTF-8.")]) from None
+        raise InputError(
+            f"{location}: not UTF-8 text",
+            [
+                Diagnostic(
+                    "D003",
+                    "error",
+                    f"{location}#",
+                    f"The document is not UTF-8 text (byte {exc.start}).",
+                    "Save the document as UTF-8.",
+                )
+            ],
+        ) from None
     stripped = text.lstrip()
     if stripped.startswith(("{", "[")):
         parsed = _parse_json(text, location)
@@ -60,6 +76,7 @@ def parse_document(raw: bytes, location: str) -> Loaded:
 
 
 # ---------------------------------------------------------------------------------------------- JSON
+
 
 def _parse_json(text: str, location: str) -> Loaded | None:
     try:
@@ -78,9 +95,15 @@ def _parse_json(text: str, location: str) -> Loaded | None:
     if keys < text.count('":') + _spaced_colons(text):
         duplicates = _duplicate_keys(text)
         for key in duplicates[:MAX_REPEATS]:
-            diagnostics.append(Diagnostic(
-                "D008", "warning", f"{location}#", f"The key {key!r} appears twice in one object; the last value is used.",
-                "Remove the duplicate key."))
+            diagnostics.append(
+                Diagnostic(
+                    "D008",
+                    "warning",
+                    f"{location}#",
+                    f"The key {key!r} appears twice in one object; the last value is used.",
+                    "Remove the duplicate key.",
+                )
+            )
         if len(duplicates) > MAX_REPEATS:
             diagnostics.append(more("D008", f"{location}#", len(duplicates) - MAX_REPEATS))
     return Loaded(data, location, text, tuple(diagnostics))

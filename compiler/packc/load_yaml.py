@@ -17,9 +17,7 @@ from .limits import MAX_DEPTH, MAX_NODES, MAX_REPEATS, more, too_deep
 
 __all__ = ["parse_yaml"]
 
-_YAML_11_BOOLS = frozenset(
-    ["yes", "Yes", "YES", "no", "No", "NO", "on", "On", "ON", "off", "Off", "OFF"]
-)
+_YAML_11_BOOLS = frozenset(["yes", "Yes", "YES", "no", "No", "NO", "on", "On", "ON", "off", "Off", "OFF"])
 _BaseLoader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
@@ -39,8 +37,11 @@ def _add(tag: str, regexp: str, first: str) -> None:
 
 _add("tag:yaml.org,2002:bool", r"^(?:true|True|TRUE|false|False|FALSE)$", "tTfF")
 _add("tag:yaml.org,2002:int", r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$", "-+0123456789")
-_add("tag:yaml.org,2002:float",
-     r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?)$", "-+0123456789.")
+_add(
+    "tag:yaml.org,2002:float",
+    r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?)$",
+    "-+0123456789.",
+)
 _add("tag:yaml.org,2002:null", r"^(?:~|null|Null|NULL|)$", ["~", "n", "N", ""])  # type: ignore[arg-type]
 _add("tag:yaml.org,2002:merge", r"^(?:<<)$", "<")
 
@@ -59,16 +60,35 @@ def parse_yaml(text: str, location: str) -> tuple[Any, list[Diagnostic]]:
             problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
             if "nesting depth" in str(problem):
                 raise InputError(f"{location}: nested too deeply", [too_deep(f"{location}#")]) from None
-            raise InputError(f"{location}: not valid JSON or YAML{where}: {problem}", [Diagnostic(
-                "D003", "error", f"{location}#", f"The document is not valid JSON or YAML{where}: {problem}.",
-                "Fix the syntax at that place.")]) from None
+            raise InputError(
+                f"{location}: not valid JSON or YAML{where}: {problem}",
+                [
+                    Diagnostic(
+                        "D003",
+                        "error",
+                        f"{location}#",
+                        f"The document is not valid JSON or YAML{where}: {problem}.",
+                        "Fix the syntax at that place.",
+                    )
+                ],
+            ) from None
         except RecursionError:
             raise InputError(f"{location}: nested too deeply", [too_deep(f"{location}#")]) from None
     finally:
         loader.dispose()
     if root is None:
-        raise InputError(f"{location}: empty document", [Diagnostic(
-            "D003", "error", f"{location}#", "The document is empty.", "Give a JSON or YAML OpenAPI document.")])
+        raise InputError(
+            f"{location}: empty document",
+            [
+                Diagnostic(
+                    "D003",
+                    "error",
+                    f"{location}#",
+                    "The document is empty.",
+                    "Give a JSON or YAML OpenAPI document.",
+                )
+            ],
+        )
     builder = _Builder(location)
     data = builder.build(root)
     return data, builder.diagnostics
@@ -108,10 +128,18 @@ class _Builder:
             self.diagnostics.append(Diagnostic(code, "warning", self._where(), message, fix))
 
     def _bomb(self) -> None:
-        raise InputError(f"{self.location}: YAML aliases expand to more than {MAX_NODES} nodes", [Diagnostic(
-            "D005", "error", self._where(),
-            f"YAML aliases expand this document to more than {MAX_NODES:,} nodes (an alias bomb).",
-            "Remove the nested aliases, or expand them into a plain document if it is trusted.")])
+        raise InputError(
+            f"{self.location}: YAML aliases expand to more than {MAX_NODES} nodes",
+            [
+                Diagnostic(
+                    "D005",
+                    "error",
+                    self._where(),
+                    f"YAML aliases expand this document to more than {MAX_NODES:,} nodes (an alias bomb).",
+                    "Remove the nested aliases, or expand them into a plain document if it is trusted.",
+                )
+            ],
+        )
 
     def _node(self, node: yaml.Node, depth: int) -> tuple[Any, int, int]:
         key = id(node)
@@ -121,9 +149,18 @@ class _Builder:
                 raise InputError(f"{self.location}: nested too deeply", [too_deep(self._where())])
             return done
         if key in self._active:
-            raise InputError(f"{self.location}: a YAML alias refers to itself", [Diagnostic(
-                "D006", "error", self._where(), "A YAML alias refers to a node that contains it (a cycle).",
-                "Replace the recursive alias with a $ref.")])
+            raise InputError(
+                f"{self.location}: a YAML alias refers to itself",
+                [
+                    Diagnostic(
+                        "D006",
+                        "error",
+                        self._where(),
+                        "A YAML alias refers to a node that contains it (a cycle).",
+                        "Replace the recursive alias with a $ref.",
+                    )
+                ],
+            )
         if depth > MAX_DEPTH:
             raise InputError(f"{self.location}: nested too deeply", [too_deep(self._where())])
         self._active.add(key)
@@ -144,12 +181,24 @@ class _Builder:
         if tag == expected or tag in ("!", "?"):
             return
         if tag.startswith(_T + "python/") or tag.startswith("!!python") or "python" in tag:
-            raise InputError(f"{self.location}: unsafe YAML tag {tag}", [Diagnostic(
-                "D007", "error", self._where(), f"The YAML tag {tag!r} asks to build a Python object.",
-                "Remove the tag; an OpenAPI document holds plain data only.")])
+            raise InputError(
+                f"{self.location}: unsafe YAML tag {tag}",
+                [
+                    Diagnostic(
+                        "D007",
+                        "error",
+                        self._where(),
+                        f"The YAML tag {tag!r} asks to build a Python object.",
+                        "Remove the tag; an OpenAPI document holds plain data only.",
+                    )
+                ],
+            )
         if not tag.startswith(_T):
-            self._note("D007", f"The YAML tag {tag!r} is not a standard tag; it is ignored.",
-                       "Remove the tag; an OpenAPI document holds plain data only.")
+            self._note(
+                "D007",
+                f"The YAML tag {tag!r} is not a standard tag; it is ignored.",
+                "Remove the tag; an OpenAPI document holds plain data only.",
+            )
 
     def _mapping(self, node: yaml.MappingNode, depth: int) -> tuple[Any, int, int]:
         self._check_tag(node, _T + "map")
@@ -166,8 +215,11 @@ class _Builder:
             key = self._key(key_node)
             if key in out:
                 self._path.append(key)
-                self._note("D008", f"The key {key!r} appears twice in one mapping; the last value is used.",
-                           "Remove the duplicate key.")
+                self._note(
+                    "D008",
+                    f"The key {key!r} appears twice in one mapping; the last value is used.",
+                    "Remove the duplicate key.",
+                )
                 self._path.pop()
             self._path.append(key)
             value, sub, h = self._node(value_node, depth + 1)
@@ -188,8 +240,11 @@ class _Builder:
         for source in sources:
             value, sub, h = self._node(source, depth)
             if not isinstance(value, dict):
-                self._note("D003", "A YAML merge key (<<) must refer to a mapping; it is ignored.",
-                           "Point << at a mapping anchor.")
+                self._note(
+                    "D003",
+                    "A YAML merge key (<<) must refer to a mapping; it is ignored.",
+                    "Point << at a mapping anchor.",
+                )
                 continue
             for k, v in value.items():
                 combined.setdefault(k, v)  # earlier sources win, as the merge-key spec says
@@ -207,11 +262,16 @@ class _Builder:
             if value is None:
                 text = "null"
             self._path.append(text)
-            self._note("D010", f"The key {node.value!r} is not a string; it is read as the string {text!r}.",
-                       "Quote the key.")
+            self._note(
+                "D010",
+                f"The key {node.value!r} is not a string; it is read as the string {text!r}.",
+                "Quote the key.",
+            )
             self._path.pop()
             return str(text)
-        self._note("D010", "A mapping key is a collection; it is read as a string.", "Use a plain string key.")
+        self._note(
+            "D010", "A mapping key is a collection; it is read as a string.", "Use a plain string key."
+        )
         return json.dumps(self._node(node, 1)[0], sort_keys=True)
 
     def _sequence(self, node: yaml.SequenceNode, depth: int) -> tuple[Any, int, int]:
@@ -232,8 +292,11 @@ class _Builder:
         tag, text = node.tag, str(node.value)
         if tag in _STR_TAGS:
             if not getattr(node, "style", None) and tag == _T + "str" and text in _YAML_11_BOOLS:
-                self._note("D009", f"The plain value {text!r} is read as a string (YAML 1.2), not as a boolean.",
-                           f"Quote it ('{text}') if a string is meant, or write true/false.")
+                self._note(
+                    "D009",
+                    f"The plain value {text!r} is read as a string (YAML 1.2), not as a boolean.",
+                    f"Quote it ('{text}') if a string is meant, or write true/false.",
+                )
             return text
         convert = _SCALARS.get(tag)
         if convert is None:
@@ -242,8 +305,11 @@ class _Builder:
         try:
             return convert(text)
         except ValueError:
-            self._note("D003", f"The value {text!r} does not match its tag {tag!r}; it is read as a string.",
-                       "Fix the value or remove the tag.")
+            self._note(
+                "D003",
+                f"The value {text!r} does not match its tag {tag!r}; it is read as a string.",
+                "Fix the value or remove the tag.",
+            )
             return text
 
 

@@ -23,7 +23,14 @@ Schema = Mapping[str, Any] | bool
 ParamLocation = Literal["path", "query", "header", "cookie"]
 HttpMethod = Literal["get", "put", "post", "delete", "options", "head", "patch", "trace"]
 HTTP_METHODS: tuple[HttpMethod, ...] = (
-    "get", "put", "post", "delete", "options", "head", "patch", "trace",
+    "get",
+    "put",
+    "post",
+    "delete",
+    "options",
+    "head",
+    "patch",
+    "trace",
 )
 SchemeType = Literal["apiKey", "http", "oauth2", "openIdConnect", "mutualTLS"]
 
@@ -281,4 +288,3 @@ def resolve_pointer(document: Mapping[str, JSON], ref: str) -> JSON | None:
         else:
             return None
     return node
-

@@ -21,8 +21,20 @@ from .overrides import OpOverride
 from .shape import COLLECTION_ACTIONS, ITEM_ACTIONS, creates_at_item
 from .text import snake
 
-__all__ = ["CRUD", "MAX_NAME", "VERSION", "name_operation", "name_operations", "pack_names", "path_segments", "path_words",
-           "resolve_names", "response_shape", "scopes", "unscoped"]
+__all__ = [
+    "CRUD",
+    "MAX_NAME",
+    "VERSION",
+    "name_operation",
+    "name_operations",
+    "pack_names",
+    "path_segments",
+    "path_words",
+    "resolve_names",
+    "response_shape",
+    "scopes",
+    "unscoped",
+]
 
 MAX_NAME = 64
 
@@ -32,8 +44,22 @@ VERSION = re.compile(r"^(v\d+([._-]?\d+)*([a-z]+\d*)?|\d+([._-]\d+)*)$", re.I)
 _COLLECTION, _ITEM = COLLECTION_ACTIONS, ITEM_ACTIONS
 CRUD = {"list", "get", "create", "update", "delete"}
 # DELETE of an action a PUT or POST takes (PUT /issues/{n}/lock) undoes it.
-_UNDONE = {"lock", "star", "follow", "pin", "mute", "block", "subscribe", "archive", "assign", "watch", "hide",
-           "suspend", "publish", "link"}
+_UNDONE = {
+    "lock",
+    "star",
+    "follow",
+    "pin",
+    "mute",
+    "block",
+    "subscribe",
+    "archive",
+    "assign",
+    "watch",
+    "hide",
+    "suspend",
+    "publish",
+    "link",
+}
 
 
 def _plural(word: str) -> bool:
@@ -75,10 +101,46 @@ def _segments(path: str) -> tuple[list[tuple[str, bool]], str]:
     return segs, snake(custom)
 
 
-_LEADING_VERBS = {"add", "associate", "attach", "batch", "cancel", "check", "copy", "create", "delete", "deregister",
-                  "describe", "detach", "disable", "disassociate", "enable", "export", "get", "import", "invoke",
-                  "list", "modify", "put", "register", "remove", "reset", "restore", "search", "send", "set", "start",
-                  "stop", "tag", "terminate", "untag", "update", "validate", "patch", "post"}
+_LEADING_VERBS = {
+    "add",
+    "associate",
+    "attach",
+    "batch",
+    "cancel",
+    "check",
+    "copy",
+    "create",
+    "delete",
+    "deregister",
+    "describe",
+    "detach",
+    "disable",
+    "disassociate",
+    "enable",
+    "export",
+    "get",
+    "import",
+    "invoke",
+    "list",
+    "modify",
+    "put",
+    "register",
+    "remove",
+    "reset",
+    "restore",
+    "search",
+    "send",
+    "set",
+    "start",
+    "stop",
+    "tag",
+    "terminate",
+    "untag",
+    "update",
+    "validate",
+    "patch",
+    "post",
+}
 _METHOD_WORDS = {"get": "get", "post": "create", "put": "update", "patch": "update", "delete": "delete"}
 _METHOD_PATH = re.compile(r"^(get|post|put|patch|delete|head|options)[-_ ]*(/.*)$", re.I)
 
@@ -96,7 +158,9 @@ def _fallback(op: Operation) -> tuple[tuple[str, ...], str]:
         segs, custom = _segments(spelled.group(2))
         if any(not p for _w, p in segs):
             return _from_segments(_scoped(segs, spelled.group(2)), custom, op.method, "")
-    words = [w for w in snake(named).split("_") if w and not VERSION.match(w.removeprefix("n"))] if named else []
+    words = (
+        [w for w in snake(named).split("_") if w and not VERSION.match(w.removeprefix("n"))] if named else []
+    )
     if len(words) > 1 and words[0] in _LEADING_VERBS:
         act = _METHOD_WORDS.get(words[0], words[0]) if words[0] in ("patch", "post", "put") else words[0]
         return ("_".join(words[1:]),), act
@@ -128,8 +192,9 @@ def _verb_word(word: str) -> bool:
     return word.split("_")[0] in VERBS or ("_" in word and word.split("_")[0] in _READ_VERBS)
 
 
-def _from_segments(segs: list[tuple[str, bool]], custom: str, method: str,
-                   shape: str) -> tuple[tuple[str, ...], str]:
+def _from_segments(
+    segs: list[tuple[str, bool]], custom: str, method: str, shape: str
+) -> tuple[tuple[str, ...], str]:
     """(resource, action) from path segments; ``shape`` is what a GET answers: array, object or ''."""
     statics = [w for w, p in segs if not p]
     if custom:
@@ -142,8 +207,11 @@ def _from_segments(segs: list[tuple[str, bool]], custom: str, method: str,
     after_item = len(segs) > 1 and segs[-2][1]
     if method == "get" and shape in ("array", "list"):
         return tuple(statics[-2:]), "list"
-    if method == "get" and (shape == "object" or (not shape and statics == [last] and last in SELF_WORDS)) \
-            and not _verb_word(last):
+    if (
+        method == "get"
+        and (shape == "object" or (not shape and statics == [last] and last in SELF_WORDS))
+        and not _verb_word(last)
+    ):
         # A single object read (GET /user, GET /orgs/{org}/actions/permissions): get, not list.
         return tuple(statics[-2:]), "get"
     if len(statics) == 1 or (_plural(last) and not ("_" in last and _verb_word(last))):
@@ -190,10 +258,44 @@ def response_shape(api: Api | None, op: Operation, cache: dict[str, str] | None 
     return ""
 
 
-_LISTY = {"data", "items", "results", "records", "entries", "values", "list", "elements", "objects", "nodes",
-          "edges", "content", "rows", "hits", "resources", "collection"}
-_PAGING = {"has_more", "next", "next_page", "next_cursor", "cursor", "total_count", "total", "count", "page",
-           "per_page", "offset", "limit", "links", "next_page_token", "page_token", "pagination", "paging", "meta"}
+_LISTY = {
+    "data",
+    "items",
+    "results",
+    "records",
+    "entries",
+    "values",
+    "list",
+    "elements",
+    "objects",
+    "nodes",
+    "edges",
+    "content",
+    "rows",
+    "hits",
+    "resources",
+    "collection",
+}
+_PAGING = {
+    "has_more",
+    "next",
+    "next_page",
+    "next_cursor",
+    "cursor",
+    "total_count",
+    "total",
+    "count",
+    "page",
+    "per_page",
+    "offset",
+    "limit",
+    "links",
+    "next_page_token",
+    "page_token",
+    "pagination",
+    "paging",
+    "meta",
+}
 
 
 def _shape(api: Api, schema: Any, depth: int = 0) -> str:
@@ -201,21 +303,34 @@ def _shape(api: Api, schema: Any, depth: int = 0) -> str:
         return ""
     if schema.get("type") == "array" or "items" in schema:
         return "array"
-    alternatives = [api.deref(s) for key in ("oneOf", "anyOf") for s in schema.get(key) or []
-                    if isinstance(schema.get(key), list)]
+    alternatives = [
+        api.deref(s)
+        for key in ("oneOf", "anyOf")
+        for s in schema.get(key) or []
+        if isinstance(schema.get(key), list)
+    ]
     if alternatives and not schema.get("properties"):
         shapes = {_shape(api, alt, depth + 1) for alt in alternatives}
         return shapes.pop() if len(shapes) == 1 else ""
     props: dict[str, Any] = {}
-    for part in [schema, *[api.deref(p) for p in schema.get("allOf", []) if isinstance(schema.get("allOf"), list)]]:
+    for part in [
+        schema,
+        *[api.deref(p) for p in schema.get("allOf", []) if isinstance(schema.get("allOf"), list)],
+    ]:
         if isinstance(part, Mapping) and isinstance(part.get("properties"), Mapping):
             props.update(part["properties"])
     if not props or schema.get("type") not in (None, "object"):
         return ""
-    arrays = [str(k) for k, v in props.items()
-              if isinstance(api.deref(v), Mapping) and (api.deref(v).get("type") == "array" or "items" in api.deref(v))]
+    arrays = [
+        str(k)
+        for k, v in props.items()
+        if isinstance(api.deref(v), Mapping)
+        and (api.deref(v).get("type") == "array" or "items" in api.deref(v))
+    ]
     # A list inside (Stripe's {"data": [...]}, GitHub's {"total_count", "secrets": [...]}).
-    if arrays and (len(props) <= 2 or {snake(a) for a in arrays} & _LISTY or {snake(str(k)) for k in props} & _PAGING):
+    if arrays and (
+        len(props) <= 2 or {snake(a) for a in arrays} & _LISTY or {snake(str(k)) for k in props} & _PAGING
+    ):
         return "list"
     return "object"
 
@@ -236,8 +351,9 @@ def _rpc_method(path: str) -> bool:
     return "." in last and not VERSION.match(last)
 
 
-def name_operation(op: Operation, api: Api | None = None,
-                   cache: dict[str, str] | None = None) -> tuple[tuple[str, ...], str]:
+def name_operation(
+    op: Operation, api: Api | None = None, cache: dict[str, str] | None = None
+) -> tuple[tuple[str, ...], str]:
     """The (resource words, action) a path and method give, before any clash resolution.
 
     Depends on the operation alone (and, for a GET, on what its response says it returns), so
@@ -251,8 +367,12 @@ def name_operation(op: Operation, api: Api | None = None,
         if statics[-1] in _LOOKUPS and op.method in ("get", "post"):
             # /v1/customers/search → customers.search; what it searches are the words right before it
             # (/workspaces/{w}/tasks/search → tasks.search).
-            run = [w for w, _p in segs[:-1][::-1][: next((i for i, (_w, p) in enumerate(segs[:-1][::-1]) if p),
-                                                         len(segs) - 1)]][::-1]
+            run = [
+                w
+                for w, _p in segs[:-1][::-1][
+                    : next((i for i, (_w, p) in enumerate(segs[:-1][::-1]) if p), len(segs) - 1)
+                ]
+            ][::-1]
             return tuple(run[-2:] or statics[-2:-1]), statics[-1]  # /engines/{id}/search → engines.search
         if statics[0] in _LOOKUPS and len(segs) == 2 and op.method in ("get", "post"):
             return (statics[1],), statics[0]  # /search/issues → issues.search
@@ -274,9 +394,16 @@ def name_operations(api: Api, ops: Iterable[Operation]) -> list[tuple[Operation,
     # A word that has items below it (/projects/{id}/merge_requests/{mr}) is a collection, though a verb
     # leads it: POST .../merge_requests creates one, GET lists them.
     collections = {op.path.rstrip("/").rpartition("/")[0] for op in ops if op.path.rstrip("/").endswith("}")}
-    named = [(op, res, act) if act in CRUD or op.path not in collections or not path_words(op)
-             or path_words(op)[-1] != act or op.method not in _COLLECTION
-             else (op, (*res, act)[-2:], _COLLECTION[op.method]) for op, res, act in named]
+    named = [
+        (op, res, act)
+        if act in CRUD
+        or op.path not in collections
+        or not path_words(op)
+        or path_words(op)[-1] != act
+        or op.method not in _COLLECTION
+        else (op, (*res, act)[-2:], _COLLECTION[op.method])
+        for op, res, act in named
+    ]
     acted = {(op.path, act) for op, _res, act in named if op.method != "get" and act not in CRUD}
     read = {op.path for op, _res, act in named if op.method == "get" and act == "get"}
     out: list[tuple[Operation, tuple[str, ...], str]] = []
@@ -318,7 +445,11 @@ def _op_words(operation_id: str, res: tuple[str, ...], op: Operation | None = No
     ``PostSourcesSourceVerify`` → ``verify``; Box's ``get_files_id_get_shared_link`` → ``get_shared_link``."""
     if _METHOD_PATH.match(operation_id.strip()):
         return snake(operation_id)
-    words = [w for w in snake(operation_id.rpartition("/")[2] or operation_id).split("_") if w and not VERSION.match(w)]
+    words = [
+        w
+        for w in snake(operation_id.rpartition("/")[2] or operation_id).split("_")
+        if w and not VERSION.match(w)
+    ]
     if op is not None:
         statics = [part for w in path_words(op) for part in w.split("_")]
         found = (snake(p).split("_") for p in re.findall(r"{([^}]*)}", op.path))
@@ -328,11 +459,11 @@ def _op_words(operation_id: str, res: tuple[str, ...], op: Operation | None = No
         for w in statics:  # the path's words, in order
             at = next((i for i in range(at + 1, len(rest)) if w in (rest[i], singular(rest[i]))), len(rest))
         if statics and at < len(rest) and rest[0] in (statics[0], singular(statics[0])):
-            extra, tail = [], rest[at + 1:]
+            extra, tail = [], rest[at + 1 :]
             while tail:  # a parameter's words (web_link_id, id) are not the operation's own
                 k = next((len(p) for p in params if tail[: len(p)] == p), 0)
                 extra += [] if k else tail[:1]
-                tail = tail[k or 1:]
+                tail = tail[k or 1 :]
             # Nothing the path does not say: no word of its own (a later candidate tells it apart).
             return "_".join(extra) if set(extra) - _CONNECTIVES else "" if not extra else "_".join(words)
     known = {w for r in res for w in (r, singular(r))}
@@ -353,16 +484,24 @@ def _method_rank(op: Operation) -> tuple[int, bool, str]:
     return (_CLASH_ORDER.index(op.method), bulk, op.path)
 
 
-def resolve_names(items: list[tuple[Operation, tuple[str, ...], str, OpOverride]],
-                   diags: list[Diagnostic]) -> dict[str, str]:
+def resolve_names(
+    items: list[tuple[Operation, tuple[str, ...], str, OpOverride]], diags: list[Diagnostic]
+) -> dict[str, str]:
     """Unique names by op key: user names first, then path names; clashes in method/path order."""
     taken: dict[str, str] = {}
     out: dict[str, str] = {}
     for op, _res, _act, ov in sorted(items, key=lambda it: _method_rank(it[0])):
         if ov.verb:
             if ov.verb in taken:
-                diags.append(Diagnostic("C106", "error", op.pointer, f"Verb name {ov.verb!r} is given to two operations.",
-                                        "Give each operation its own x-packc verb."))
+                diags.append(
+                    Diagnostic(
+                        "C106",
+                        "error",
+                        op.pointer,
+                        f"Verb name {ov.verb!r} is given to two operations.",
+                        "Give each operation its own x-packc verb.",
+                    )
+                )
                 continue
             taken[ov.verb] = op.key
             out[op.key] = ov.verb
@@ -383,10 +522,14 @@ def resolve_names(items: list[tuple[Operation, tuple[str, ...], str, OpOverride]
         # The same words under another parent (/orgs/{org}/actions/secrets, /orgs/{org}/dependabot/secrets,
         # /repos/...): the nearest word to their left that tells them apart, then the top-level word.
         words = path_words(op)
-        near = [w for w in reversed(words) if w not in res and w != act][:1]  # the action's word tells nothing apart
+        near = [w for w in reversed(words) if w not in res and w != act][
+            :1
+        ]  # the action's word tells nothing apart
         top = [w for w in words[:1] if w not in res and w not in near]
         acts = [act, "replace"] if op.method == "put" and act == "update" else [act]
-        candidates.extend(_join([*extra, *res, a]) for extra in (near, top, [*top, *near]) if extra for a in acts)
+        candidates.extend(
+            _join([*extra, *res, a]) for extra in (near, top, [*top, *near]) if extra for a in acts
+        )
         own = _op_words(op.operation_id or "", res, op)
         if own and own != act:
             candidates.append(_join([*res, own]))
@@ -408,8 +551,11 @@ def resolve_names(items: list[tuple[Operation, tuple[str, ...], str, OpOverride]
             method = key.split(" ", 1)[0].lower()
             # GET reads it: ".get", or ".list" when an item below took ".get" (/balance/history and
             # /balance/history/{id}); other methods get their collection action.
-            actions = ("get", "list") if method == "get" else (_COLLECTION.get(method, method),) + (
-                ("replace",) if method == "put" else ())
+            actions = (
+                ("get", "list")
+                if method == "get"
+                else (_COLLECTION.get(method, method),) + (("replace",) if method == "put" else ())
+            )
             options = [_join([name, a]) for a in actions]
             longer = next((o for o in options if o not in names and o not in prefixes), options[0])
             base, n = longer, 2
@@ -452,12 +598,11 @@ def scopes(ops: Iterable[Operation]) -> frozenset[str]:
 def unscoped(op: Operation, name: str, scope_words: frozenset[str]) -> str:
     """``name`` without its scope word (``repos.issues.list`` → ``issues.list``), else ``name``."""
     word = _scope_word(op.path)
-    rest = name[len(word) + 1:] if word in scope_words and name.startswith(f"{word}.") else ""
+    rest = name[len(word) + 1 :] if word in scope_words and name.startswith(f"{word}.") else ""
     return rest if rest.count(".") >= 1 else name
 
 
-def pack_names(verbs: Iterable[tuple[Operation, str, bool]], scope_words: frozenset[str]
-               ) -> dict[str, str]:
+def pack_names(verbs: Iterable[tuple[Operation, str, bool]], scope_words: frozenset[str]) -> dict[str, str]:
     """Names inside one pack: ``repos.issues.list`` → ``issues.list`` (op key → name).
 
     Each verb is (operation, API-wide name, fixed). A name that is not fixed (a user's or a stub's)
@@ -472,8 +617,10 @@ def pack_names(verbs: Iterable[tuple[Operation, str, bool]], scope_words: frozen
        never left out: nothing else in the call says it;
     2. the API-wide name.
     """
-    options = {op.key: [name] if fixed else list(dict.fromkeys([unscoped(op, name, scope_words), name]))
-               for op, name, fixed in verbs}
+    options = {
+        op.key: [name] if fixed else list(dict.fromkeys([unscoped(op, name, scope_words), name]))
+        for op, name, fixed in verbs
+    }
     at = dict.fromkeys(options, 0)
     while True:
         final = {key: options[key][i] for key, i in at.items()}
@@ -513,4 +660,3 @@ def _static_words(path: str) -> tuple[str, ...]:
     # Cached: merging small groups compares their paths' first words again after every merge
     # (Microsoft Graph: ~10^6 lookups), and _segments costs a few regex calls each time.
     return tuple(w for w, is_param in _segments(path)[0] if not is_param)
-

@@ -28,8 +28,15 @@ from urllib.parse import urlsplit
 
 import httpx
 
-__all__ = ["GuardedBackend", "PrivateAddress", "guarded_transport", "is_private_host", "let_private",
-           "private_allowed", "private_fetches"]
+__all__ = [
+    "GuardedBackend",
+    "PrivateAddress",
+    "guarded_transport",
+    "is_private_host",
+    "let_private",
+    "private_allowed",
+    "private_fetches",
+]
 
 # None: no front end decided (a direct ``fetch``): the URL fetched is then the input, judged by itself.
 _PRIVATE_OK: ContextVar[bool | None] = ContextVar("packc_private_ok", default=None)
@@ -100,8 +107,14 @@ class GuardedBackend:
         self._private_ok = private_ok
         self.refused: PrivateAddress | None = None
 
-    def connect_tcp(self, host: str, port: int, timeout: float | None = None, local_address: str | None = None,
-                    socket_options: Iterable[Any] | None = None) -> Any:
+    def connect_tcp(
+        self,
+        host: str,
+        port: int,
+        timeout: float | None = None,
+        local_address: str | None = None,
+        socket_options: Iterable[Any] | None = None,
+    ) -> Any:
         import httpcore
 
         try:
@@ -122,8 +135,9 @@ class GuardedBackend:
         assert failure is not None
         raise failure
 
-    def connect_unix_socket(self, path: str, timeout: float | None = None,
-                            socket_options: Iterable[Any] | None = None) -> Any:
+    def connect_unix_socket(
+        self, path: str, timeout: float | None = None, socket_options: Iterable[Any] | None = None
+    ) -> Any:
         import httpcore
 
         raise httpcore.ConnectError("fetches never use Unix sockets")
@@ -145,13 +159,18 @@ def guarded_transport(url: str) -> tuple[httpx.HTTPTransport, GuardedBackend]:
     context = httpx.create_ssl_context()
     transport = httpx.HTTPTransport(verify=context)
     if not isinstance(getattr(transport, "_pool", None), httpcore.ConnectionPool):
-        raise PoolMoved(f"httpx {httpx.__version__} keeps no httpcore.ConnectionPool in HTTPTransport._pool, where "
-                        "packc puts the pool that checks every address a fetch connects to.")
+        raise PoolMoved(
+            f"httpx {httpx.__version__} keeps no httpcore.ConnectionPool in HTTPTransport._pool, where "
+            "packc puts the pool that checks every address a fetch connects to."
+        )
     allowed = private_allowed()
     backend = GuardedBackend(httpcore.SyncBackend(), is_private_host(url) if allowed is None else allowed)
     limits = httpx.Limits()
     transport._pool = httpcore.ConnectionPool(
-        ssl_context=context, max_connections=limits.max_connections,
-        max_keepalive_connections=limits.max_keepalive_connections, keepalive_expiry=limits.keepalive_expiry,
-        network_backend=backend)  # type: ignore[arg-type]
+        ssl_context=context,
+        max_connections=limits.max_connections,
+        max_keepalive_connections=limits.max_keepalive_connections,
+        keepalive_expiry=limits.keepalive_expiry,
+        network_backend=backend,
+    )  # type: ignore[arg-type]
     return transport, backend

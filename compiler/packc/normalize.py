@@ -20,14 +20,34 @@ from .normalize_servers import read_security, read_security_schemes, read_server
 __all__ = ["normalize"]
 
 _METHODS = frozenset(HTTP_METHODS)
-_OPERATION_KEYS = frozenset({"tags", "summary", "description", "externalDocs", "operationId", "parameters",
-                             "requestBody", "responses", "callbacks", "deprecated", "security", "servers"})
+_OPERATION_KEYS = frozenset(
+    {
+        "tags",
+        "summary",
+        "description",
+        "externalDocs",
+        "operationId",
+        "parameters",
+        "requestBody",
+        "responses",
+        "callbacks",
+        "deprecated",
+        "security",
+        "servers",
+    }
+)
 _DEFERRED = ("parameters", "request_body", "responses")
 _make_operation = builder(Operation, skip=_DEFERRED)
 
 
-def normalize(document: Mapping[str, JSON], *, source: str, source_version: str,
-              base_url: str | None, eager: bool = False) -> tuple[Api, list[Diagnostic]]:
+def normalize(
+    document: Mapping[str, JSON],
+    *,
+    source: str,
+    source_version: str,
+    base_url: str | None,
+    eager: bool = False,
+) -> tuple[Api, list[Diagnostic]]:
     """Read an OpenAPI 3.x document (refs internal) into an :class:`Api`.
 
     Args:
@@ -68,8 +88,12 @@ class _Reader(Context):
         security = read_security(self, doc.get("security"), "#/security", schemes) or ()
         operations = self._operations(doc.get("paths"), schemes)
         if not servers and not any(op.servers for op in operations):
-            self.warn("D030", "#/servers", "The document names no usable server, so a pack has no origin to call.",
-                      "Add an absolute URL under servers, or pass --server URL when compiling.")
+            self.warn(
+                "D030",
+                "#/servers",
+                "The document names no usable server, so a pack has no origin to call.",
+                "Add an absolute URL under servers, or pass --server URL when compiling.",
+            )
         if not operations:
             self.warn("D048", "#/paths", "The document has no operations.", "Add operations under paths.")
         return Api(
@@ -88,20 +112,27 @@ class _Reader(Context):
 
     def _info(self, raw: JSON) -> Info:
         if not isinstance(raw, dict):
-            self.warn("D061", "#/info", "The document has no info object.", "Add info with a title and a version.")
+            self.warn(
+                "D061", "#/info", "The document has no info object.", "Add info with a title and a version."
+            )
             return Info(title="", version="")
         title, version = raw.get("title"), raw.get("version")
         if not isinstance(title, str) or not title:
             self.warn("D061", "#/info/title", "The document has no title.", "Add info.title.")
-        return Info(title=title if isinstance(title, str) else "",
-                    version=str(version) if isinstance(version, str | int | float) else "",
-                    description=text(raw.get("description")))
+        return Info(
+            title=title if isinstance(title, str) else "",
+            version=str(version) if isinstance(version, str | int | float) else "",
+            description=text(raw.get("description")),
+        )
 
     def _tags(self, raw: JSON) -> tuple[Tag, ...]:
         if not isinstance(raw, list):
             return ()
-        return tuple(Tag(name=t["name"], description=text(t.get("description")))
-                     for t in raw if isinstance(t, dict) and isinstance(t.get("name"), str))
+        return tuple(
+            Tag(name=t["name"], description=text(t.get("description")))
+            for t in raw
+            if isinstance(t, dict) and isinstance(t.get("name"), str)
+        )
 
     # -- operations -----------------------------------------------------------------------------
     # The hot path: on a big document everything below runs once per operation, so it reads only
@@ -124,12 +155,18 @@ class _Reader(Context):
                 continue
             where = "#/paths/" + escape(path)
             if not path.startswith("/"):
-                self.warn("D040", where, f"The path {path!r} does not start with '/'; it is skipped.",
-                          "Start every path with '/'.")
+                self.warn(
+                    "D040",
+                    where,
+                    f"The path {path!r} does not start with '/'; it is skipped.",
+                    "Start every path with '/'.",
+                )
                 continue
             node = item if type(item) is dict and "$ref" not in item else self.deref(item, where)[0]
             if not isinstance(node, dict):
-                self.warn("D040", where, "The path item is not an object; it is skipped.", "Make it an object.")
+                self.warn(
+                    "D040", where, "The path item is not an object; it is skipped.", "Make it an object."
+                )
                 continue
             path_item = PathItem(path, node, where)
             if self.eager:
@@ -137,13 +174,17 @@ class _Reader(Context):
             # An operation without its own summary or description takes its path item's.
             item_summary, item_description = text(node.get("summary")), text(node.get("description"))
             raw_servers = node.get("servers")
-            path_servers = read_servers(self, raw_servers, f"{where}/servers") if raw_servers is not None else ()
+            path_servers = (
+                read_servers(self, raw_servers, f"{where}/servers") if raw_servers is not None else ()
+            )
             for method, op in node.items():
                 if method not in methods:
                     continue
                 here = f"{where}/{method}"
                 if type(op) is not dict:
-                    self.warn("D040", here, "The operation is not an object; it is skipped.", "Make it an object.")
+                    self.warn(
+                        "D040", here, "The operation is not an object; it is skipped.", "Make it an object."
+                    )
                     continue
                 # Inline, not a method: this runs once per operation of the document.
                 get = op.get
@@ -152,9 +193,12 @@ class _Reader(Context):
                     operation_id = None
                 elif operation_id in operation_ids:
                     first = operation_ids[operation_id]
-                    self.warn("D044", f"{here}/operationId",
-                              f"The operationId {operation_id!r} is also used by {first[0].upper()} {first[1]}.",
-                              "Give every operation a unique operationId.")
+                    self.warn(
+                        "D044",
+                        f"{here}/operationId",
+                        f"The operationId {operation_id!r} is also used by {first[0].upper()} {first[1]}.",
+                        "Give every operation a unique operationId.",
+                    )
                 else:
                     operation_ids[operation_id] = (method, path)
                 tags = get("tags")
@@ -168,13 +212,22 @@ class _Reader(Context):
                     description=description if type(description) is str and description else item_description,
                     tags=_tag_names(tags),
                     deprecated=get("deprecated") is True,
-                    security=(read_security(self, op["security"], f"{here}/security", schemes)
-                              if "security" in op else None),
-                    servers=(read_servers(self, op["servers"], f"{here}/servers") + path_servers
-                             if "servers" in op else path_servers),
+                    security=(
+                        read_security(self, op["security"], f"{here}/security", schemes)
+                        if "security" in op
+                        else None
+                    ),
+                    servers=(
+                        read_servers(self, op["servers"], f"{here}/servers") + path_servers
+                        if "servers" in op
+                        else path_servers
+                    ),
                     # Most operations have only OpenAPI's own keys: a set test spares them the comprehension.
-                    extensions=({} if op.keys() <= _OPERATION_KEYS
-                                else {k: v for k, v in op.items() if k.startswith("x-")}),
+                    extensions=(
+                        {}
+                        if op.keys() <= _OPERATION_KEYS
+                        else {k: v for k, v in op.items() if k.startswith("x-")}
+                    ),
                     pointer=here,
                     _read_parts=partial(read_parts, op, here, path_item),
                 )

@@ -42,13 +42,21 @@ class Context:
             if target is None:
                 target = self.targets[ref] = resolve_pointer(self.doc, ref)
             if target is None:
-                self.warn("D020", where, f"The $ref {ref!r} points at nothing in the document; the object is skipped.",
-                          "Fix the ref so it names an existing component.")
+                self.warn(
+                    "D020",
+                    where,
+                    f"The $ref {ref!r} points at nothing in the document; the object is skipped.",
+                    "Fix the ref so it names an existing component.",
+                )
                 return None, where
             hops += 1
             if hops > _MAX_HOPS:
-                self.warn("D025", where, f"The $ref {ref!r} is part of a cycle of refs; the object is skipped.",
-                          "Break the cycle so the ref reaches a real object.")
+                self.warn(
+                    "D025",
+                    where,
+                    f"The $ref {ref!r} is part of a cycle of refs; the object is skipped.",
+                    "Break the cycle so the ref reaches a real object.",
+                )
                 return None, where
             node, where = target, ref
         return node, where

@@ -73,9 +73,11 @@ class PartsReader:
         path = item.path
         template: list[str] = _TEMPLATE.findall(path) if "{" in path else []
         raw_body = op.get("requestBody")
-        return (self._parameters(path, shared, own, where, template) if shared or own or template else (),
-                self._request_body(raw_body, where) if raw_body is not None else None,
-                self._responses(op.get("responses"), where))
+        return (
+            self._parameters(path, shared, own, where, template) if shared or own or template else (),
+            self._request_body(raw_body, where) if raw_body is not None else None,
+            self._responses(op.get("responses"), where),
+        )
 
     def raw_parameters(self, raw: JSON, where: str) -> RawParameters:
         """The usable parameter objects of a ``parameters`` list, refs followed."""
@@ -83,7 +85,9 @@ class PartsReader:
         if raw is None:
             return []
         if not isinstance(raw, list):
-            ctx.warn("D041", where, "parameters must be a list; it is ignored.", "Write parameters as a list.")
+            ctx.warn(
+                "D041", where, "parameters must be a list; it is ignored.", "Write parameters as a list."
+            )
             return []
         out: RawParameters = []
         locations = _LOCATIONS
@@ -91,8 +95,12 @@ class PartsReader:
         for index, entry in enumerate(raw):
             if type(entry) is dict and "$ref" not in entry:
                 node, here = entry, f"{where}/{index}"
-            elif (type(entry) is dict and type(ref := entry["$ref"]) is str
-                  and type(target := targets.get(ref)) is dict and "$ref" not in target):
+            elif (
+                type(entry) is dict
+                and type(ref := entry["$ref"]) is str
+                and type(target := targets.get(ref)) is dict
+                and "$ref" not in target
+            ):
                 node, here = target, ref  # a ref seen before, to an object: what deref would give
             else:
                 node, here = ctx.deref(entry, f"{where}/{index}")
@@ -102,15 +110,25 @@ class PartsReader:
                 name, location = None, None
             else:
                 name, location = node.get("name"), node.get("in")
-            if not isinstance(name, str) or not name or not isinstance(location, str) or location not in locations:
-                ctx.warn("D041", here, "A parameter lacks a name or a valid 'in' (path, query, header, cookie); it is skipped.",
-                         "Give the parameter a name and in.")
+            if (
+                not isinstance(name, str)
+                or not name
+                or not isinstance(location, str)
+                or location not in locations
+            ):
+                ctx.warn(
+                    "D041",
+                    here,
+                    "A parameter lacks a name or a valid 'in' (path, query, header, cookie); it is skipped.",
+                    "Give the parameter a name and in.",
+                )
                 continue
             out.append((node, here))
         return out
 
-    def _parameters(self, path: str, shared: RawParameters, own: RawParameters, where: str,
-                    template: list[str]) -> tuple[Parameter, ...]:
+    def _parameters(
+        self, path: str, shared: RawParameters, own: RawParameters, where: str, template: list[str]
+    ) -> tuple[Parameter, ...]:
         ctx = self.ctx
         given = shared + own if shared and own else shared or own
         if len(given) > 1:
@@ -123,8 +141,12 @@ class PartsReader:
             if node["in"] == "path":
                 name = node["name"]
                 if name not in template:
-                    ctx.warn("D049", here, f"The path parameter {name!r} is not in the path {path!r}; it is skipped.",
-                             "Remove it, or add {" + name + "} to the path.")
+                    ctx.warn(
+                        "D049",
+                        here,
+                        f"The path parameter {name!r} is not in the path {path!r}; it is skipped.",
+                        "Remove it, or add {" + name + "} to the path.",
+                    )
                     continue
                 declared.add(name)
             parameter = cache.get(id(node))
@@ -133,10 +155,22 @@ class PartsReader:
             params.append(parameter)
         for name in template:
             if name not in declared:
-                ctx.warn("D043", where, f"The path variable {{{name}}} has no parameter; it is read as a required string.",
-                         "Declare it under parameters with in: path.")
-                params.append(Parameter(name=name, location="path", required=True, schema={"type": "string"},
-                                        style="simple", pointer=where))
+                ctx.warn(
+                    "D043",
+                    where,
+                    f"The path variable {{{name}}} has no parameter; it is read as a required string.",
+                    "Declare it under parameters with in: path.",
+                )
+                params.append(
+                    Parameter(
+                        name=name,
+                        location="path",
+                        required=True,
+                        schema={"type": "string"},
+                        style="simple",
+                        pointer=where,
+                    )
+                )
                 declared.add(name)
         return tuple(params)
 
@@ -145,8 +179,12 @@ class PartsReader:
         location: ParamLocation = node["in"]
         required = node.get("required") is True
         if location == "path" and not required:
-            ctx.warn("D042", where, "A path parameter must be required; it is read as required.",
-                     "Add required: true.")
+            ctx.warn(
+                "D042",
+                where,
+                "A path parameter must be required; it is read as required.",
+                "Add required: true.",
+            )
             required = True
         style = node.get("style")
         if not isinstance(style, str):
@@ -161,11 +199,19 @@ class PartsReader:
             media = self._media_types(raw_content, where)
             content = media[0] if media else None
         if schema is None and content is None:
-            ctx.warn("D045", where, "The parameter has neither schema nor content; any string is accepted.",
-                     "Add a schema.")
+            ctx.warn(
+                "D045",
+                where,
+                "The parameter has neither schema nor content; any string is accepted.",
+                "Add a schema.",
+            )
         elif not (isinstance(schema, SCHEMA_TYPES) or schema is None):
-            ctx.warn("D045", f"{where}/schema", "The parameter schema is not an object; it is ignored.",
-                     "Make the schema an object.")
+            ctx.warn(
+                "D045",
+                f"{where}/schema",
+                "The parameter schema is not an object; it is ignored.",
+                "Make the schema an object.",
+            )
             schema = None
         return _make_parameter(
             name=node["name"],
@@ -208,18 +254,30 @@ class PartsReader:
             cached = self._media_cache[id(raw)] = self._read_media_types(raw, base, tokens)
         return cached
 
-    def _read_media_types(self, raw: dict[str, JSON], base: str, tokens: tuple[str, ...]) -> tuple[MediaType, ...]:
+    def _read_media_types(
+        self, raw: dict[str, JSON], base: str, tokens: tuple[str, ...]
+    ) -> tuple[MediaType, ...]:
         content_types = self._content_types
         if len(raw) == 1:  # the common case, without examples or encodings: no merging, no pointers
             [(raw_type, entry)] = raw.items()
-            if type(entry) is dict and "example" not in entry and "examples" not in entry and "encoding" not in entry:
+            if (
+                type(entry) is dict
+                and "example" not in entry
+                and "examples" not in entry
+                and "encoding" not in entry
+            ):
                 content_type = content_types.get(raw_type)
                 if content_type is None:
                     content_type = content_types[raw_type] = str(raw_type).split(";", 1)[0].strip().lower()
                 schema = entry.get("schema")
-                return (_make_media_type(content_type=content_type,
-                                         schema=schema if isinstance(schema, SCHEMA_TYPES) else None,
-                                         examples=(), encoding={}),)
+                return (
+                    _make_media_type(
+                        content_type=content_type,
+                        schema=schema if isinstance(schema, SCHEMA_TYPES) else None,
+                        examples=(),
+                        encoding={},
+                    ),
+                )
         out: dict[str, MediaType] = {}
         for raw_type, entry in raw.items():
             content_type = content_types.get(raw_type)
@@ -234,27 +292,43 @@ class PartsReader:
             examples: tuple[Example, ...] = ()
             if "example" in node or "examples" in node:
                 # Pointers are only needed for diagnostics about examples; build them only then.
-                here = (ptr(base, *tokens, "content", raw_type) if "examples" in node
-                        else ptr(base, *tokens, "content"))
+                here = (
+                    ptr(base, *tokens, "content", raw_type)
+                    if "examples" in node
+                    else ptr(base, *tokens, "content")
+                )
                 examples = self._examples(node, here)
             encoding = node.get("encoding")
             out[content_type] = _make_media_type(
-                content_type=content_type, schema=schema, examples=examples,
-                encoding=_encodings(encoding) if encoding else {})
+                content_type=content_type,
+                schema=schema,
+                examples=examples,
+                encoding=_encodings(encoding) if encoding else {},
+            )
         return tuple(out.values())
 
     def _request_body(self, raw: JSON, operation: str) -> RequestBody | None:
         where = operation + "/requestBody"
-        node, here = (raw, where) if isinstance(raw, dict) and "$ref" not in raw else self.ctx.deref(raw, where)
+        node, here = (
+            (raw, where) if isinstance(raw, dict) and "$ref" not in raw else self.ctx.deref(raw, where)
+        )
         if not isinstance(node, dict):
             return None
         content = self._media_types(node.get("content"), here)
         if not content:
-            self.ctx.warn("D045", here, "The request body has no content types; it is ignored.",
-                          "Add content, e.g. application/json with a schema.")
+            self.ctx.warn(
+                "D045",
+                here,
+                "The request body has no content types; it is ignored.",
+                "Add content, e.g. application/json with a schema.",
+            )
             return None
-        return _make_request_body(required=node.get("required") is True, description=text(node.get("description")),
-                                  content=content, pointer=here)
+        return _make_request_body(
+            required=node.get("required") is True,
+            description=text(node.get("description")),
+            content=content,
+            pointer=here,
+        )
 
     def _responses(self, raw: JSON, operation: str) -> tuple[Response, ...]:
         if not isinstance(raw, dict):
@@ -267,9 +341,13 @@ class PartsReader:
             if type(entry) is dict and "$ref" not in entry:
                 # Inline: its pointer is only needed for diagnostics about examples.
                 description = entry.get("description")
-                out.append(_make_response(
-                    status=status, description=description if isinstance(description, str) else "",
-                    content=self._media_types(entry.get("content"), operation, "responses", status)))
+                out.append(
+                    _make_response(
+                        status=status,
+                        description=description if isinstance(description, str) else "",
+                        content=self._media_types(entry.get("content"), operation, "responses", status),
+                    )
+                )
                 continue
             # A response by ref depends only on its status and the ref: one Response serves every
             # operation using it (a failed ref is not kept, so its warning repeats where it is used).
@@ -281,8 +359,11 @@ class PartsReader:
                 if not isinstance(node, dict):
                     continue
                 description = node.get("description")
-                response = _make_response(status=status, description=description if isinstance(description, str) else "",
-                                          content=self._media_types(node.get("content"), here))
+                response = _make_response(
+                    status=status,
+                    description=description if isinstance(description, str) else "",
+                    content=self._media_types(node.get("content"), here),
+                )
                 if key is not None:
                     cache[key] = response
             out.append(response)

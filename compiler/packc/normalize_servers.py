@@ -37,18 +37,29 @@ def read_servers(ctx: Context, raw: JSON, where: str, *, default_root: bool = Fa
         try:
             parts = urlsplit(concrete)
         except ValueError:  # "https://[::1/": a bracket never closed
-            ctx.warn("D031", f"{here}/url", f"The server URL {url!r} is not a URL; it is skipped.",
-                     "Give an http or https server URL.")
+            ctx.warn(
+                "D031",
+                f"{here}/url",
+                f"The server URL {url!r} is not a URL; it is skipped.",
+                "Give an http or https server URL.",
+            )
             continue
         if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
             if parts.scheme and parts.scheme.lower() not in ("http", "https"):
-                ctx.warn("D031", f"{here}/url", f"The server URL {url!r} is not http(s); it is skipped.",
-                         "Use an http or https server URL.")
+                ctx.warn(
+                    "D031",
+                    f"{here}/url",
+                    f"The server URL {url!r} is not http(s); it is skipped.",
+                    "Use an http or https server URL.",
+                )
                 continue
             if ctx.base_url is None:
-                ctx.warn("D031", f"{here}/url",
-                         f"The server URL {url!r} is relative and the document was read from a file, so it has no origin.",
-                         "Give an absolute server URL, or pass --server URL when compiling.")
+                ctx.warn(
+                    "D031",
+                    f"{here}/url",
+                    f"The server URL {url!r} is relative and the document was read from a file, so it has no origin.",
+                    "Give an absolute server URL, or pass --server URL when compiling.",
+                )
                 continue
             url = urljoin(ctx.base_url, url)
         out.append(Server(url=url, description=text(entry.get("description")), variables=variables))
@@ -62,14 +73,23 @@ def _server_variables(ctx: Context, raw: JSON, where: str) -> tuple[ServerVariab
     for name, var in raw.items():
         if not isinstance(var, dict):
             continue
-        enum = tuple(str(v) for v in var["enum"]) if isinstance(var.get("enum"), list) and var["enum"] else None
+        enum = (
+            tuple(str(v) for v in var["enum"]) if isinstance(var.get("enum"), list) and var["enum"] else None
+        )
         default = var.get("default")
         if not isinstance(default, str | int | float) or isinstance(default, bool):
-            ctx.warn("D032", ptr(where, name), f"The server variable {name!r} has no default.",
-                     "Give the variable a default value.")
+            ctx.warn(
+                "D032",
+                ptr(where, name),
+                f"The server variable {name!r} has no default.",
+                "Give the variable a default value.",
+            )
             default = enum[0] if enum else ""
-        out.append(ServerVariable(name=str(name), default=str(default), enum=enum,
-                                  description=text(var.get("description"))))
+        out.append(
+            ServerVariable(
+                name=str(name), default=str(default), enum=enum, description=text(var.get("description"))
+            )
+        )
     return tuple(out)
 
 
@@ -92,17 +112,29 @@ def read_security_schemes(ctx: Context, raw: JSON) -> dict[str, SecurityScheme]:
     for key, value in raw.items():
         node, here = ctx.deref(value, ptr("#", "components", "securitySchemes", key))
         if not isinstance(node, dict) or node.get("type") not in _SCHEME_TYPES:
-            ctx.warn("D047", here, f"The security scheme {key!r} has no known type; it is skipped.",
-                     "Set type to apiKey, http, oauth2, openIdConnect or mutualTLS.")
+            ctx.warn(
+                "D047",
+                here,
+                f"The security scheme {key!r} has no known type; it is skipped.",
+                "Set type to apiKey, http, oauth2, openIdConnect or mutualTLS.",
+            )
             continue
         kind = node["type"]
         location = node.get("in")
-        if kind == "apiKey" and (location not in ("header", "query", "cookie") or not isinstance(node.get("name"), str)):
-            ctx.warn("D047", here, f"The API key scheme {key!r} needs name and in (header, query or cookie).",
-                     "Add name and in.")
+        if kind == "apiKey" and (
+            location not in ("header", "query", "cookie") or not isinstance(node.get("name"), str)
+        ):
+            ctx.warn(
+                "D047",
+                here,
+                f"The API key scheme {key!r} needs name and in (header, query or cookie).",
+                "Add name and in.",
+            )
             continue
         out[str(key)] = SecurityScheme(
-            key=str(key), type=kind, description=text(node.get("description")),
+            key=str(key),
+            type=kind,
+            description=text(node.get("description")),
             location=location if kind == "apiKey" else None,
             param_name=str(node.get("name", "")) if kind == "apiKey" else "",
             scheme=str(node.get("scheme", "")).lower() if kind == "http" else "",
@@ -121,21 +153,31 @@ def _flows(raw: JSON) -> tuple[OAuthFlow, ...]:
         flow = raw.get(kind)
         if isinstance(flow, dict):
             scopes = flow.get("scopes")
-            out.append(OAuthFlow(kind=kind, authorization_url=str(flow.get("authorizationUrl", "")),
-                                 token_url=str(flow.get("tokenUrl", "")),
-                                 refresh_url=str(flow.get("refreshUrl", "")),
-                                 scopes=tuple(str(s) for s in scopes) if isinstance(scopes, dict) else ()))
+            out.append(
+                OAuthFlow(
+                    kind=kind,
+                    authorization_url=str(flow.get("authorizationUrl", "")),
+                    token_url=str(flow.get("tokenUrl", "")),
+                    refresh_url=str(flow.get("refreshUrl", "")),
+                    scopes=tuple(str(s) for s in scopes) if isinstance(scopes, dict) else (),
+                )
+            )
     return tuple(out)
 
 
-def read_security(ctx: Context, raw: JSON, where: str,
-                  schemes: Mapping[str, SecurityScheme]) -> tuple[SecurityRequirement, ...] | None:
+def read_security(
+    ctx: Context, raw: JSON, where: str, schemes: Mapping[str, SecurityScheme]
+) -> tuple[SecurityRequirement, ...] | None:
     """A ``security`` list as an OR of ANDs; None when absent (or not a list: inherit)."""
     if raw is None:
         return None
     if not isinstance(raw, list):
-        ctx.warn("D046", where, "security must be a list of requirement objects; it is ignored.",
-                 "Write security as a list, e.g. [{apiKey: []}].")
+        ctx.warn(
+            "D046",
+            where,
+            "security must be a list of requirement objects; it is ignored.",
+            "Write security as a list, e.g. [{apiKey: []}].",
+        )
         return None
     out: list[SecurityRequirement] = []
     for index, requirement in enumerate(raw):
@@ -144,9 +186,12 @@ def read_security(ctx: Context, raw: JSON, where: str,
         entries: list[tuple[str, tuple[str, ...]]] = []
         for key, scopes in requirement.items():
             if key not in schemes:
-                ctx.warn("D046", ptr(where, index, key),
-                         f"The security requirement names the unknown scheme {key!r}.",
-                         "Define it under components.securitySchemes or fix the name.")
+                ctx.warn(
+                    "D046",
+                    ptr(where, index, key),
+                    f"The security requirement names the unknown scheme {key!r}.",
+                    "Define it under components.securitySchemes or fix the name.",
+                )
             entries.append((str(key), tuple(str(s) for s in scopes) if isinstance(scopes, list) else ()))
         out.append(tuple(entries))
     return tuple(out)

@@ -22,11 +22,14 @@ from .load import load_source
 
 __all__ = ["apply_overlay", "care_changed", "read_overlay"]
 
-_SEGMENT = re.compile(r"""\.([A-Za-z_$][\w$-]*)|\[\s*'((?:[^'\\]|\\.)*)'\s*\]|\[\s*"((?:[^"\\]|\\.)*)"\s*\]|\[\s*(\d+)\s*\]|\.\*|\[\s*\*\s*\]""")
+_SEGMENT = re.compile(
+    r"""\.([A-Za-z_$][\w$-]*)|\[\s*'((?:[^'\\]|\\.)*)'\s*\]|\[\s*"((?:[^"\\]|\\.)*)"\s*\]|\[\s*(\d+)\s*\]|\.\*|\[\s*\*\s*\]"""
+)
 
 
-def read_overlay(source: str | Path, *, timeout: float = 30.0,
-                 max_bytes: int = 10 * 2**20) -> tuple[Mapping[str, Any], tuple[Diagnostic, ...]]:
+def read_overlay(
+    source: str | Path, *, timeout: float = 30.0, max_bytes: int = 10 * 2**20
+) -> tuple[Mapping[str, Any], tuple[Diagnostic, ...]]:
     """Read an overlay file (or URL) with the document loader and its bounds (size, depth, alias
     expansion, duplicate keys reported); returns it and what reading it noticed.
 
@@ -66,14 +69,22 @@ def _parse_path(target: str) -> list[str | int | None] | None:
     return out
 
 
-def _select(node: Any, path: list[str | int | None], parent: Any = None, key: Any = None) -> list[tuple[Any, Any, Any]]:
+def _select(
+    node: Any, path: list[str | int | None], parent: Any = None, key: Any = None
+) -> list[tuple[Any, Any, Any]]:
     """All (parent, key, node) triples the path reaches."""
     if not path:
         return [(parent, key, node)]
     head, rest = path[0], path[1:]
     found: list[tuple[Any, Any, Any]] = []
     if head is None:
-        items = list(node.items()) if isinstance(node, dict) else list(enumerate(node)) if isinstance(node, list) else []
+        items = (
+            list(node.items())
+            if isinstance(node, dict)
+            else list(enumerate(node))
+            if isinstance(node, list)
+            else []
+        )
         for k, child in items:
             found += _select(child, rest, node, k)
     elif isinstance(node, dict) and isinstance(head, str) and head in node:  # noqa: SIM114
@@ -95,31 +106,56 @@ def _merge(target: Any, update: Any) -> Any:
     return copy.deepcopy(update)
 
 
-def apply_overlay(document: dict[str, Any], overlay: Mapping[str, Any]) -> tuple[dict[str, Any], list[Diagnostic]]:
+def apply_overlay(
+    document: dict[str, Any], overlay: Mapping[str, Any]
+) -> tuple[dict[str, Any], list[Diagnostic]]:
     """``document`` with the overlay's actions applied in order (a new value), and the problems."""
     diags: list[Diagnostic] = []
     doc = copy.deepcopy(document)
     actions = overlay.get("actions")
     if not isinstance(overlay.get("overlay"), str) or not isinstance(actions, list):
-        diags.append(Diagnostic("C140", "error", "overlay#", "Not an OpenAPI Overlay 1.0 document.",
-                                "Give it `overlay: 1.0.0`, `info` and a list of `actions`."))
+        diags.append(
+            Diagnostic(
+                "C140",
+                "error",
+                "overlay#",
+                "Not an OpenAPI Overlay 1.0 document.",
+                "Give it `overlay: 1.0.0`, `info` and a list of `actions`.",
+            )
+        )
         return doc, diags
     for i, action in enumerate(actions):
         where = f"overlay#/actions/{i}"
         target = action.get("target") if isinstance(action, Mapping) else None
         path = _parse_path(target) if isinstance(target, str) else None
         if path is None:
-            diags.append(Diagnostic("C141", "error", where, f"Unsupported or missing target {target!r}.",
-                                    "Use a simple JSONPath such as $.paths['/pets'].get."))
+            diags.append(
+                Diagnostic(
+                    "C141",
+                    "error",
+                    where,
+                    f"Unsupported or missing target {target!r}.",
+                    "Use a simple JSONPath such as $.paths['/pets'].get.",
+                )
+            )
             continue
         hits = _select(doc, path)
         if not hits:
-            diags.append(Diagnostic("C142", "warning", where, f"Target {target} selects nothing.",
-                                    "Check the path and method spelling."))
+            diags.append(
+                Diagnostic(
+                    "C142",
+                    "warning",
+                    where,
+                    f"Target {target} selects nothing.",
+                    "Check the path and method spelling.",
+                )
+            )
             continue
         assert isinstance(action, Mapping)
         if action.get("remove") is True:
-            for parent, key, _ in sorted(hits, key=lambda h: h[1] if isinstance(h[1], int) else 0, reverse=True):
+            for parent, key, _ in sorted(
+                hits, key=lambda h: h[1] if isinstance(h[1], int) else 0, reverse=True
+            ):
                 if isinstance(parent, dict):
                     parent.pop(key, None)
                 elif isinstance(parent, list):
@@ -141,7 +177,7 @@ def _care(document: Mapping[str, Any]) -> dict[str, tuple[object, object]]:
     """``METHOD /path`` -> the operation's ``x-packc`` (access, destructive)."""
     out: dict[str, tuple[object, object]] = {}
     paths = document.get("paths")
-    for path, item in (paths.items() if isinstance(paths, Mapping) else ()):
+    for path, item in paths.items() if isinstance(paths, Mapping) else ():
         for method in _METHODS:
             op = item.get(method) if isinstance(item, Mapping) else None
             raw = op.get("x-packc") if isinstance(op, Mapping) else None

@@ -28,7 +28,17 @@ IDENTIFIER_CODES = frozenset({"C107", "C108", "C109"})
 _I = TypeVar("_I", bound=Identifier)
 _ID_CODES: dict[type[Identifier], str] = {PackId: "C107", CliBin: "C108", Family: "C109"}
 _PREVIEW_KINDS: tuple[str, ...] = get_args(PreviewKind)
-_OP_KEYS = {"exclude", "include", "verb", "access", "destructive", "preview", "idempotent", "group", "description"}
+_OP_KEYS = {
+    "exclude",
+    "include",
+    "verb",
+    "access",
+    "destructive",
+    "preview",
+    "idempotent",
+    "group",
+    "description",
+}
 _ROOT_KEYS = {"id", "name", "cliBin", "include", "exclude", "family"}
 
 
@@ -70,44 +80,100 @@ def _op_override(op: Operation, diags: list[Diagnostic]) -> OpOverride:
     raw = op.extensions.get("x-packc")
     out = OpOverride()
     bound = op.extensions.get("x-packc-binding")
-    if isinstance(bound, Mapping) and isinstance(bound.get("verb"), str) and VERB_RE.match(bound["verb"]) \
-            and bound["verb"] not in RESERVED_VERBS:
+    if (
+        isinstance(bound, Mapping)
+        and isinstance(bound.get("verb"), str)
+        and VERB_RE.match(bound["verb"])
+        and bound["verb"] not in RESERVED_VERBS
+    ):
         # A pack's own document: keep the verb name it was compiled with (not a CLI command's: named anew).
-        out = replace(out, verb=bound["verb"], idempotent=bound.get("idempotent") if isinstance(bound.get("idempotent"), bool) else None)
+        out = replace(
+            out,
+            verb=bound["verb"],
+            idempotent=bound.get("idempotent") if isinstance(bound.get("idempotent"), bool) else None,
+        )
     if raw is None:
         return out
     where = _where(op) + "/x-packc"
     if not isinstance(raw, Mapping):
-        diags.append(Diagnostic("C101", "warning", where, "x-packc must be an object; it is ignored.",
-                                'Write x-packc: {verb: "pets.adopt", access: "read"}.'))
+        diags.append(
+            Diagnostic(
+                "C101",
+                "warning",
+                where,
+                "x-packc must be an object; it is ignored.",
+                'Write x-packc: {verb: "pets.adopt", access: "read"}.',
+            )
+        )
         return out
     for key in sorted(set(raw) - _OP_KEYS):
-        diags.append(Diagnostic("C102", "warning", f"{where}/{key}", f"Unknown x-packc key {key!r} is ignored.",
-                                f"Use one of: {', '.join(sorted(_OP_KEYS))}."))
+        diags.append(
+            Diagnostic(
+                "C102",
+                "warning",
+                f"{where}/{key}",
+                f"Unknown x-packc key {key!r} is ignored.",
+                f"Use one of: {', '.join(sorted(_OP_KEYS))}.",
+            )
+        )
     verb = raw.get("verb")
     if verb is not None and not (isinstance(verb, str) and VERB_RE.match(verb) and VerbName.is_valid(verb)):
-        diags.append(Diagnostic("C103", "error", f"{where}/verb", f"Verb name {verb!r} is not lower-case and dotted.",
-                                "Use a name like pets.adopt (at most 64 characters)."))
+        diags.append(
+            Diagnostic(
+                "C103",
+                "error",
+                f"{where}/verb",
+                f"Verb name {verb!r} is not lower-case and dotted.",
+                "Use a name like pets.adopt (at most 64 characters).",
+            )
+        )
         verb = None
     if verb in RESERVED_VERBS:
-        diags.append(Diagnostic("C103", "error", f"{where}/verb", f"Verb name {verb!r} is a command of the pack's CLI.",
-                                f"Use a name with more than one word, like {verb}.run."))
+        diags.append(
+            Diagnostic(
+                "C103",
+                "error",
+                f"{where}/verb",
+                f"Verb name {verb!r} is a command of the pack's CLI.",
+                f"Use a name with more than one word, like {verb}.run.",
+            )
+        )
         verb = None
     access = raw.get("access")
     if access is not None and access not in ("read", "write"):
-        diags.append(Diagnostic("C104", "error", f"{where}/access", f"access must be read or write, not {access!r}.",
-                                "Write access: read or access: write."))
+        diags.append(
+            Diagnostic(
+                "C104",
+                "error",
+                f"{where}/access",
+                f"access must be read or write, not {access!r}.",
+                "Write access: read or access: write.",
+            )
+        )
         access = None
     destructive = raw.get("destructive")
     if destructive is not None and not isinstance(destructive, bool):
-        diags.append(Diagnostic("C104", "error", f"{where}/destructive",
-                                f"destructive must be true or false, not {destructive!r}.",
-                                "Write destructive: true (or leave it out)."))
+        diags.append(
+            Diagnostic(
+                "C104",
+                "error",
+                f"{where}/destructive",
+                f"destructive must be true or false, not {destructive!r}.",
+                "Write destructive: true (or leave it out).",
+            )
+        )
         destructive = None
     preview = raw.get("preview")
     if preview is not None and preview not in _PREVIEW_KINDS:
-        diags.append(Diagnostic("C105", "error", f"{where}/preview", f"Unknown preview kind {preview!r}.",
-                                f"Use one of: {', '.join(_PREVIEW_KINDS)}."))
+        diags.append(
+            Diagnostic(
+                "C105",
+                "error",
+                f"{where}/preview",
+                f"Unknown preview kind {preview!r}.",
+                f"Use one of: {', '.join(_PREVIEW_KINDS)}.",
+            )
+        )
         preview = None
     group = raw.get("group")
     desc = raw.get("description")
@@ -130,8 +196,9 @@ def _matches(op: Operation, names: object) -> bool:
     return any(n in (op.operation_id, op.key, f"{op.method} {op.path}") for n in names if isinstance(n, str))
 
 
-def collect_overrides(api: Api, stub: Manifest | None, *, care_by_user: frozenset[str] = frozenset()
-                      ) -> tuple[Overrides, list[Diagnostic]]:
+def collect_overrides(
+    api: Api, stub: Manifest | None, *, care_by_user: frozenset[str] = frozenset()
+) -> tuple[Overrides, list[Diagnostic]]:
     """Gather the user's overrides; stub fields win over root ``x-packc``, which wins over defaults.
 
     Args:
@@ -142,13 +209,27 @@ def collect_overrides(api: Api, stub: Manifest | None, *, care_by_user: frozense
     diags: list[Diagnostic] = []
     root = api.extensions.get("x-packc")
     if root is not None and not isinstance(root, Mapping):
-        diags.append(Diagnostic("C101", "warning", "#/x-packc", "x-packc must be an object; it is ignored.",
-                                "Write x-packc: {id: my-api}."))
+        diags.append(
+            Diagnostic(
+                "C101",
+                "warning",
+                "#/x-packc",
+                "x-packc must be an object; it is ignored.",
+                "Write x-packc: {id: my-api}.",
+            )
+        )
         root = None
     root = root or {}
     for key in sorted(set(root) - _ROOT_KEYS):
-        diags.append(Diagnostic("C102", "warning", f"#/x-packc/{key}", f"Unknown x-packc key {key!r} is ignored.",
-                                f"Use one of: {', '.join(sorted(_ROOT_KEYS))}."))
+        diags.append(
+            Diagnostic(
+                "C102",
+                "warning",
+                f"#/x-packc/{key}",
+                f"Unknown x-packc key {key!r} is ignored.",
+                f"Use one of: {', '.join(sorted(_ROOT_KEYS))}.",
+            )
+        )
     ops: dict[str, OpOverride] = {}
     for op in api.operations:
         one = _op_override(op, diags)
@@ -170,8 +251,15 @@ def collect_overrides(api: Api, stub: Manifest | None, *, care_by_user: frozense
             return None
         if kind.is_valid(value):
             return kind(value)
-        diags.append(Diagnostic(_ID_CODES[kind], "error", where, f"The {kind.kind} {value!r} {kind.problem(value)}.",
-                                f"Use {kind.rule}. Nothing is written until it is fixed."))
+        diags.append(
+            Diagnostic(
+                _ID_CODES[kind],
+                "error",
+                where,
+                f"The {kind.kind} {value!r} {kind.problem(value)}.",
+                f"Use {kind.rule}. Nothing is written until it is fixed.",
+            )
+        )
         return None
 
     api_id = checked(PackId, root.get("id"), "#/x-packc/id")

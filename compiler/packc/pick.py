@@ -19,8 +19,15 @@ def _kind(s: Shape) -> tuple[str, str, str]:
     return (s.action, s.object, s.verb)
 
 
-def select(ranked: Sequence[tuple[str, Ranked]], limit: int, *, spread: int = 10, most: int = 4,
-           together: int = 10, first: Sequence[str] = ()) -> list[str]:
+def select(
+    ranked: Sequence[tuple[str, Ranked]],
+    limit: int,
+    *,
+    spread: int = 10,
+    most: int = 4,
+    together: int = 10,
+    first: Sequence[str] = (),
+) -> list[str]:
     """The ``limit`` best operations, over several resources, each kept whole where it counts.
 
     Companions gain ``together`` points: a resource's list, get and create once one of the three is
@@ -57,8 +64,11 @@ def select(ranked: Sequence[tuple[str, Ranked]], limit: int, *, spread: int = 10
     # Two verbs every pack wants when its API has them: who am I (the first call of every
     # quickstart, and how an agent checks its credentials), and a search of the whole API.
     for kind in (ENTRY, GLOBAL_SEARCH):
-        found = [(max(p for n, p in r.points if n == kind), r.score, -i) for i, (_, r) in enumerate(remaining)
-                 if any(n == kind for n, _ in r.points)]
+        found = [
+            (max(p for n, p in r.points if n == kind), r.score, -i)
+            for i, (_, r) in enumerate(remaining)
+            if any(n == kind for n, _ in r.points)
+        ]
         if found and len(chosen) < limit:
             take(-max(found)[2])
 
@@ -71,10 +81,17 @@ def select(ranked: Sequence[tuple[str, Ranked]], limit: int, *, spread: int = 10
         exempt = trio or s.action in SIGNATURE_VERBS or (s.action == "update" and first)
         # A campaign created brings its send; a payment intent's confirm, its create.
         companion = (trio or (s.action in SIGNATURE_VERBS and first)) and any(
-            k[0] in _TRIO or k[0] in SIGNATURE_VERBS for k in done)
+            k[0] in _TRIO or k[0] in SIGNATURE_VERBS for k in done
+        )
         bonus = together if companion else 0
         # The list that gives a taken create's required value (GET /server_types for POST /servers).
-        if s.action == "list" and not s.object and s.resource and len(s.resource) == 1 and noun_of(s.resource) in needed:
+        if (
+            s.action == "list"
+            and not s.object
+            and s.resource
+            and len(s.resource) == 1
+            and noun_of(s.resource) in needed
+        ):
             bonus += 3 * together
             exempt = True
         cost = (0 if exempt else spread * n) + (25 * (n - most + 1) if n >= most and not trio else 0)

@@ -37,8 +37,11 @@ class CompiledPack:
     access: Mapping[str, str] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "directory": str(self.directory) if self.directory else None,
-                "verbs": [{"verb": v, "access": self.access.get(v, "")} for v in self.verbs]}
+        return {
+            "id": self.id,
+            "directory": str(self.directory) if self.directory else None,
+            "verbs": [{"verb": v, "access": self.access.get(v, "")} for v in self.verbs],
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,18 +61,33 @@ class CompileResult:
         return {
             "ok": self.ok,
             "packs": [p.to_json() for p in self.packs],
-            "left_out": [{"verb": lo.name, "method": lo.op.method.upper(), "path": lo.op.path, "reason": lo.reason}
-                         for lo in self.left_out],
+            "left_out": [
+                {"verb": lo.name, "method": lo.op.method.upper(), "path": lo.op.path, "reason": lo.reason}
+                for lo in self.left_out
+            ],
             "diagnostics": [d.to_json() for d in self.diagnostics],
         }
 
 
-def _front(source: str | Path, *, strict: bool, allow_remote_refs: bool, allow_outside: bool,
-           overlay: str | Path | None, allow_private: bool = False) -> tuple[Api, Overrides, list[Diagnostic]]:
+def _front(
+    source: str | Path,
+    *,
+    strict: bool,
+    allow_remote_refs: bool,
+    allow_outside: bool,
+    overlay: str | Path | None,
+    allow_private: bool = False,
+) -> tuple[Api, Overrides, list[Diagnostic]]:
     from .frontend import read_api
 
-    front = read_api(source, allow_remote_refs=allow_remote_refs, allow_outside=allow_outside, strict=strict,
-                     overlay=overlay, allow_private=allow_private)
+    front = read_api(
+        source,
+        allow_remote_refs=allow_remote_refs,
+        allow_outside=allow_outside,
+        strict=strict,
+        overlay=overlay,
+        allow_private=allow_private,
+    )
     diags = list(front.diagnostics)
     api = front.api
     # A stub, local or fetched, is as untrusted as a document: lowering a verb's care from it warns (C170).
@@ -89,12 +107,23 @@ def _goal(given: str | None, overrides: Overrides, split: bool, source: str | Pa
     try:
         goal = check_goal(overrides.goal)
     except UsageError as exc:
-        raise InputError(f"{source}: the stub's \"for\" is not a task", [
-            Diagnostic("D013", "error", f"{source}#/for", f"The stub's \"for\": {exc}",
-                       'Write "for": "triage issues and review pull requests".')]) from exc
+        raise InputError(
+            f'{source}: the stub\'s "for" is not a task',
+            [
+                Diagnostic(
+                    "D013",
+                    "error",
+                    f"{source}#/for",
+                    f'The stub\'s "for": {exc}',
+                    'Write "for": "triage issues and review pull requests".',
+                )
+            ],
+        ) from exc
     if split:
-        raise UsageError("The stub's \"for\" picks the verbs of one pack for a task; --split covers every operation. "
-                         "Leave out one of them.")
+        raise UsageError(
+            'The stub\'s "for" picks the verbs of one pack for a task; --split covers every operation. '
+            "Leave out one of them."
+        )
     return goal
 
 
@@ -108,30 +137,55 @@ def _hand_names(value: object, name: str) -> tuple[str, ...]:
     if isinstance(value, (set, frozenset)):
         value = sorted(value, key=str)
     if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) and v.strip() for v in value):
-        raise UsageError(f"{name}= takes operation names (a verb as packc plan shows it, an operationId or "
-                         f"'METHOD /path'), e.g. {name}=[\"refunds.create\"]; got {value!r:.80}")
+        raise UsageError(
+            f"{name}= takes operation names (a verb as packc plan shows it, an operationId or "
+            f"'METHOD /path'), e.g. {name}=[\"refunds.create\"]; got {value!r:.80}"
+        )
     return tuple(value)
 
 
 def _no_split_goal(split: bool, goal: str | None) -> None:
     if split and goal is not None:
-        raise UsageError("--for picks the verbs of one pack for a task; --split covers every operation. Use one of them.")
+        raise UsageError(
+            "--for picks the verbs of one pack for a task; --split covers every operation. Use one of them."
+        )
 
 
-def plan_source(source: str | Path, *, split: bool = False, strict: bool = False, allow_remote_refs: bool = False,
-                allow_outside: bool = False, overlay: str | Path | None = None, goal: str | None = None,
-                allow_private: bool = False, include: str | Sequence[str] = (), exclude: str | Sequence[str] = ()
-                ) -> Plan:
+def plan_source(
+    source: str | Path,
+    *,
+    split: bool = False,
+    strict: bool = False,
+    allow_remote_refs: bool = False,
+    allow_outside: bool = False,
+    overlay: str | Path | None = None,
+    goal: str | None = None,
+    allow_private: bool = False,
+    include: str | Sequence[str] = (),
+    exclude: str | Sequence[str] = (),
+) -> Plan:
     """Read a source and plan its verbs without writing anything (``packc plan``; ``goal``: ``--for``;
     ``allow_private``: ``--allow-private-addresses``; ``include``/``exclude``: ``--include``/``--exclude``,
     as in :func:`compile`)."""
     include, exclude = _hand_names(include, "include"), _hand_names(exclude, "exclude")
     check_goal(goal)
     _no_split_goal(split, goal)
-    _api, overrides, diags = _front(source, strict=strict, allow_remote_refs=allow_remote_refs,
-                                    allow_outside=allow_outside, overlay=overlay, allow_private=allow_private)
-    result = plan(_api, overrides, split=split, goal=_goal(goal, overrides, split, source), include=include,
-                  exclude=exclude)
+    _api, overrides, diags = _front(
+        source,
+        strict=strict,
+        allow_remote_refs=allow_remote_refs,
+        allow_outside=allow_outside,
+        overlay=overlay,
+        allow_private=allow_private,
+    )
+    result = plan(
+        _api,
+        overrides,
+        split=split,
+        goal=_goal(goal, overrides, split, source),
+        include=include,
+        exclude=exclude,
+    )
     # Planning reads no operation's parameters, body or responses: warnings about those parts
     # come only from what was read before.
     return replace(result, diagnostics=(*diags, *_api.deferred_diagnostics(), *result.diagnostics))
@@ -146,14 +200,22 @@ def _servers(api: Api, server: str | None) -> list[dict[str, Any]]:
         if s.description:
             entry["description"] = shorten(clean(s.description), 200)
         if s.variables and "{" in s.url:
-            entry["variables"] = {v.name: {"default": v.default, **({"enum": list(v.enum)} if v.enum else {})}
-                                  for v in s.variables}
+            entry["variables"] = {
+                v.name: {"default": v.default, **({"enum": list(v.enum)} if v.enum else {})}
+                for v in s.variables
+            }
         out.append(entry)
     return out
 
 
-def _pack(api: Api, overrides: Overrides, pack: PackPlan, plan_: Plan, split: bool,
-          servers: Sequence[Mapping[str, Any]]) -> tuple[PackOutput, list[Diagnostic]]:
+def _pack(
+    api: Api,
+    overrides: Overrides,
+    pack: PackPlan,
+    plan_: Plan,
+    split: bool,
+    servers: Sequence[Mapping[str, Any]],
+) -> tuple[PackOutput, list[Diagnostic]]:
     cli_bin = overrides.cli_bin if overrides.cli_bin and len(plan_.packs) == 1 else pack.id
     derived: list[DerivedVerb] = [derive_verb(api, v, cli_bin, overrides) for v in pack.verbs]
     diags = [d for v in derived for d in v.diagnostics]
@@ -163,38 +225,71 @@ def _pack(api: Api, overrides: Overrides, pack: PackPlan, plan_: Plan, split: bo
     if split and len(plan_.packs) > 1 and pack.group:
         name = f"{name}: {pack.group.replace('-', ' ')}"
     manifest = Manifest(
-        id=pack.id, name=shorten(name, 80), kind="openapi", cliBin=cli_bin, transports=["cli", "json_exec", "mcp"],
-        binding=binding, openapi=OpenApiSource(path="openapi.json"),
+        id=pack.id,
+        name=shorten(name, 80),
+        kind="openapi",
+        cliBin=cli_bin,
+        transports=["cli", "json_exec", "mcp"],
+        binding=binding,
+        openapi=OpenApiSource(path="openapi.json"),
         verbs={v.name: v.verb for v in derived},
     )
-    policy = Policy(surface_id=pack.id, commands={
-        v.name: PolicyCommand(access=v.access, destructive=True) if v.destructive else PolicyCommand(access=v.access)
-        for v in derived})
+    policy = Policy(
+        surface_id=pack.id,
+        commands={
+            v.name: PolicyCommand(access=v.access, destructive=True)
+            if v.destructive
+            else PolicyCommand(access=v.access)
+            for v in derived
+        },
+    )
     document = cut_document(api, [v.op for v in derived], {v.op.key: v.binding() for v in derived}, servers)
-    return PackOutput(manifest, policy, document, tuple(derived), about(api.info.description), plan_.task,
-                      plan_.unmet), diags
+    return PackOutput(
+        manifest, policy, document, tuple(derived), about(api.info.description), plan_.task, plan_.unmet
+    ), diags
 
 
 def _small(pack_id: str, n: int, plan_: Plan) -> Diagnostic:
     """C111: why a pack that needs credentials or writes has fewer than 5 verbs (it is still written)."""
-    total = sum(len(p.verbs) for p in plan_.packs) + sum(1 for lo in plan_.left_out if lo.reason.startswith("ranked"))
+    total = sum(len(p.verbs) for p in plan_.packs) + sum(
+        1 for lo in plan_.left_out if lo.reason.startswith("ranked")
+    )
     excluded = sum(1 for lo in plan_.left_out if not lo.reason.startswith("ranked"))
     if total < MIN_VERBS:
         why = f"the document has only {total} operation(s) to make verbs of" + (
-            f" ({excluded} more excluded by x-packc or the stub)" if excluded else "")
+            f" ({excluded} more excluded by x-packc or the stub)" if excluded else ""
+        )
         fix = "Nothing to do for a small API; include excluded operations if the pack needs them."
     else:
         why = "its group is small after splitting"
         fix = "Compile without --split, or move operations into this group (x-packc group)."
-    return Diagnostic("C111", "warning", f"{pack_id}/surface.json#/verbs",
-                      f"Pack {pack_id!r} has {n} verb(s), fewer than {MIN_VERBS}: {why}.", fix)
+    return Diagnostic(
+        "C111",
+        "warning",
+        f"{pack_id}/surface.json#/verbs",
+        f"Pack {pack_id!r} has {n} verb(s), fewer than {MIN_VERBS}: {why}.",
+        fix,
+    )
 
 
-def compile(source: str | Path, out_dir: str | Path = "packs", *, split: bool = False, strict: bool = False,
-            allow_remote_refs: bool = False, allow_outside: bool = False, overlay: str | Path | None = None,
-            server: str | None = None, write: bool = True, lint: bool = True, repo: bool = False,
-            goal: str | None = None, allow_private: bool = False, include: str | Sequence[str] = (),
-            exclude: str | Sequence[str] = ()) -> CompileResult:
+def compile(
+    source: str | Path,
+    out_dir: str | Path = "packs",
+    *,
+    split: bool = False,
+    strict: bool = False,
+    allow_remote_refs: bool = False,
+    allow_outside: bool = False,
+    overlay: str | Path | None = None,
+    server: str | None = None,
+    write: bool = True,
+    lint: bool = True,
+    repo: bool = False,
+    goal: str | None = None,
+    allow_private: bool = False,
+    include: str | Sequence[str] = (),
+    exclude: str | Sequence[str] = (),
+) -> CompileResult:
     """Compile an OpenAPI document (path, URL or stub manifest) into one pack, or a family with ``split``.
 
     Args:
@@ -229,14 +324,26 @@ def compile(source: str | Path, out_dir: str | Path = "packs", *, split: bool = 
     include, exclude = _hand_names(include, "include"), _hand_names(exclude, "exclude")
     check_goal(goal)
     _no_split_goal(split, goal)
-    api, overrides, diags = _front(source, strict=strict, allow_remote_refs=allow_remote_refs,
-                                   allow_outside=allow_outside, overlay=overlay, allow_private=allow_private)
+    api, overrides, diags = _front(
+        source,
+        strict=strict,
+        allow_remote_refs=allow_remote_refs,
+        allow_outside=allow_outside,
+        overlay=overlay,
+        allow_private=allow_private,
+    )
     # A name that would become a path, a command or code and is not a valid identifier: nothing
     # is written (the plan and the diagnostics are still returned).
     write = write and not any(d.code in IDENTIFIER_CODES and d.level == "error" for d in diags)
     front_end = len(diags)
-    plan_ = plan(api, overrides, split=split, goal=_goal(goal, overrides, split, source), include=include,
-                 exclude=exclude)
+    plan_ = plan(
+        api,
+        overrides,
+        split=split,
+        goal=_goal(goal, overrides, split, source),
+        include=include,
+        exclude=exclude,
+    )
     diags += plan_.diagnostics
     api, plan_, implied = imply_security(api, plan_)
     diags += implied
@@ -246,14 +353,24 @@ def compile(source: str | Path, out_dir: str | Path = "packs", *, split: bool = 
     diags += hidden_values(api, packed)
     servers = _servers(api, server)
     if not servers:
-        diags.append(Diagnostic("C130", "warning", "#/servers", "The document names no server.",
-                                "Pass --server URL to packc compile, or --server to each call."))
+        diags.append(
+            Diagnostic(
+                "C130",
+                "warning",
+                "#/servers",
+                "The document names no server.",
+                "Pass --server URL to packc compile, or --server to each call.",
+            )
+        )
     packs: list[CompiledPack] = []
     for pack in plan_.packs:
         output, more = _pack(api, overrides, pack, plan_, split, servers)
         diags += more
-        public_read = output.manifest.binding is not None and output.manifest.binding.mode == "public" and all(
-            v.access == "read" for v in output.verbs)
+        public_read = (
+            output.manifest.binding is not None
+            and output.manifest.binding.mode == "public"
+            and all(v.access == "read" for v in output.verbs)
+        )
         if len(output.verbs) < MIN_VERBS and not public_read:
             diags.append(_small(pack.id, len(output.verbs), plan_))
         directory = None
@@ -264,8 +381,14 @@ def compile(source: str | Path, out_dir: str | Path = "packs", *, split: bool = 
             directory, found = write_pack(Path(out_dir), output, repo=repo, check=lint_pack if lint else None)
             for d in found or []:
                 diags.append(Diagnostic(d.code, d.level, f"{pack.id}/{d.pointer}", d.message, d.fix))
-        packs.append(CompiledPack(pack.id, directory, tuple(v.name for v in output.verbs),
-                                  {v.name: v.access for v in output.verbs}))
+        packs.append(
+            CompiledPack(
+                pack.id,
+                directory,
+                tuple(v.name for v in output.verbs),
+                {v.name: v.access for v in output.verbs},
+            )
+        )
     # The checks and derive read the selected operations' parameters, bodies and responses
     # (normalize defers them to first use); what reading them reported joins the front end's warnings.
     diags[front_end:front_end] = api.deferred_diagnostics()

@@ -32,7 +32,17 @@ from .pick import select
 from .rank import Ranked, Signal, rank_operations
 from .text import slug, snake
 
-__all__ = ["MAX_VERBS", "MIN_VERBS", "LeftOut", "PackPlan", "Plan", "PlannedVerb", "api_slug", "name_operation", "plan"]
+__all__ = [
+    "MAX_VERBS",
+    "MIN_VERBS",
+    "LeftOut",
+    "PackPlan",
+    "Plan",
+    "PlannedVerb",
+    "api_slug",
+    "name_operation",
+    "plan",
+]
 
 MAX_VERBS = 12
 MIN_VERBS = 5
@@ -86,24 +96,33 @@ class Plan:
                     "id": p.id,
                     "group": p.group,
                     "verbs": [
-                        {"verb": v.name, "method": v.op.method.upper(), "path": v.op.path,
-                         "operationId": v.op.operation_id, "score": v.score, "reasons": list(v.reasons),
-                         "signals": [{"signal": name, "points": points} for name, points in v.signals]}
+                        {
+                            "verb": v.name,
+                            "method": v.op.method.upper(),
+                            "path": v.op.path,
+                            "operationId": v.op.operation_id,
+                            "score": v.score,
+                            "reasons": list(v.reasons),
+                            "signals": [{"signal": name, "points": points} for name, points in v.signals],
+                        }
                         for v in p.verbs
                     ],
                 }
                 for p in self.packs
             ],
             "left_out": [
-                {"verb": lo.name, "method": lo.op.method.upper(), "path": lo.op.path,
-                 "operationId": lo.op.operation_id, "reason": lo.reason}
+                {
+                    "verb": lo.name,
+                    "method": lo.op.method.upper(),
+                    "path": lo.op.path,
+                    "operationId": lo.op.operation_id,
+                    "reason": lo.reason,
+                }
                 for lo in self.left_out
             ],
             "diagnostics": [d.to_json() for d in self.diagnostics],
             **({"for": self.task, "unmet": list(self.unmet)} if self.task is not None else {}),
         }
-
-
 
 
 def _unique_key(key: str, taken: Iterable[str]) -> str:
@@ -116,6 +135,7 @@ def _unique_key(key: str, taken: Iterable[str]) -> str:
 
 
 # --- packs ------------------------------------------------------------------------------------------
+
 
 def _key(text: str) -> str:
     """A group key from a tag or word: hyphen words, versions dropped, cut by whole words."""
@@ -149,8 +169,9 @@ def _balanced(key: str, ordered: list[PlannedVerb]) -> list[tuple[str, list[Plan
     return out
 
 
-def _split_big(key: str, verbs: list[PlannedVerb], kin: Iterable[PlannedVerb] = ()
-               ) -> list[tuple[str, list[PlannedVerb]]]:
+def _split_big(
+    key: str, verbs: list[PlannedVerb], kin: Iterable[PlannedVerb] = ()
+) -> list[tuple[str, list[PlannedVerb]]]:
     """A group above 12 → packs by sub-resource: the path word after what the whole group shares.
 
     Sub-resources stay whole where they fit (first fit, biggest first); the group's own operations
@@ -177,7 +198,9 @@ def _split_big(key: str, verbs: list[PlannedVerb], kin: Iterable[PlannedVerb] = 
     same = next((sub for sub in subs if sub and slug(sub) == key.rsplit("-", 1)[-1]), None)
     kinfolk: list[PlannedVerb] = []
     if same is not None and len(subs) > 1 and len(subs[same]) > MAX_VERBS:  # its core pack is made below
-        for sub in [s for s in subs if s != same and len(subs[s]) < len(subs[same])]:  # not from the group's body
+        for sub in [
+            s for s in subs if s != same and len(subs[s]) < len(subs[same])
+        ]:  # not from the group's body
             found = {v.op.key for v in subs[sub] if _collection_of(v, same)}
             kinfolk += [v for v in subs[sub] if v.op.key in found]
             subs[sub] = [v for v in subs[sub] if v.op.key not in found]
@@ -196,8 +219,11 @@ def _split_big(key: str, verbs: list[PlannedVerb], kin: Iterable[PlannedVerb] = 
         core = core[:keep]
     if core:
         taken = {v.op.key for v in core}
-        subs = {sub: kept for sub, members in subs.items() if sub
-                and (kept := [v for v in members if v.op.key not in taken])}
+        subs = {
+            sub: kept
+            for sub, members in subs.items()
+            if sub and (kept := [v for v in members if v.op.key not in taken])
+        }
     pieces: list[tuple[str, list[PlannedVerb]]] = []  # whole sub-resources, each 12 or fewer
     for sub, members in sorted(subs.items(), key=lambda kv: (-len(kv[1]), kv[0] != "", kv[0])):
         word = slug(sub) or "misc"
@@ -219,11 +245,16 @@ def _split_big(key: str, verbs: list[PlannedVerb], kin: Iterable[PlannedVerb] = 
             break
         count += 1
     # A pack is named after its biggest piece (the group's own operations first).
-    out = [(min(b, key=lambda p: (p[0] != key, -len(p[1]), p[0]))[0], [v for _, m in b for v in m])
-           for b in (bins if pieces else []) if b]
+    out = [
+        (min(b, key=lambda p: (p[0] != key, -len(p[1]), p[0]))[0], [v for _, m in b for v in m])
+        for b in (bins if pieces else [])
+        if b
+    ]
     if core:  # the core pack keeps the group's name; a piece pack that took it too is named after its word
-        out = [(name if name != key else f"{key}-{slug(path_words(members[0].op)[common])}", members)
-               for name, members in out]
+        out = [
+            (name if name != key else f"{key}-{slug(path_words(members[0].op)[common])}", members)
+            for name, members in out
+        ]
         out.append((key, core))
     # A pack below 5 joins the smallest other pack; past 12 the two are cut into balanced packs.
     while len(out) > 1 and min(len(m) for _, m in out) < MIN_VERBS:
@@ -232,8 +263,10 @@ def _split_big(key: str, verbs: list[PlannedVerb], kin: Iterable[PlannedVerb] = 
         name = key if key in (small[0], other[0]) else other[0]
         merged = sorted(other[1] + small[1], key=lambda v: (words[v.op.key], v.name))
         out.extend([(name, merged)] if len(merged) <= MAX_VERBS else _balanced(name, merged))
-    return [(name, sorted(members, key=lambda v: (words[v.op.key], v.name)))
-            for name, members in sorted(out, key=lambda b: (b[0], min((words[v.op.key], v.name) for v in b[1])))]
+    return [
+        (name, sorted(members, key=lambda v: (words[v.op.key], v.name)))
+        for name, members in sorted(out, key=lambda b: (b[0], min((words[v.op.key], v.name) for v in b[1])))
+    ]
 
 
 def _collection_of(v: PlannedVerb, word: str) -> bool:
@@ -254,7 +287,7 @@ def _core(subs: Mapping[str, list[PlannedVerb]]) -> list[PlannedVerb]:
     def under(v: PlannedVerb) -> str:
         """The one static segment after a core item's path, or ``''``."""
         for item in items:
-            tail = v.op.path[len(item):]
+            tail = v.op.path[len(item) :]
             if v.op.path.startswith(item + "/") and tail.count("/") == 1 and "{" not in tail:
                 return tail.strip("/")
         return ""
@@ -311,8 +344,15 @@ def _groups(verbs: list[PlannedVerb]) -> list[tuple[str, list[PlannedVerb]]]:
             if not others:
                 break
             room = [k for k in others if len(groups[k]) + len(groups[key]) <= MAX_VERBS] or others
-            best = max(room, key=lambda k: (_related(groups[key], groups[k]), len(groups[k]) < MIN_VERBS,
-                                            -len(groups[k]), [-ord(c) for c in k]))
+            best = max(
+                room,
+                key=lambda k: (
+                    _related(groups[key], groups[k]),
+                    len(groups[k]) < MIN_VERBS,
+                    -len(groups[k]),
+                    [-ord(c) for c in k],
+                ),
+            )
             related = _related(groups[key], groups[best]) > 0
             into, other = sorted((best, key), key=lambda k: (-len(groups[k]), k))
             merged = groups.pop(into) + groups.pop(other)
@@ -332,9 +372,20 @@ def _groups(verbs: list[PlannedVerb]) -> list[tuple[str, list[PlannedVerb]]]:
     return sorted(groups.items())
 
 
-def _planned(name: str, op: Operation, res: tuple[str, ...], act: str, ov: OpOverride, r: Ranked,
-             extra: tuple[Signal, ...] = ()) -> PlannedVerb:
-    signals = (((f"included by {'--include' if ov.by_hand else 'x-packc'}", 1000),) if ov.include else ()) + extra + r.points
+def _planned(
+    name: str,
+    op: Operation,
+    res: tuple[str, ...],
+    act: str,
+    ov: OpOverride,
+    r: Ranked,
+    extra: tuple[Signal, ...] = (),
+) -> PlannedVerb:
+    signals = (
+        (((f"included by {'--include' if ov.by_hand else 'x-packc'}", 1000),) if ov.include else ())
+        + extra
+        + r.points
+    )
     reasons = tuple(f"{signal} ({points:+d})" for signal, points in signals)
     return PlannedVerb(name, op, res, act, sum(p for _, p in signals), reasons, ov, signals)
 
@@ -346,34 +397,51 @@ def _with_include(r: Ranked, v: PlannedVerb) -> Ranked:
 def _one_pack(ranked: list[PlannedVerb], ranking: Mapping[str, Ranked], max_verbs: int) -> list[str]:
     """The one pack's verb names, in the order ``select`` took them (``ranked``: best first); what a
     person or the document includes is taken first."""
-    return select([(v.name, _with_include(ranking[v.op.key], v)) for v in ranked], max_verbs,
-                  first=[v.name for v in ranked if v.override.include])
+    return select(
+        [(v.name, _with_include(ranking[v.op.key], v)) for v in ranked],
+        max_verbs,
+        first=[v.name for v in ranked if v.override.include],
+    )
 
 
-def _in_pack(verbs: Iterable[PlannedVerb], scope_words: frozenset[str], overrides: Overrides
-             ) -> tuple[PlannedVerb, ...]:
+def _in_pack(
+    verbs: Iterable[PlannedVerb], scope_words: frozenset[str], overrides: Overrides
+) -> tuple[PlannedVerb, ...]:
     """A pack's verbs under the names a person would write there (``naming.pack_names``), sorted by name.
 
     Selection and grouping use the API-wide names, so shortening happens last and moves no pick."""
     verbs = list(verbs)
     stub = overrides.stub_verbs
-    names = pack_names(((v.op, v.name, bool(v.override.verb) or (stub is not None and v.name in stub))
-                        for v in verbs), scope_words)
+    names = pack_names(
+        ((v.op, v.name, bool(v.override.verb) or (stub is not None and v.name in stub)) for v in verbs),
+        scope_words,
+    )
     return tuple(sorted((replace(v, name=names[v.op.key]) for v in verbs), key=lambda v: v.name))
 
 
 _Named = tuple[Operation, tuple[str, ...], str, OpOverride]
 
 
-def _by_hand(named: list[_Named], names: Mapping[str, str], include: Sequence[str], exclude: Sequence[str], *,
-             split: bool, max_verbs: int, scope_words: frozenset[str], stub: bool) -> list[_Named]:
+def _by_hand(
+    named: list[_Named],
+    names: Mapping[str, str],
+    include: Sequence[str],
+    exclude: Sequence[str],
+    *,
+    split: bool,
+    max_verbs: int,
+    scope_words: frozenset[str],
+    stub: bool,
+) -> list[_Named]:
     """``--include``/``--exclude``: each name must name exactly one operation: ``METHOD /path``, an
     operationId, a verb's API-wide name, or its name inside a pack as ``packc plan`` shows it
     (``pulls.list`` for ``repos.pulls.list``). A name of none, or of several (GitHub's ``issues.list`` is
     ``GET /issues`` and, inside a pack, ``GET /repos/{owner}/{repo}/issues``), is a :class:`UsageError`."""
     if include and split:
-        raise UsageError("--include picks verbs for the one pack; --split already covers every operation "
-                         "(--exclude works with both)")
+        raise UsageError(
+            "--include picks verbs for the one pack; --split already covers every operation "
+            "(--exclude works with both)"
+        )
     keys = {f"{op.method.upper()} {op.path}": op.key for op, _res, _act, _ov in named}
     aliases: dict[str, set[str]] = {}
     for op, _res, _act, _ov in named:
@@ -387,8 +455,10 @@ def _by_hand(named: list[_Named], names: Mapping[str, str], include: Sequence[st
         exact = keys.get(f"{method.upper()} {path.strip()}") if path else None
         found = {exact} if exact else aliases.get(given.strip(), set())
         if len(found) > 1:
-            raise UsageError(f"{given!r} names {len(found)} operations ({', '.join(sorted(found))}): say which one "
-                             "as 'METHOD /path'")
+            raise UsageError(
+                f"{given!r} names {len(found)} operations ({', '.join(sorted(found))}): say which one "
+                "as 'METHOD /path'"
+            )
         return next(iter(found), None)
 
     unknown: list[str] = []
@@ -402,24 +472,47 @@ def _by_hand(named: list[_Named], names: Mapping[str, str], include: Sequence[st
             else:
                 chosen[flag][key] = given
     if unknown:
-        head = (f"{unknown[0]} names no operation of this document" if len(unknown) == 1 else
-                f"{len(unknown)} names match no operation of this document: {'; '.join(unknown)}")
-        raise UsageError(f"{head}. packc plan lists every verb with its method and path; an operationId works too"
-                         + ("; a pack's own openapi.json holds only its verbs' operations: compile the original "
-                            "document for others" if stub else ""))
+        head = (
+            f"{unknown[0]} names no operation of this document"
+            if len(unknown) == 1
+            else f"{len(unknown)} names match no operation of this document: {'; '.join(unknown)}"
+        )
+        raise UsageError(
+            f"{head}. packc plan lists every verb with its method and path; an operationId works too"
+            + (
+                "; a pack's own openapi.json holds only its verbs' operations: compile the original "
+                "document for others"
+                if stub
+                else ""
+            )
+        )
     kept, dropped = chosen["--include"], chosen["--exclude"]
     both = sorted(set(kept) & set(dropped))
     if both:
-        raise UsageError(f"--include {kept[both[0]]!r} and --exclude {dropped[both[0]]!r} name the same operation "
-                         f"({both[0]}): say one of them")
+        raise UsageError(
+            f"--include {kept[both[0]]!r} and --exclude {dropped[both[0]]!r} name the same operation "
+            f"({both[0]}): say one of them"
+        )
     given_too = {op.key for op, _res, _act, ov in named if ov.include and op.key not in dropped}
     if len(set(kept) | given_too) > max_verbs:
-        raise UsageError(f"--include{' and x-packc include' if given_too - set(kept) else ''} name "
-                         f"{len(set(kept) | given_too)} operations; a pack holds at most {max_verbs} verbs "
-                         "(--split, without --include, makes packs of every operation)")
-    return [(op, res, act, replace(ov, include=True, exclude=False, by_hand=True) if op.key in kept else
-             replace(ov, exclude=True, include=False, by_hand=True) if op.key in dropped else ov)
-            for op, res, act, ov in named]
+        raise UsageError(
+            f"--include{' and x-packc include' if given_too - set(kept) else ''} name "
+            f"{len(set(kept) | given_too)} operations; a pack holds at most {max_verbs} verbs "
+            "(--split, without --include, makes packs of every operation)"
+        )
+    return [
+        (
+            op,
+            res,
+            act,
+            replace(ov, include=True, exclude=False, by_hand=True)
+            if op.key in kept
+            else replace(ov, exclude=True, include=False, by_hand=True)
+            if op.key in dropped
+            else ov,
+        )
+        for op, res, act, ov in named
+    ]
 
 
 def _close(given: str, known: Sequence[str]) -> str:
@@ -427,8 +520,16 @@ def _close(given: str, known: Sequence[str]) -> str:
     return f" (did you mean {' or '.join(repr(c) for c in close)}?)" if close else ""
 
 
-def plan(api: Api, overrides: Overrides, *, split: bool = False, max_verbs: int = MAX_VERBS,
-         goal: str | None = None, include: Sequence[str] = (), exclude: Sequence[str] = ()) -> Plan:
+def plan(
+    api: Api,
+    overrides: Overrides,
+    *,
+    split: bool = False,
+    max_verbs: int = MAX_VERBS,
+    goal: str | None = None,
+    include: Sequence[str] = (),
+    exclude: Sequence[str] = (),
+) -> Plan:
     """Name every operation, rank them, and cut the verbs into one pack or (``split``) a family.
 
     With ``goal`` (a task in words, ``--for``), the one pack holds the verbs that serve the task
@@ -446,11 +547,27 @@ def plan(api: Api, overrides: Overrides, *, split: bool = False, max_verbs: int 
 
     scope_words = scopes(api.operations)
     if include or exclude:
-        named = _by_hand(named, names, include, exclude, split=split, max_verbs=max_verbs, scope_words=scope_words,
-                         stub=overrides.stub_verbs is not None)
-        diags += [Diagnostic("C113", "warning", op.pointer, f"--include keeps {op.method.upper()} {op.path}, which the "
-                             "document marks deprecated.", "Prefer the operation that replaces it, if the API has one.")
-                  for op, _res, _act, ov in named if ov.by_hand and ov.include and op.deprecated]
+        named = _by_hand(
+            named,
+            names,
+            include,
+            exclude,
+            split=split,
+            max_verbs=max_verbs,
+            scope_words=scope_words,
+            stub=overrides.stub_verbs is not None,
+        )
+        diags += [
+            Diagnostic(
+                "C113",
+                "warning",
+                op.pointer,
+                f"--include keeps {op.method.upper()} {op.path}, which the document marks deprecated.",
+                "Prefer the operation that replaces it, if the API has one.",
+            )
+            for op, _res, _act, ov in named
+            if ov.by_hand and ov.include and op.deprecated
+        ]
     # A stub may name a verb as its pack did (issues.list for repos.issues.list): it picks the one
     # operation whose name, without its scope word, is that, unless another operation has it as its
     # own name (GitHub's GET /issues is issues.list) or more than one would shorten to it.
@@ -461,7 +578,9 @@ def plan(api: Api, overrides: Overrides, *, split: bool = False, max_verbs: int 
             if op.key in names and (cut := unscoped(op, names[op.key], scope_words)) != names[op.key]:
                 shorts[cut] = shorts.get(cut, 0) + 1
         exact = set(names.values())
-        by_short = {n for n, count in shorts.items() if count == 1 and n not in exact and n in overrides.stub_verbs}
+        by_short = {
+            n for n, count in shorts.items() if count == 1 and n not in exact and n in overrides.stub_verbs
+        }
     left_out: list[LeftOut] = []
     entries: list[tuple[Operation, tuple[str, ...], str, OpOverride, str]] = []
     for op, res, act, ov in named:
@@ -469,13 +588,20 @@ def plan(api: Api, overrides: Overrides, *, split: bool = False, max_verbs: int 
             continue
         name = names[op.key]
         if ov.exclude:
-            left_out.append(LeftOut(op, name, "excluded by --exclude" if ov.by_hand else "excluded by x-packc"))
+            left_out.append(
+                LeftOut(op, name, "excluded by --exclude" if ov.by_hand else "excluded by x-packc")
+            )
             continue
-        if overrides.stub_verbs is not None and name not in overrides.stub_verbs and \
-                unscoped(op, name, scope_words) not in by_short:
+        if (
+            overrides.stub_verbs is not None
+            and name not in overrides.stub_verbs
+            and unscoped(op, name, scope_words) not in by_short
+        ):
             if ov.include and ov.by_hand:
-                raise UsageError(f"--include {name!r}: the stub manifest names the verbs its pack keeps, and "
-                                 f"{name!r} is not among them; add it to the stub's verbs, or compile the document")
+                raise UsageError(
+                    f"--include {name!r}: the stub manifest names the verbs its pack keeps, and "
+                    f"{name!r} is not among them; add it to the stub's verbs, or compile the document"
+                )
             left_out.append(LeftOut(op, name, "not among the stub manifest's verbs"))
             continue
         entries.append((op, res, act, ov, name))
@@ -485,26 +611,38 @@ def plan(api: Api, overrides: Overrides, *, split: bool = False, max_verbs: int 
     misses: list[str] = []
     if goal and not split:
         # The one pack's picks, best first, exactly as without a goal: the room a vague task leaves.
-        plain = sorted((_planned(name, op, res, act, ov, ranking[op.key]) for op, res, act, ov, name in entries),
-                       key=lambda v: (-v.score, v.name))
+        plain = sorted(
+            (_planned(name, op, res, act, ov, ranking[op.key]) for op, res, act, ov, name in entries),
+            key=lambda v: (-v.score, v.name),
+        )
         key_of = {v.name: v.op.key for v in plain}
         core = [key_of[n] for n in _one_pack(plain, ranking, max_verbs)]
-        goal_keys, matches = select_for_goal(goal, [e[0] for e in entries], ranking, max_verbs, MIN_VERBS, core,
-                                             misses)
+        goal_keys, matches = select_for_goal(
+            goal, [e[0] for e in entries], ranking, max_verbs, MIN_VERBS, core, misses
+        )
         if misses:
-            parts = ", ".join(repr(m) for m in misses[:5]) + (f" and {len(misses) - 5} more" if len(misses) > 5 else "")
-            diags.append(Diagnostic(
-                "C112", "warning", "--for",
-                f"No operation clearly does {'this part' if len(misses) == 1 else 'these parts'} of the task: "
-                f"{parts}. The pack holds the closest matches and, in the room left, the API's "
-                "everyday core.",
-                "If the API can do it, say it in the document's own words (packc plan lists every operation), "
-                "or name the verbs in a stub manifest."))
+            parts = ", ".join(repr(m) for m in misses[:5]) + (
+                f" and {len(misses) - 5} more" if len(misses) > 5 else ""
+            )
+            diags.append(
+                Diagnostic(
+                    "C112",
+                    "warning",
+                    "--for",
+                    f"No operation clearly does {'this part' if len(misses) == 1 else 'these parts'} of the task: "
+                    f"{parts}. The pack holds the closest matches and, in the room left, the API's "
+                    "everyday core.",
+                    "If the API can do it, say it in the document's own words (packc plan lists every operation), "
+                    "or name the verbs in a stub manifest.",
+                )
+            )
         extra = {k: m.signals() for k, m in matches.items()}
         for k in set(goal_keys) & set(core) - {k for k, m in matches.items() if m.relevance > 0}:
             extra[k] = (("the API's core, in the room the task left", 0),)
-    candidates = [_planned(name, op, res, act, ov, ranking[op.key], extra.get(op.key, ()))
-                  for op, res, act, ov, name in entries]
+    candidates = [
+        _planned(name, op, res, act, ov, ranking[op.key], extra.get(op.key, ()))
+        for op, res, act, ov, name in entries
+    ]
 
     ranked = sorted(candidates, key=lambda v: (-v.score, v.name))
     packs: list[PackPlan] = []
@@ -518,8 +656,11 @@ def plan(api: Api, overrides: Overrides, *, split: bool = False, max_verbs: int 
         kept = [v for v in ranked if v.name in chosen]
         rest = [v for v in ranked if v.name not in chosen]
         for i, v in enumerate(rest, start=len(kept) + 1):
-            why = ("not among the verbs the task needs; say it in the task, or --include it" if goal_keys is not None
-                   else f"one pack holds {max_verbs} verbs; --include keeps it, --split covers every operation")
+            why = (
+                "not among the verbs the task needs; say it in the task, or --include it"
+                if goal_keys is not None
+                else f"one pack holds {max_verbs} verbs; --include keeps it, --split covers every operation"
+            )
             left_out.append(LeftOut(v.op, v.name, f"ranked #{i} of {len(ranked)} (score {v.score}); {why}"))
         if kept:
             packs.append(PackPlan(api_id, None, tuple(sorted(kept, key=lambda v: v.name))))
@@ -537,10 +678,19 @@ def plan(api: Api, overrides: Overrides, *, split: bool = False, max_verbs: int 
             packs.append(PackPlan(pack_id, key, tuple(sorted(verbs, key=lambda v: v.name))))
     packs = [replace(p, verbs=_in_pack(p.verbs, scope_words, overrides)) for p in packs]
     if not packs:
-        diags.append(Diagnostic("C110", "error", "#/paths", "No operation is left to make a verb of.",
-                                "Add operations, or include some that --exclude, x-packc or the stub excludes."))
+        diags.append(
+            Diagnostic(
+                "C110",
+                "error",
+                "#/paths",
+                "No operation is left to make a verb of.",
+                "Add operations, or include some that --exclude, x-packc or the stub excludes.",
+            )
+        )
     left = tuple(sorted(left_out, key=lambda lo: lo.name))
-    return Plan(api_id, tuple(packs), left, tuple(diags), goal if goal_keys is not None else None, tuple(misses))
+    return Plan(
+        api_id, tuple(packs), left, tuple(diags), goal if goal_keys is not None else None, tuple(misses)
+    )
 
 
 def by_key(plan_: Plan) -> Mapping[str, PlannedVerb]:

@@ -34,8 +34,23 @@ from .shape import (
     words,
 )
 
-__all__ = ["ENTRY", "GLOBAL_SEARCH", "SIGNATURE_VERBS", "Ranked", "Shape", "Signal", "common_arguments", "entry_point", "noun_of",
-           "parent_item", "rank_operations", "same_noun", "shape", "stem", "words"]
+__all__ = [
+    "ENTRY",
+    "GLOBAL_SEARCH",
+    "SIGNATURE_VERBS",
+    "Ranked",
+    "Shape",
+    "Signal",
+    "common_arguments",
+    "entry_point",
+    "noun_of",
+    "parent_item",
+    "rank_operations",
+    "same_noun",
+    "shape",
+    "stem",
+    "words",
+]
 
 Signal = tuple[str, int]  # (signal name, points)
 
@@ -60,22 +75,118 @@ class Ranked:
 _CORE = {"list": 30, "get": 28, "create": 30, "update": 18, "delete": 8}
 # Verbs an agent is usually asked to do: an API's signature actions (send a message, search, merge),
 # and, less so, the everyday create and list.
-SIGNATURE_VERBS = frozenset({"send", "post", "search", "merge", "reply", "publish", "upload", "confirm", "capture",
-                             "refund", "approve", "comment", "share", "query", "invite", "assign", "transition",
-                             "deploy", "pay", "charge", "transfer", "translate", "transcribe"})
+SIGNATURE_VERBS = frozenset(
+    {
+        "send",
+        "post",
+        "search",
+        "merge",
+        "reply",
+        "publish",
+        "upload",
+        "confirm",
+        "capture",
+        "refund",
+        "approve",
+        "comment",
+        "share",
+        "query",
+        "invite",
+        "assign",
+        "transition",
+        "deploy",
+        "pay",
+        "charge",
+        "transfer",
+        "translate",
+        "transcribe",
+    }
+)
 _EVERYDAY_VERBS = frozenset({"create", "list"})
-_ADMIN = frozenset({"admin", "admins", "administrator", "enterprise", "enterprises", "internal", "beta", "preview",
-                    "experimental", "legacy", "deprecated", "alpha", "sandbox", "test", "testing", "helpers"})
-_PLUMBING = frozenset({"settings", "setting", "permissions", "permission", "audit", "billing", "webhook", "webhooks",
-                       "hook", "hooks", "oauth", "token", "tokens", "secret", "secrets", "keys", "rulesets",
-                       "configuration", "configurations", "config", "migrations", "credentials", "credential",
-                       "runners", "runner", "usage", "quotas", "limits", "logs", "metrics", "reports",
-                       "field", "fields", "property", "properties", "metadata", "schema", "schemas", "multipart", "presign",
-                       "presigned", "chunk", "chunked"})
+_ADMIN = frozenset(
+    {
+        "admin",
+        "admins",
+        "administrator",
+        "enterprise",
+        "enterprises",
+        "internal",
+        "beta",
+        "preview",
+        "experimental",
+        "legacy",
+        "deprecated",
+        "alpha",
+        "sandbox",
+        "test",
+        "testing",
+        "helpers",
+    }
+)
+_PLUMBING = frozenset(
+    {
+        "settings",
+        "setting",
+        "permissions",
+        "permission",
+        "audit",
+        "billing",
+        "webhook",
+        "webhooks",
+        "hook",
+        "hooks",
+        "oauth",
+        "token",
+        "tokens",
+        "secret",
+        "secrets",
+        "keys",
+        "rulesets",
+        "configuration",
+        "configurations",
+        "config",
+        "migrations",
+        "credentials",
+        "credential",
+        "runners",
+        "runner",
+        "usage",
+        "quotas",
+        "limits",
+        "logs",
+        "metrics",
+        "reports",
+        "field",
+        "fields",
+        "property",
+        "properties",
+        "metadata",
+        "schema",
+        "schemas",
+        "multipart",
+        "presign",
+        "presigned",
+        "chunk",
+        "chunked",
+    }
+)
 # Who is in the API's directory: creating or removing them is an administrator's chore, not an agent's
 # everyday work (Stripe Connect accounts, Jira users, GitHub teams, Trello organizations).
-_DIRECTORY = frozenset({"user", "team", "group", "organization", "org", "member", "account", "workspace",
-                        "tenant", "role", "subaccount"})
+_DIRECTORY = frozenset(
+    {
+        "user",
+        "team",
+        "group",
+        "organization",
+        "org",
+        "member",
+        "account",
+        "workspace",
+        "tenant",
+        "role",
+        "subaccount",
+    }
+)
 _ADMIN_TEXT = re.compile(r"\b(admin|administrators?|enterprise)\b", re.I)
 
 
@@ -144,7 +255,7 @@ def _required_nouns(api: Api, op: Operation) -> frozenset[tuple[str, ...]]:
     body = api.deref(node.get("requestBody")) if node is not None else None
     content = body.get("content") if isinstance(body, dict) else None
     out: set[tuple[str, ...]] = set()
-    for media in (content.values() if isinstance(content, dict) else ()):
+    for media in content.values() if isinstance(content, dict) else ():
         schema = api.deref(media.get("schema")) if isinstance(media, dict) else None
         required = schema.get("required") if isinstance(schema, dict) else None
         for name in required if isinstance(required, list) else ():
@@ -271,8 +382,14 @@ def _collections(ops: Sequence[Operation], shapes: dict[str, Shape]) -> dict[str
     out = dict(shapes)
     for op in ops:
         s = shapes[op.key]
-        if (op.method == "get" and s.action == "get" and not s.object and not op.path.rstrip("/").endswith("}")
-                and path_segments(op.path)[0] in items and not entry_point(op, s)):
+        if (
+            op.method == "get"
+            and s.action == "get"
+            and not s.object
+            and not op.path.rstrip("/").endswith("}")
+            and path_segments(op.path)[0] in items
+            and not entry_point(op, s)
+        ):
             out[op.key] = Shape(s.resource, "list", s.depth)
     return out
 
@@ -313,8 +430,15 @@ def rank_operations(api: Api, ops: Sequence[Operation]) -> dict[str, Ranked]:
             crud.setdefault(s.resource, set()).add(s.action)
     # A collection whose items hold nearly all the API (/Accounts/{sid}/... in Twilio): every call works
     # inside one of them; listing, creating or deleting them is management, not the API's use.
-    containers = {seg[:-1]: under[seg] for seg in under if len(seg) >= 2 and seg[-1] == "{}" and "{}" not in seg[:-1]
-                  and under[seg] >= 0.9 * len(ops) and len(ops) >= 20}
+    containers = {
+        seg[:-1]: under[seg]
+        for seg in under
+        if len(seg) >= 2
+        and seg[-1] == "{}"
+        and "{}" not in seg[:-1]
+        and under[seg] >= 0.9 * len(ops)
+        and len(ops) >= 20
+    }
     alone = {r for r, acts in crud.items() if acts == {"create"} and members[r] == 1}
     # An API made mostly of such calls (a model's completions, embeddings, moderations): they are its point.
     alone_points = 28 if len(alone) >= 0.3 * len(members) else 16
@@ -334,7 +458,13 @@ def rank_operations(api: Api, ops: Sequence[Operation]) -> dict[str, Ranked]:
     for r in sorted(crud, key=lambda r: (len(r), -under[hanging_from(r)], r)):
         listed = nouns.get(r, ())
         home_of = homes.get(listed)
-        if "list" in crud[r] and ("{}" in r or r[:1] in _SELF_PREFIXES) and len(r) <= 3 and home_of not in (None, r) and "list" not in crud.get(home_of, ()):
+        if (
+            "list" in crud[r]
+            and ("{}" in r or r[:1] in _SELF_PREFIXES)
+            and len(r) <= 3
+            and home_of not in (None, r)
+            and "list" not in crud.get(home_of, ())
+        ):
             lister.setdefault(listed, r)
     refs = _schema_refs(api)
     memo: dict[str, str | None] = {}
@@ -350,7 +480,9 @@ def rank_operations(api: Api, ops: Sequence[Operation]) -> dict[str, Ranked]:
     # The nouns the API's "who am I" names (GET /v1/account, /user): the collection of the same noun
     # (/v1/accounts, /users) is everyone else's, a directory to administer, not the caller's work.
     common = functools.cache(lambda: common_arguments(ops))
-    selves = {noun_of(shapes[op.key].resource)[-1:] for op in ops if entry_point(op, shapes[op.key], common) >= 1}
+    selves = {
+        noun_of(shapes[op.key].resource)[-1:] for op in ops if entry_point(op, shapes[op.key], common) >= 1
+    }
     out: dict[str, Ranked] = {}
     for op in ops:
         s = shapes[op.key]
@@ -364,7 +496,11 @@ def rank_operations(api: Api, ops: Sequence[Operation]) -> dict[str, Ranked]:
             pts.append((f"signature verb {s.action}", 24))
         elif first and first[0] in SIGNATURE_VERBS and first[0] != s.action:
             pts.append((f"summary says {first[0]}", 24 if s.action not in _CORE else 18))
-        elif s.action == "create" and nouns.get(s.resource, ())[-1:] and nouns[s.resource][-1] in SIGNATURE_VERBS:
+        elif (
+            s.action == "create"
+            and nouns.get(s.resource, ())[-1:]
+            and nouns[s.resource][-1] in SIGNATURE_VERBS
+        ):
             # POST /refunds, /transfers, /issues/{n}/comments: creating the record is the act itself.
             pts.append((f"creates a {nouns[s.resource][-1]}: the act itself", ACT_NOUN))
         elif s.action in _EVERYDAY_VERBS:
@@ -379,16 +515,28 @@ def rank_operations(api: Api, ops: Sequence[Operation]) -> dict[str, Ranked]:
         elif s.depth <= base_depth and s.depth <= 2:
             pts.append((f"shallow path (depth {s.depth})", 6))
         # ... and its create there too when the home cannot create (POST /users/{id}/meetings).
-        lists_for = lister.get(nouns.get(s.resource, ())) == s.resource and (s.action == "list" or (
-            s.action == "create" and "create" not in crud.get(homes.get(nouns.get(s.resource, ()), ()), ())))
+        lists_for = lister.get(nouns.get(s.resource, ())) == s.resource and (
+            s.action == "list"
+            or (
+                s.action == "create"
+                and "create" not in crud.get(homes.get(nouns.get(s.resource, ()), ()), ())
+            )
+        )
         if s.resource:
-            where = homes[nouns[s.resource]] if lists_for else s.resource  # the listing stands in for its home
-            pts.append((f"{under[where]} operations under {'/'.join(where)}",
-                        _log_points(under[where], 5, 30)))
+            where = (
+                homes[nouns[s.resource]] if lists_for else s.resource
+            )  # the listing stands in for its home
+            pts.append(
+                (f"{under[where]} operations under {'/'.join(where)}", _log_points(under[where], 5, 30))
+            )
             parent = hanging_from(s.resource)
             if parent and under[parent] > under[s.resource]:
-                pts.append((f"{under[parent]} operations under its parent {'/'.join(parent)}",
-                            _log_points(under[parent], 2, 12)))
+                pts.append(
+                    (
+                        f"{under[parent]} operations under its parent {'/'.join(parent)}",
+                        _log_points(under[parent], 2, 12),
+                    )
+                )
         home_of = homes.get(nouns.get(s.resource, ()))
         home = home_of == s.resource
         # The noun's main home earns its fame; a nested listing of it, a third, unless the home cannot
@@ -397,48 +545,92 @@ def rank_operations(api: Api, ops: Sequence[Operation]) -> dict[str, Ranked]:
         share = 1.0 if home else 0.34
         noun = " ".join(nouns.get(s.resource, ()))
         if mentions.get(s.resource):
-            pts.append((f"{noun!r} named by {mentions[s.resource]} other operations" + ("" if home else " (not its home)"),
-                        round(share * _log_points(mentions[s.resource], 4, 24))))
+            pts.append(
+                (
+                    f"{noun!r} named by {mentions[s.resource]} other operations"
+                    + ("" if home else " (not its home)"),
+                    round(share * _log_points(mentions[s.resource], 4, 24)),
+                )
+            )
         if noun and nouns[s.resource][-1] in intro:
             pts.append((f"{noun!r} named in the API's own introduction", INTRO))
         if s.object and noun_of((s.object,)) != nouns.get(s.resource):
             obj = noun_of((s.object,))
             named = len(set.intersection(*(by_stem.get(w, set()) for w in obj)) - {op.key}) if obj else 0
             if named:
-                pts.append((f"{' '.join(obj)!r} (what it acts on) named by {named} other operations",
-                            _log_points(named, 4, 24)))
+                pts.append(
+                    (
+                        f"{' '.join(obj)!r} (what it acts on) named by {named} other operations",
+                        _log_points(named, 4, 24),
+                    )
+                )
         schema = _main_schema(api, op, memo)
         if schema and refs.get(schema) and _names_noun(schema, nouns.get(s.resource, ())):
-            pts.append((f"schema {schema!r} referenced {refs[schema]} times" + ("" if home else " (not its home)"),
-                        round(share * _log_points(refs[schema], 4, 20))))
+            pts.append(
+                (
+                    f"schema {schema!r} referenced {refs[schema]} times"
+                    + ("" if home else " (not its home)"),
+                    round(share * _log_points(refs[schema], 4, 20)),
+                )
+            )
         if s.action == "create" and s.resource in alone:
             # POST /chat/completions, /mail/send-like resources: nothing to list or read back, the
             # request is the point. An API of such calls has these as its signature actions.
-            pts.append(("standalone action (nothing to list or read back)" if alone_points == 16 else
-                        f"standalone action, like {len(alone)} of {len(members)} resources", alone_points))
+            pts.append(
+                (
+                    "standalone action (nothing to list or read back)"
+                    if alone_points == 16
+                    else f"standalone action, like {len(alone)} of {len(members)} resources",
+                    alone_points,
+                )
+            )
         if len(crud.get(s.resource, ())) >= 2:
-            pts.append((f"resource has {len(crud[s.resource])} of list/get/create/update/delete",
-                        3 * len(crud[s.resource])))
+            pts.append(
+                (
+                    f"resource has {len(crud[s.resource])} of list/get/create/update/delete",
+                    3 * len(crud[s.resource]),
+                )
+            )
         if s.resource in containers and s.action in ("list", "create", "delete"):
-            pts.append((f"{containers[s.resource]} of {len(ops)} operations work inside one of its items", -25))
+            pts.append(
+                (f"{containers[s.resource]} of {len(ops)} operations work inside one of its items", -25)
+            )
         if tag_pos and op.tags and op.tags[0] in tag_pos:
-            pts.append((f"tag {op.tags[0]!r} is #{tag_pos[op.tags[0]] + 1} of {len(tag_pos)}",
-                        round(12 * (1 - tag_pos[op.tags[0]] / len(tag_pos)))))
+            pts.append(
+                (
+                    f"tag {op.tags[0]!r} is #{tag_pos[op.tags[0]] + 1} of {len(tag_pos)}",
+                    round(12 * (1 - tag_pos[op.tags[0]] / len(tag_pos))),
+                )
+            )
         if op.summary:
             pts.append(("summary", 4))
         text = len(op.summary) + len(op.description)
         if text > median_text:
-            pts.append((f"description {text} characters (median {median_text})",
-                        min(14, round(5 * math.log2(text / max(median_text, 20))))))
-            if richest is not None and text >= richest and text >= 4 * median_text and said[op.description] == 1:
+            pts.append(
+                (
+                    f"description {text} characters (median {median_text})",
+                    min(14, round(5 * math.log2(text / max(median_text, 20)))),
+                )
+            )
+            if (
+                richest is not None
+                and text >= richest
+                and text >= 4 * median_text
+                and said[op.description] == 1
+            ):
                 pts.append(("among the document's most described operations", 12))
         fields = _body_fields(api, op)
         if fields >= 4:
             pts.append((f"request body of {fields} fields", min(10, round(3 * math.log2(fields / 2)))))
         pts += _penalties(op)
         last = nouns.get(s.resource, ())[-1:]
-        if (s.action in ("list", "get") and len(s.resource) == 1 and tuple(last) in selves and last[0] in _DIRECTORY
-                and not entry_point(op, s, common)):
+        if (
+            s.action in ("list", "get")
+            and len(s.resource) == 1
+            and tuple(last) in selves
+            and last[0] in _DIRECTORY
+            and not entry_point(op, s, common)
+        ):
             pts.append((f"other {last[0]}s than the caller's own: a directory", -DIRECTORY_READ))
         if s.action in ("create", "update", "delete") and last and last[0] in _DIRECTORY:
             pts.append((f"{s.action} a {last[0]}: directory management", -15))
@@ -452,9 +644,12 @@ GLOBAL_SEARCH = "search of the whole API"
 _SELF_PREFIXES = frozenset({("me",), ("my",), ("self",), ("user",)})  # /me/playlists: the caller's own
 _ACCOUNT_WORDS = frozenset({"user", "account", "profile", "ping"})
 _PEOPLE_WORDS = frozenset({"user", "account", "profile", "member", "person", "people"})  # /users/me
-_CURRENT = re.compile(r"\b(current|authenticated|logged[- ]in|calling|your)\s+(user|account|member|profile)\b"
-                      r"(?!\s+(?!and\b|or\b|for\b|of\b|in\b|with\b|by\b|to\b)[a-z])"  # not "current account balance"
-                      r"|\bwho am i\b|\byourself\b", re.I)
+_CURRENT = re.compile(
+    r"\b(current|authenticated|logged[- ]in|calling|your)\s+(user|account|member|profile)\b"
+    r"(?!\s+(?!and\b|or\b|for\b|of\b|in\b|with\b|by\b|to\b)[a-z])"  # not "current account balance"
+    r"|\bwho am i\b|\byourself\b",
+    re.I,
+)
 
 
 def common_arguments(ops: Collection[Operation]) -> frozenset[str]:
@@ -481,8 +676,13 @@ def entry_point(op: Operation, s: Shape, common: Callable[[], Collection[str]] =
     before = words(s.resource[-2])[-1:] if len(s.resource) >= 2 else []
     text = op.summary or op.description[:160]
     self_word = bool(last) and last[0] in SELF_WORDS and (not before or stem(before[0]) in _PEOPLE_WORDS)
-    strength = 3 if self_word else 2 if _CURRENT.search(text) else (
-        1 if (last and last[0] in _ACCOUNT_WORDS and len(s.resource) == 1) or s.action == "ping" else 0)
+    strength = (
+        3
+        if self_word
+        else 2
+        if _CURRENT.search(text)
+        else (1 if (last and last[0] in _ACCOUNT_WORDS and len(s.resource) == 1) or s.action == "ping" else 0)
+    )
     asked = [p.name for p in op.parameters if p.required and p.location != "path"] if strength else []
     if asked and not set(asked) <= set(common()):
         return 0  # GET /user?accountId=...: a lookup, not "who am I"

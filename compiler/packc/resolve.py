@@ -35,20 +35,64 @@ _MAX_DOCUMENTS = 500
 
 # Where each kind of bundled object goes, by layout; a kind missing here is inlined at the ref.
 _CONTAINERS: dict[Layout, dict[str, tuple[str, ...]]] = {
-    "3": {kind: ("components", kind) for kind in (
-        "schemas", "parameters", "requestBodies", "responses", "headers", "examples", "links",
-        "callbacks", "securitySchemes")},
+    "3": {
+        kind: ("components", kind)
+        for kind in (
+            "schemas",
+            "parameters",
+            "requestBodies",
+            "responses",
+            "headers",
+            "examples",
+            "links",
+            "callbacks",
+            "securitySchemes",
+        )
+    },
     "2.0": {"schemas": ("definitions",), "parameters": ("parameters",), "responses": ("responses",)},
 }
-_SCHEMA_PARENTS = frozenset({"properties", "patternProperties", "definitions", "$defs", "dependentSchemas",
-                             "allOf", "anyOf", "oneOf", "prefixItems"})
-_SCHEMA_KEYS = frozenset({"schema", "items", "additionalProperties", "not", "contains", "propertyNames",
-                          "if", "then", "else", "additionalItems", "unevaluatedProperties",
-                          "unevaluatedItems", "contentSchema"})
-_PARENT_KINDS = {"parameters": "parameters", "responses": "responses", "headers": "headers",
-                 "examples": "examples", "links": "links", "callbacks": "callbacks",
-                 "securitySchemes": "securitySchemes", "paths": "pathItems",
-                 "requestBodies": "requestBodies", "schemas": "schemas"}
+_SCHEMA_PARENTS = frozenset(
+    {
+        "properties",
+        "patternProperties",
+        "definitions",
+        "$defs",
+        "dependentSchemas",
+        "allOf",
+        "anyOf",
+        "oneOf",
+        "prefixItems",
+    }
+)
+_SCHEMA_KEYS = frozenset(
+    {
+        "schema",
+        "items",
+        "additionalProperties",
+        "not",
+        "contains",
+        "propertyNames",
+        "if",
+        "then",
+        "else",
+        "additionalItems",
+        "unevaluatedProperties",
+        "unevaluatedItems",
+        "contentSchema",
+    }
+)
+_PARENT_KINDS = {
+    "parameters": "parameters",
+    "responses": "responses",
+    "headers": "headers",
+    "examples": "examples",
+    "links": "links",
+    "callbacks": "callbacks",
+    "securitySchemes": "securitySchemes",
+    "paths": "pathItems",
+    "requestBodies": "requestBodies",
+    "schemas": "schemas",
+}
 
 
 def has_external_refs(text: str) -> bool:
@@ -86,9 +130,18 @@ def bundle_external_refs(
         return []
     # Each fetch (and each redirect it meets) stays on the root's origin unless remote refs are allowed.
     home = origin_of(root.location) if is_url(root.location) else None
-    bundler = _Bundler(root, layout, allow_remote_refs, allow_outside,
-                       loader or (lambda loc: load_source(loc, timeout=timeout, max_bytes=max_bytes,
-                                                          allowed_origin=home, any_origin=allow_remote_refs)))
+    bundler = _Bundler(
+        root,
+        layout,
+        allow_remote_refs,
+        allow_outside,
+        loader
+        or (
+            lambda loc: load_source(
+                loc, timeout=timeout, max_bytes=max_bytes, allowed_origin=home, any_origin=allow_remote_refs
+            )
+        ),
+    )
     bundler.walk(root.data, root.location, "", "", ())
     return bundler.diagnostics
 
@@ -154,8 +207,12 @@ class _Bundler:
         document = self._docs[location]
         value = resolve_pointer(document, "#" + fragment) if fragment else document
         if value is None:
-            self._warn("D020", path, f"The $ref {ref!r} points at nothing in {location}; it is read as an empty object.",
-                       "Fix the JSON pointer after '#'.")
+            self._warn(
+                "D020",
+                path,
+                f"The $ref {ref!r} points at nothing in {location}; it is read as an empty object.",
+                "Fix the JSON pointer after '#'.",
+            )
             holder.pop("$ref", None)
             return
         bundled_kind = _kind_from_pointer(fragment) or kind
@@ -170,8 +227,12 @@ class _Bundler:
                 for child_key, child in value.items():
                     self.walk(child, location, kind, child_key, (*path, child_key))
             else:
-                self._warn("D020", path, f"The $ref {ref!r} points at a value that is not an object; it is ignored.",
-                           "Point the $ref at an object.")
+                self._warn(
+                    "D020",
+                    path,
+                    f"The $ref {ref!r} points at a value that is not an object; it is ignored.",
+                    "Point the $ref at an object.",
+                )
             return
         container = self.root.data
         for token in container_path:
@@ -199,8 +260,12 @@ class _Bundler:
         try:
             return self._locate_checked(ref, base, path)
         except ValueError:  # urllib and pathlib reject malformed URLs, bad ports, NUL bytes
-            self._warn("D024", path, f"The $ref {ref[:200]!r} is not a valid reference.",
-                       "Fix the ref: a relative path or URL, then '#' and a JSON pointer.")
+            self._warn(
+                "D024",
+                path,
+                f"The $ref {ref[:200]!r} is not a valid reference.",
+                "Fix the ref: a relative path or URL, then '#' and a JSON pointer.",
+            )
             return None
 
     def _locate_checked(self, ref: str, base: str, path: tuple[str, ...]) -> tuple[str, str] | None:
@@ -210,50 +275,87 @@ class _Bundler:
             return base, fragment
         scheme = urlsplit(address).scheme.lower()
         if scheme == "file":
-            self._warn("D023", path, f"The $ref {ref!r} uses file://, which is never followed.",
-                       "Use a path relative to the referring file.")
+            self._warn(
+                "D023",
+                path,
+                f"The $ref {ref!r} uses file://, which is never followed.",
+                "Use a path relative to the referring file.",
+            )
             return None
         if is_url(base) or scheme in ("http", "https"):
             location = urljoin(base, address) if is_url(base) else address
             if not is_url(location):
-                self._warn("D021", path, f"The $ref {ref!r} is not an http(s) URL.", "Use an http(s) or relative ref.")
+                self._warn(
+                    "D021",
+                    path,
+                    f"The $ref {ref!r} is not an http(s) URL.",
+                    "Use an http(s) or relative ref.",
+                )
                 return None
             on_root = self._root_is_url and same_origin(self._root_origin, location)
             if not (on_root or self.allow_remote_refs):
-                self._warn("D021", path, f"The $ref {ref!r} points at another origin; remote refs are off.",
-                           "Pass --allow-remote-refs if the referenced document is trusted.")
+                self._warn(
+                    "D021",
+                    path,
+                    f"The $ref {ref!r} points at another origin; remote refs are off.",
+                    "Pass --allow-remote-refs if the referenced document is trusted.",
+                )
                 return None
             location = location.split("#", 1)[0]
         elif scheme:
-            self._warn("D021", path, f"The $ref {ref!r} uses the {scheme}: scheme, which is never followed.",
-                       "Use an http(s) or relative ref.")
+            self._warn(
+                "D021",
+                path,
+                f"The $ref {ref!r} uses the {scheme}: scheme, which is never followed.",
+                "Use an http(s) or relative ref.",
+            )
             return None
         else:
             resolved = (Path(base).parent / unquote(address)).resolve()
             assert self._root_dir is not None
             if not self.allow_outside and not resolved.is_relative_to(self._root_dir.resolve()):
-                self._warn("D022", path, f"The $ref {ref!r} points outside the input's folder.",
-                           "Move the file next to the input, or pass --allow-outside if it is trusted.")
+                self._warn(
+                    "D022",
+                    path,
+                    f"The $ref {ref!r} points outside the input's folder.",
+                    "Move the file next to the input, or pass --allow-outside if it is trusted.",
+                )
                 return None
             location = str(resolved)
         if location not in self._docs:
             if len(self._docs) >= _MAX_DOCUMENTS:
-                self._warn("D024", path, f"More than {_MAX_DOCUMENTS} documents are referenced; {ref!r} is not read.",
-                           "Bundle the specification into fewer files.")
+                self._warn(
+                    "D024",
+                    path,
+                    f"More than {_MAX_DOCUMENTS} documents are referenced; {ref!r} is not read.",
+                    "Bundle the specification into fewer files.",
+                )
                 return None
             try:
                 loaded = self.loader(location)
             except RedirectRefused as exc:
-                self._warn("D026", path, f"The $ref {ref!r} leads to {exc.target} ({exc.reason}); it is not followed.",
-                           "Pass --allow-remote-refs if that origin is trusted, or point the $ref at it directly.")
+                self._warn(
+                    "D026",
+                    path,
+                    f"The $ref {ref!r} leads to {exc.target} ({exc.reason}); it is not followed.",
+                    "Pass --allow-remote-refs if that origin is trusted, or point the $ref at it directly.",
+                )
                 return None
             except PrivateRefused as exc:
-                self._warn("D027", path, f"The $ref {ref!r} leads to {exc.refused}; it is not followed.",
-                           "Pass --allow-private-addresses if the document is yours, or point the $ref elsewhere.")
+                self._warn(
+                    "D027",
+                    path,
+                    f"The $ref {ref!r} leads to {exc.refused}; it is not followed.",
+                    "Pass --allow-private-addresses if the document is yours, or point the $ref elsewhere.",
+                )
                 return None
             except InputError as exc:
-                self._warn("D024", path, f"The $ref {ref!r} cannot be read: {exc.message}.",
-                           "Fix the path or URL of the referenced file.")
+                self._warn(
+                    "D024",
+                    path,
+                    f"The $ref {ref!r} cannot be read: {exc.message}.",
+                    "Fix the path or URL of the referenced file.",
+                )
                 return None
             self.diagnostics.extend(loaded.diagnostics)
             self._docs[location] = loaded.data

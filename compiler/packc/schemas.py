@@ -21,14 +21,33 @@ __all__ = ["inline_schema", "unique_values", "validates"]
 MAX_DEPTH = 8
 MAX_NODES = 400  # per argument: big shared schemas are cut, not copied thousands of times
 _TYPES = {"string", "number", "integer", "boolean", "array", "object", "null"}
-_SUB = ("items", "additionalProperties", "not", "contains", "propertyNames", "if", "then", "else",
-        "unevaluatedProperties", "unevaluatedItems")
+_SUB = (
+    "items",
+    "additionalProperties",
+    "not",
+    "contains",
+    "propertyNames",
+    "if",
+    "then",
+    "else",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+)
 _LISTS = ("allOf", "anyOf", "oneOf", "prefixItems")
 _MAPS = ("properties", "patternProperties", "dependentSchemas")
 _NUM = ("minimum", "maximum", "multipleOf")
 _INT = ("minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties")
-_COPY = ("format", "default", "const", "readOnly", "writeOnly", "deprecated", "contentMediaType",
-         "contentEncoding", "uniqueItems")
+_COPY = (
+    "format",
+    "default",
+    "const",
+    "readOnly",
+    "writeOnly",
+    "deprecated",
+    "contentMediaType",
+    "contentEncoding",
+    "uniqueItems",
+)
 CUT_NOTE = "Recursive or very large schema cut here; see the pack's openapi.json."
 
 
@@ -70,7 +89,18 @@ def inline_schema(api: Api, node: Any) -> tuple[Any, bool, tuple[str, ...]]:
     return out, budget.cut, tuple(budget.risky)
 
 
-_SHALLOW = ("type", "format", "enum", "const", "nullable", "minimum", "maximum", "minLength", "maxLength", "pattern")
+_SHALLOW = (
+    "type",
+    "format",
+    "enum",
+    "const",
+    "nullable",
+    "minimum",
+    "maximum",
+    "minLength",
+    "maxLength",
+    "pattern",
+)
 
 
 def _cut(budget: _Budget, api: Api, node: Mapping[str, Any]) -> dict[str, Any]:
@@ -85,7 +115,11 @@ def _cut(budget: _Budget, api: Api, node: Mapping[str, Any]) -> dict[str, Any]:
     shallow = {k: v for k, v in target.items() if k in _SHALLOW} if isinstance(target, Mapping) else {}
     out = _inline(api, shallow, (), 0, _Budget()) if shallow else {}
     types = out.get("type") if isinstance(out, dict) else None
-    if not isinstance(out, dict) or not types or {"object", "array"} & set([types] if isinstance(types, str) else types):
+    if (
+        not isinstance(out, dict)
+        or not types
+        or {"object", "array"} & set([types] if isinstance(types, str) else types)
+    ):
         out = {}  # a cut object stays open: its required properties are beyond the cut
     return {"description": CUT_NOTE, **{k: v for k, v in out.items() if k != "description"}}
 
@@ -210,6 +244,7 @@ def _repair_enum(out: dict[str, Any]) -> None:
 
 def _enum_key(value: Any) -> str:
     """Equal JSON values (JSON Schema's enum equality: 1 == 1.0, key order ignored, true != 1) share a key."""
+
     def canon(v: Any) -> Any:
         if isinstance(v, float) and v.is_integer():
             return int(v)
@@ -253,7 +288,9 @@ def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
 # Draft 2020-12's type checks, as jsonschema makes them (an integral float is an integer).
 _TYPE_CHECKS: dict[str, Any] = {
     "string": lambda v: isinstance(v, str),
-    "integer": lambda v: (isinstance(v, int) and not isinstance(v, bool)) or (isinstance(v, float) and v.is_integer()),
+    "integer": lambda v: (
+        (isinstance(v, int) and not isinstance(v, bool)) or (isinstance(v, float) and v.is_integer())
+    ),
     "number": lambda v: isinstance(v, int | float) and not isinstance(v, bool),
     "boolean": lambda v: isinstance(v, bool),
     "null": lambda v: v is None,

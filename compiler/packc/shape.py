@@ -14,8 +14,23 @@ from dataclasses import dataclass
 
 from .model import Operation
 
-__all__ = ["COLLECTION_ACTIONS", "ITEM_ACTIONS", "Shape", "creates_at_item", "hanging_from", "noun_homes", "noun_mentions", "noun_of", "parent_item", "path_segments", "same_noun",
-           "segment_list", "shape", "stem", "words"]
+__all__ = [
+    "COLLECTION_ACTIONS",
+    "ITEM_ACTIONS",
+    "Shape",
+    "creates_at_item",
+    "hanging_from",
+    "noun_homes",
+    "noun_mentions",
+    "noun_of",
+    "parent_item",
+    "path_segments",
+    "same_noun",
+    "segment_list",
+    "shape",
+    "stem",
+    "words",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,21 +49,99 @@ class Shape:
 _WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 _PREFIX = re.compile(r"^(v\d+([._-]?\d+)*[a-z]*|\d+([._-]\d+)*|api|apis|rest|public|latest)$", re.I)
 _VERSION = re.compile(r"^v\d+([._-]?\d+)*([a-z]+\d*)?$", re.I)  # v1, v3, v2.1, v1beta1
-_IRREGULAR = {"people": "person", "children": "child", "analyses": "analysis", "statuses": "status",
-              "addresses": "address", "aliases": "alias", "indices": "index", "indexes": "index",
-              "businesses": "business", "processes": "process", "accesses": "access", "caches": "cache",
-              "alias": "alias", "canvas": "canvas", "atlas": "atlas", "bias": "bias", "series": "series",
-              "species": "species", "news": "news"}
+_IRREGULAR = {
+    "people": "person",
+    "children": "child",
+    "analyses": "analysis",
+    "statuses": "status",
+    "addresses": "address",
+    "aliases": "alias",
+    "indices": "index",
+    "indexes": "index",
+    "businesses": "business",
+    "processes": "process",
+    "accesses": "access",
+    "caches": "cache",
+    "alias": "alias",
+    "canvas": "canvas",
+    "atlas": "atlas",
+    "bias": "bias",
+    "series": "series",
+    "species": "species",
+    "news": "news",
+}
 # Nouns in -ing that name an API's things and whose base is an everyday verb: each stems to itself,
 # plural or not, so a resource /settings or /listings never meets the task verb set or list.
-_ING_NOUNS = frozenset({"setting", "listing", "building", "booking", "pricing", "billing", "shipping", "posting",
-                        "tracking", "routing", "mapping", "rating", "warning", "heading", "offering", "holding",
-                        "opening", "saving", "earning", "finding", "recording", "meeting", "reading", "filing",
-                        "landing", "training", "ring", "thing", "string", "king", "wing", "spring"})
+_ING_NOUNS = frozenset(
+    {
+        "setting",
+        "listing",
+        "building",
+        "booking",
+        "pricing",
+        "billing",
+        "shipping",
+        "posting",
+        "tracking",
+        "routing",
+        "mapping",
+        "rating",
+        "warning",
+        "heading",
+        "offering",
+        "holding",
+        "opening",
+        "saving",
+        "earning",
+        "finding",
+        "recording",
+        "meeting",
+        "reading",
+        "filing",
+        "landing",
+        "training",
+        "ring",
+        "thing",
+        "string",
+        "king",
+        "wing",
+        "spring",
+    }
+)
 # Nouns in -ie, whose plurals the -ies rule would make -y (movies: movie, not movy).
-_IE = frozenset({"movie", "cookie", "zombie", "selfie", "rookie", "hoodie", "calorie", "genie", "goalie", "sortie",
-                 "freebie", "prairie", "smoothie", "brownie", "pie", "tie", "lie", "die", "birdie", "veggie",
-                 "auntie", "budgie", "eyrie", "lingerie", "newbie", "pixie", "specie", "techie", "yuppie"})
+_IE = frozenset(
+    {
+        "movie",
+        "cookie",
+        "zombie",
+        "selfie",
+        "rookie",
+        "hoodie",
+        "calorie",
+        "genie",
+        "goalie",
+        "sortie",
+        "freebie",
+        "prairie",
+        "smoothie",
+        "brownie",
+        "pie",
+        "tie",
+        "lie",
+        "die",
+        "birdie",
+        "veggie",
+        "auntie",
+        "budgie",
+        "eyrie",
+        "lingerie",
+        "newbie",
+        "pixie",
+        "specie",
+        "techie",
+        "yuppie",
+    }
+)
 _KEEP_E = ("at", "iz", "ag", "ov", "ar", "os", "rg", "iv", "ur", "ac", "as", "ak", "ot")
 
 
@@ -89,19 +182,65 @@ def stem(word: str) -> str:
 # --- where an operation sits --------------------------------------------------------------------------
 
 # Verbs an RPC-style path names first (/chat.postMessage, /sendMessage, /conversations.list).
-_RPC_VERBS = {"list": "list", "get": "get", "info": "get", "create": "create", "add": "create", "new": "create",
-              "update": "update", "edit": "update", "set": "update", "delete": "delete", "remove": "delete",
-              "send": "send", "post": "post", "search": "search", "upload": "upload", "reply": "reply",
-              "invite": "invite", "kick": "kick", "ban": "ban", "pin": "pin", "unpin": "unpin", "forward": "forward",
-              "copy": "copy", "answer": "answer", "export": "export", "import": "import", "archive": "archive",
-              "open": "open", "close": "close", "join": "join", "leave": "leave", "rename": "rename", "history": "list",
-              "replies": "list", "members": "list", "approve": "approve", "restrict": "restrict", "revoke": "revoke"}
-_RPC_NOUNS = frozenset({"history", "replies", "members", "info", "new"})  # verbs only in a dotted name: not /membersInvited
+_RPC_VERBS = {
+    "list": "list",
+    "get": "get",
+    "info": "get",
+    "create": "create",
+    "add": "create",
+    "new": "create",
+    "update": "update",
+    "edit": "update",
+    "set": "update",
+    "delete": "delete",
+    "remove": "delete",
+    "send": "send",
+    "post": "post",
+    "search": "search",
+    "upload": "upload",
+    "reply": "reply",
+    "invite": "invite",
+    "kick": "kick",
+    "ban": "ban",
+    "pin": "pin",
+    "unpin": "unpin",
+    "forward": "forward",
+    "copy": "copy",
+    "answer": "answer",
+    "export": "export",
+    "import": "import",
+    "archive": "archive",
+    "open": "open",
+    "close": "close",
+    "join": "join",
+    "leave": "leave",
+    "rename": "rename",
+    "history": "list",
+    "replies": "list",
+    "members": "list",
+    "approve": "approve",
+    "restrict": "restrict",
+    "revoke": "revoke",
+}
+_RPC_NOUNS = frozenset(
+    {"history", "replies", "members", "info", "new"}
+)  # verbs only in a dotted name: not /membersInvited
 # What a method does to an item (/pets/{id}) and to a collection (/pets): the one home of these
 # (naming.py names verbs with them, shape.py ranks with them).
-ITEM_ACTIONS: Mapping[str, str] = {"get": "get", "put": "update", "patch": "update", "post": "update", "delete": "delete"}
-COLLECTION_ACTIONS: Mapping[str, str] = {"get": "list", "post": "create", "put": "update", "patch": "update",
-                                         "delete": "delete"}
+ITEM_ACTIONS: Mapping[str, str] = {
+    "get": "get",
+    "put": "update",
+    "patch": "update",
+    "post": "update",
+    "delete": "delete",
+}
+COLLECTION_ACTIONS: Mapping[str, str] = {
+    "get": "list",
+    "post": "create",
+    "put": "update",
+    "patch": "update",
+    "delete": "delete",
+}
 _ITEM, _COLLECTION = ITEM_ACTIONS, COLLECTION_ACTIONS
 
 
@@ -142,7 +281,7 @@ def path_segments(path: str) -> tuple[tuple[str, ...], bool]:
     # /youtube/v3/search, /gmail/v1/users/...: a product name before the version is the base path too.
     version = next((i for i, seg in enumerate(out[:3]) if _VERSION.match(seg)), None)
     if version is not None and version + 1 < len(out) and "{}" not in out[:version]:
-        del out[:version + 1]
+        del out[: version + 1]
     while len(out) > 1 and out[0] != "{}" and _PREFIX.match(out[0]):
         out.pop(0)
     return tuple(out), dotted
@@ -154,8 +293,12 @@ def creates_at_item(op: Operation) -> bool:
     (LaunchDarkly's ``POST /flags/{projectKey}`` "Create a feature flag"). "Create or update" stays
     an update. The ranking's shape and the verb's name both read it here."""
     head = words(op.summary)[:3]
-    return (op.method in ("post", "put") and bool(head) and stem(head[0]) in ("create", "add")
-            and "or" not in head)  # "Create a file", "Creates a new feature flag", "Adds a member"
+    return (
+        op.method in ("post", "put")
+        and bool(head)
+        and stem(head[0]) in ("create", "add")
+        and "or" not in head
+    )  # "Create a file", "Creates a new feature flag", "Adds a member"
 
 
 def shape(op: Operation) -> Shape:
@@ -180,17 +323,31 @@ def shape(op: Operation) -> Shape:
         # /servers/{id}/actions/create_image, /load_balancers/{id}/actions/add_target: "actions" only
         # gathers an item's verbs; each is an act on the item, not a create of an "actions" resource.
         return Shape(_without_items(segs[:-2]), last.lower(), depth - 1)
-    if (not dotted and len(ws) > 1 and len(segs) > 1 and segs[-2] == "{}" and method == "post"
-            and _RPC_VERBS.get(verb) in ("create", "update", "delete")):
+    if (
+        not dotted
+        and len(ws) > 1
+        and len(segs) > 1
+        and segs[-2] == "{}"
+        and method == "post"
+        and _RPC_VERBS.get(verb) in ("create", "update", "delete")
+    ):
         # POST /tasks/{id}/addProject: an act on the task (add it to a project), not a create.
         return Shape(_without_items(segs[:-1]), "_".join(ws), depth)
-    if verb in _RPC_VERBS and (dotted or (len(ws) > 1 and verb not in _RPC_NOUNS) or verb in ("search", "list")):
+    if verb in _RPC_VERBS and (
+        dotted or (len(ws) > 1 and verb not in _RPC_NOUNS) or verb in ("search", "list")
+    ):
         # /chat.postMessage → (chat, post); /sendMessage → (message, send); /customers/search → (customers, search)
         rest = tuple(segs[:-1]) or (("_".join(ws[1:]),) if len(ws) > 1 else ())
-        return Shape(rest, _RPC_VERBS[verb], depth, "_".join(ws[1:]), "" if _RPC_VERBS[verb] == verb else verb)
+        return Shape(
+            rest, _RPC_VERBS[verb], depth, "_".join(ws[1:]), "" if _RPC_VERBS[verb] == verb else verb
+        )
     singular = stem(last) == last.lower() and not last.lower().endswith("s")
     said = [stem(w) for w in words(op.summary)[:1]]
-    if len(segs) > 1 and singular and (method == "post" or (method in ("put", "patch") and said == [stem(last)])):
+    if (
+        len(segs) > 1
+        and singular
+        and (method == "post" or (method in ("put", "patch") and said == [stem(last)]))
+    ):
         # POST /charges/{id}/capture, PUT /pulls/{n}/merge ("Merge a pull request"): the word is the
         # action on its parent. (GET /pulls/{n}/merge reads; PUT /pets/{id}/photo updates a photo.)
         parent = _without_items(segs[:-1])
@@ -236,8 +393,9 @@ def same_noun(a: str, b: str) -> bool:
     return short == long_ or (len(short) >= 3 and long_.startswith(short))
 
 
-def noun_homes(nouns: Mapping[tuple[str, ...], tuple[str, ...]], under: Counter[tuple[str, ...]]
-           ) -> dict[tuple[str, ...], tuple[str, ...]]:
+def noun_homes(
+    nouns: Mapping[tuple[str, ...], tuple[str, ...]], under: Counter[tuple[str, ...]]
+) -> dict[tuple[str, ...], tuple[str, ...]]:
     """Each noun's home: of the resources it names, the one with the most operations at or below it
     (then the shallowest). ``/repos/{o}/{r}/issues`` (30 operations) rather than ``/issues`` (1)."""
     by_last: dict[str, list[tuple[str, ...]]] = {}
@@ -263,11 +421,17 @@ def _compound_hits(word: str, by_stem: Mapping[str, set[str]]) -> list[set[str]]
     ``nodebalancers``: "node balancer"): the operations whose text has both parts, for each split."""
     if len(word) < 8:
         return []
-    return [by_stem.get(stem(word[:i]), set()) & by_stem.get(stem(word[i:]), set()) for i in range(3, len(word) - 2)]
+    return [
+        by_stem.get(stem(word[:i]), set()) & by_stem.get(stem(word[i:]), set())
+        for i in range(3, len(word) - 2)
+    ]
 
 
-def noun_mentions(shapes: Mapping[str, Shape], by_stem: Mapping[str, set[str]],
-              nouns: Mapping[tuple[str, ...], tuple[str, ...]]) -> dict[tuple[str, ...], int]:
+def noun_mentions(
+    shapes: Mapping[str, Shape],
+    by_stem: Mapping[str, set[str]],
+    nouns: Mapping[tuple[str, ...], tuple[str, ...]],
+) -> dict[tuple[str, ...], int]:
     """For each resource, how many operations of other resources name its noun in their own text."""
     members: dict[tuple[str, ...], set[str]] = {}
     for key, s in shapes.items():

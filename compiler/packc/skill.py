@@ -17,10 +17,18 @@ __all__ = ["ENUM_SHOWN", "HIDDEN_SHOWN", "allowed_values", "credential_lines"]
 ENUM_SHOWN = 5  # values listed before "and N more"
 HIDDEN_SHOWN = 400  # characters of an escaped value holding unseen characters (C160) shown
 
-_KIND_WORDS = {"api_key": "an API key", "token": "a token", "username": "a username", "password": "a password",
-               "client_id": "an OAuth2 client ID", "client_secret": "an OAuth2 client secret"}
-_PAIRS = {("username", "password"): "a username and password",
-          ("client_id", "client_secret"): "an OAuth2 client ID and secret"}
+_KIND_WORDS = {
+    "api_key": "an API key",
+    "token": "a token",
+    "username": "a username",
+    "password": "a password",
+    "client_id": "an OAuth2 client ID",
+    "client_secret": "an OAuth2 client secret",
+}
+_PAIRS = {
+    ("username", "password"): "a username and password",
+    ("client_id", "client_secret"): "an OAuth2 client ID and secret",
+}
 
 
 def _enum(prop: Mapping[str, Any]) -> list[Any] | None:
@@ -30,7 +38,12 @@ def _enum(prop: Mapping[str, Any]) -> list[Any] | None:
     alternatives = prop.get("anyOf") or prop.get("oneOf")
     if isinstance(alternatives, list):
         consts = [a["const"] for a in alternatives if isinstance(a, Mapping) and "const" in a]
-        enums = [v for a in alternatives if isinstance(a, Mapping) and isinstance(a.get("enum"), list) for v in a["enum"]]
+        enums = [
+            v
+            for a in alternatives
+            if isinstance(a, Mapping) and isinstance(a.get("enum"), list)
+            for v in a["enum"]
+        ]
         values = consts + enums
         return values or None
     return None
@@ -52,8 +65,10 @@ def allowed_values(prop: Any) -> str:
     if not values:
         return ""
     values = [v for v in values if v is not None] or values
-    shown = [_value(v if isinstance(v, str) else json.dumps(v, ensure_ascii=False, sort_keys=True))
-             for v in values[:ENUM_SHOWN]]
+    shown = [
+        _value(v if isinstance(v, str) else json.dumps(v, ensure_ascii=False, sort_keys=True))
+        for v in values[:ENUM_SHOWN]
+    ]
     shown = [s if s else '""' for s in shown]
     rest = len(values) - len(shown)
     more = f", and {rest} more ({len(values)} values)" if rest > 0 else ""

@@ -13,11 +13,30 @@ __all__ = ["convert_swagger2"]
 
 _METHODS = ("get", "put", "post", "delete", "options", "head", "patch")
 # Keys of a 2.0 non-body parameter that belong to its schema in 3.0.
-_SCHEMA_FIELDS = ("type", "format", "items", "default", "maximum", "exclusiveMaximum", "minimum",
-                  "exclusiveMinimum", "maxLength", "minLength", "pattern", "maxItems", "minItems",
-                  "uniqueItems", "enum", "multipleOf")
-_FLOWS = {"implicit": "implicit", "password": "password", "application": "clientCredentials",
-          "accessCode": "authorizationCode"}
+_SCHEMA_FIELDS = (
+    "type",
+    "format",
+    "items",
+    "default",
+    "maximum",
+    "exclusiveMaximum",
+    "minimum",
+    "exclusiveMinimum",
+    "maxLength",
+    "minLength",
+    "pattern",
+    "maxItems",
+    "minItems",
+    "uniqueItems",
+    "enum",
+    "multipleOf",
+)
+_FLOWS = {
+    "implicit": "implicit",
+    "password": "password",
+    "application": "clientCredentials",
+    "accessCode": "authorizationCode",
+}
 _FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
 
 
@@ -97,8 +116,12 @@ class _Converter:
             if param.get("in") == "body":
                 bodies[name] = self._body_from_param(param, self.consumes)
             elif param.get("in") == "formData":
-                self._warn("D050", where, "A shared formData parameter is merged into each request body that uses it.",
-                           "")
+                self._warn(
+                    "D050",
+                    where,
+                    "A shared formData parameter is merged into each request body that uses it.",
+                    "",
+                )
             else:
                 parameters[name] = self._parameter(param, where)
         if parameters:
@@ -107,12 +130,16 @@ class _Converter:
             components["requestBodies"] = bodies
         responses = self.doc.get("responses")
         if isinstance(responses, dict):
-            components["responses"] = {name: self._response(r, self.produces) for name, r in responses.items()}
+            components["responses"] = {
+                name: self._response(r, self.produces) for name, r in responses.items()
+            }
         schemes = self.doc.get("securityDefinitions")
         if isinstance(schemes, dict):
             components["securitySchemes"] = {
                 name: self._security_scheme(s, pointer("securityDefinitions", name))
-                for name, s in schemes.items() if isinstance(s, dict)}
+                for name, s in schemes.items()
+                if isinstance(s, dict)
+            }
         return components
 
     def _security_scheme(self, scheme: dict[str, Any], where: str) -> dict[str, Any]:
@@ -124,15 +151,21 @@ class _Converter:
             out = {"type": "apiKey", "name": scheme.get("name", ""), "in": scheme.get("in", "header")}
         elif kind == "oauth2":
             flow = _FLOWS.get(str(scheme.get("flow")), "implicit")
-            body: dict[str, Any] = {"scopes": scheme.get("scopes") if isinstance(scheme.get("scopes"), dict) else {}}
+            body: dict[str, Any] = {
+                "scopes": scheme.get("scopes") if isinstance(scheme.get("scopes"), dict) else {}
+            }
             if flow in ("implicit", "authorizationCode"):
                 body["authorizationUrl"] = scheme.get("authorizationUrl", "")
             if flow != "implicit":
                 body["tokenUrl"] = scheme.get("tokenUrl", "")
             out = {"type": "oauth2", "flows": {flow: body}}
         else:
-            self._warn("D047", where, f"The security scheme type {kind!r} is unknown; it is read as an API key header.",
-                       "Use basic, apiKey or oauth2.")
+            self._warn(
+                "D047",
+                where,
+                f"The security scheme type {kind!r} is unknown; it is read as an API key header.",
+                "Use basic, apiKey or oauth2.",
+            )
             out = {"type": "apiKey", "name": "Authorization", "in": "header"}
         if isinstance(scheme.get("description"), str):
             out["description"] = scheme["description"]
@@ -211,8 +244,12 @@ class _Converter:
                 parameters.append(self._parameter(resolved, param_where))
         if form:
             if body is not None:
-                self._warn("D050", where, "The operation has both a body and formData parameters; the formData ones are dropped.",
-                           "Use either a body parameter or formData parameters.")
+                self._warn(
+                    "D050",
+                    where,
+                    "The operation has both a body and formData parameters; the formData ones are dropped.",
+                    "Use either a body parameter or formData parameters.",
+                )
             else:
                 body = self._form_body(form, consumes)
         if parameters:
@@ -220,15 +257,18 @@ class _Converter:
         if body is not None:
             out["requestBody"] = body
         responses = op.get("responses")
-        out["responses"] = ({code: self._response(r, produces) for code, r in responses.items()}
-                            if isinstance(responses, dict) and responses else {"default": {"description": ""}})
+        out["responses"] = (
+            {code: self._response(r, produces) for code, r in responses.items()}
+            if isinstance(responses, dict) and responses
+            else {"default": {"description": ""}}
+        )
         return out
 
     def _deref_param(self, param: Any) -> Any:
         if isinstance(param, dict) and isinstance(param.get("$ref"), str):
             ref = param["$ref"]
             if ref.startswith("#/parameters/"):
-                return self.global_params.get(unescape_token(ref[len("#/parameters/"):]), {})
+                return self.global_params.get(unescape_token(ref[len("#/parameters/") :]), {})
         return param
 
     def _parameter(self, param: dict[str, Any], where: str) -> dict[str, Any]:
@@ -245,8 +285,12 @@ class _Converter:
         style = _collection_style(param, str(location))
         if style is not None:
             if style[0] == "tsv":
-                self._warn("D050", where, "collectionFormat tsv has no OpenAPI 3 equivalent; it is sent comma-separated.",
-                           "Use csv, ssv, pipes or multi.")
+                self._warn(
+                    "D050",
+                    where,
+                    "collectionFormat tsv has no OpenAPI 3 equivalent; it is sent comma-separated.",
+                    "Use csv, ssv, pipes or multi.",
+                )
             else:
                 out["style"], out["explode"] = style
         for key, value in param.items():
@@ -278,9 +322,12 @@ class _Converter:
 
     def _form_body(self, form: list[dict[str, Any]], consumes: list[str]) -> dict[str, Any]:
         has_file = any(p.get("type") == "file" for p in form)
-        media = "multipart/form-data" if has_file or (
-            "multipart/form-data" in consumes and "application/x-www-form-urlencoded" not in consumes
-        ) else "application/x-www-form-urlencoded"
+        media = (
+            "multipart/form-data"
+            if has_file
+            or ("multipart/form-data" in consumes and "application/x-www-form-urlencoded" not in consumes)
+            else "application/x-www-form-urlencoded"
+        )
         properties: dict[str, Any] = {}
         required: list[str] = []
         encoding: dict[str, Any] = {}
@@ -323,9 +370,13 @@ class _Converter:
         headers = response.get("headers")
         if isinstance(headers, dict):
             out["headers"] = {
-                name: {"schema": self._param_schema(h), **({"description": h["description"]}
-                                                         if isinstance(h.get("description"), str) else {})}
-                for name, h in headers.items() if isinstance(h, dict)}
+                name: {
+                    "schema": self._param_schema(h),
+                    **({"description": h["description"]} if isinstance(h.get("description"), str) else {}),
+                }
+                for name, h in headers.items()
+                if isinstance(h, dict)
+            }
         for key, value in response.items():
             if isinstance(key, str) and key.startswith("x-"):
                 out[key] = value
@@ -351,7 +402,9 @@ class _Converter:
                 out["type"], out["format"] = "string", "binary"
             elif key == "discriminator" and isinstance(value, str):
                 out[key] = {"propertyName": value}
-            elif key in ("example", "default", "enum", "x-example") or (isinstance(key, str) and key.startswith("x-")):
+            elif key in ("example", "default", "enum", "x-example") or (
+                isinstance(key, str) and key.startswith("x-")
+            ):
                 out[key] = value  # data, not schema: never rewrite inside
             elif key == "properties" and isinstance(value, dict):
                 out[key] = {name: self.schema(v, depth + 1) for name, v in value.items()}
@@ -362,12 +415,12 @@ class _Converter:
 
 def _rewrite_ref(ref: str, *, body: bool = False) -> str:
     if ref.startswith("#/definitions/"):
-        return "#/components/schemas/" + ref[len("#/definitions/"):]
+        return "#/components/schemas/" + ref[len("#/definitions/") :]
     if ref.startswith("#/parameters/"):
         kind = "requestBodies" if body else "parameters"
-        return f"#/components/{kind}/" + ref[len("#/parameters/"):]
+        return f"#/components/{kind}/" + ref[len("#/parameters/") :]
     if ref.startswith("#/responses/"):
-        return "#/components/responses/" + ref[len("#/responses/"):]
+        return "#/components/responses/" + ref[len("#/responses/") :]
     return ref
 
 
@@ -388,4 +441,3 @@ def _collection_style(param: dict[str, Any], location: str) -> tuple[str, bool] 
 
 def _str_list(value: Any) -> list[str]:
     return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
-

@@ -19,29 +19,263 @@ from .lexicon import VERBS, related
 from .model import Operation
 from .rank import Shape, noun_of, parent_item, same_noun, stem, words
 
-__all__ = ["FUNCTION_WORDS", "INTENT", "STOP", "Clause", "OpWords", "action_intent", "body_refs", "clause_fit", "fit_parts", "intents", "item_aliases", "op_words", "param_nouns", "read_task"]
+__all__ = [
+    "FUNCTION_WORDS",
+    "INTENT",
+    "STOP",
+    "Clause",
+    "OpWords",
+    "action_intent",
+    "body_refs",
+    "clause_fit",
+    "fit_parts",
+    "intents",
+    "item_aliases",
+    "op_words",
+    "param_nouns",
+    "read_task",
+]
 
 # Words that carry no meaning of their own: what --for matches against the document ignores them.
-FUNCTION_WORDS = frozenset(["a", "an", "the", "and", "or", "but", "to", "of", "for", "in", "on", "at", "by", "with", "from", "into", "onto", "as", "is", "are", "be", "been", "was", "were", "it", "its", "this", "that", "these", "those", "my", "me", "our", "your", "their", "them", "they", "we", "i", "you", "he", "she", "his", "her", "all", "any", "some", "each", "every", "one", "once", "when", "whether", "then", "than", "so", "if", "do", "does", "did", "done", "not", "no", "can", "could", "should", "would", "will", "shall", "may", "might", "must", "have", "has", "had", "about", "after", "before", "over", "under", "up", "down", "out", "off", "via", "per", "using", "use", "new"])
+FUNCTION_WORDS = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "and",
+        "or",
+        "but",
+        "to",
+        "of",
+        "for",
+        "in",
+        "on",
+        "at",
+        "by",
+        "with",
+        "from",
+        "into",
+        "onto",
+        "as",
+        "is",
+        "are",
+        "be",
+        "been",
+        "was",
+        "were",
+        "it",
+        "its",
+        "this",
+        "that",
+        "these",
+        "those",
+        "my",
+        "me",
+        "our",
+        "your",
+        "their",
+        "them",
+        "they",
+        "we",
+        "i",
+        "you",
+        "he",
+        "she",
+        "his",
+        "her",
+        "all",
+        "any",
+        "some",
+        "each",
+        "every",
+        "one",
+        "once",
+        "when",
+        "whether",
+        "then",
+        "than",
+        "so",
+        "if",
+        "do",
+        "does",
+        "did",
+        "done",
+        "not",
+        "no",
+        "can",
+        "could",
+        "should",
+        "would",
+        "will",
+        "shall",
+        "may",
+        "might",
+        "must",
+        "have",
+        "has",
+        "had",
+        "about",
+        "after",
+        "before",
+        "over",
+        "under",
+        "up",
+        "down",
+        "out",
+        "off",
+        "via",
+        "per",
+        "using",
+        "use",
+        "new",
+    ]
+)
 # ... and, when reading a task's clauses, the modifiers that name no thing (next, last, details).
-STOP = FUNCTION_WORDS | frozenset(["s", "another", "other", "single", "specific", "given", "existing", "several", "multiple", "many", "more", "most", "next", "previous", "last", "first", "info", "information", "details", "detail"])
+STOP = FUNCTION_WORDS | frozenset(
+    [
+        "s",
+        "another",
+        "other",
+        "single",
+        "specific",
+        "given",
+        "existing",
+        "several",
+        "multiple",
+        "many",
+        "more",
+        "most",
+        "next",
+        "previous",
+        "last",
+        "first",
+        "info",
+        "information",
+        "details",
+        "detail",
+    ]
+)
 # Verbs of a task → what the operation does. General English, not any vendor's vocabulary.
 _OWN_INTENT = {
-    "create": {"create", "add", "make", "open", "new", "post", "send", "submit", "start", "buy", "register", "upload",
-               "write", "schedule", "invite", "book", "issue", "leave", "reply", "comment", "review", "request",
-               "like", "star", "follow", "react", "generate", "publish", "share", "attach", "insert"},
-    "read": {"get", "show", "read", "view", "fetch", "check", "see", "find", "look", "list", "download", "retrieve",
-             "inspect", "search", "browse", "watch", "monitor", "track", "count", "query", "lookup"},
-    "update": {"update", "edit", "change", "modify", "move", "mark", "set", "rename", "assign", "close", "reopen",
-               "label", "tag", "triage", "hang", "end", "stop", "finish", "complete", "resolve", "approve", "pause",
-               "resume", "skip", "transition", "rollback", "roll", "restore", "enable", "disable", "reboot", "power",
-               "shut", "pin", "unpin", "replace", "configure", "toggle"},
-    "delete": {"delete", "remove", "archive", "cancel", "kick", "ban", "unsubscribe", "destroy", "drop", "purge"},
+    "create": {
+        "create",
+        "add",
+        "make",
+        "open",
+        "new",
+        "post",
+        "send",
+        "submit",
+        "start",
+        "buy",
+        "register",
+        "upload",
+        "write",
+        "schedule",
+        "invite",
+        "book",
+        "issue",
+        "leave",
+        "reply",
+        "comment",
+        "review",
+        "request",
+        "like",
+        "star",
+        "follow",
+        "react",
+        "generate",
+        "publish",
+        "share",
+        "attach",
+        "insert",
+    },
+    "read": {
+        "get",
+        "show",
+        "read",
+        "view",
+        "fetch",
+        "check",
+        "see",
+        "find",
+        "look",
+        "list",
+        "download",
+        "retrieve",
+        "inspect",
+        "search",
+        "browse",
+        "watch",
+        "monitor",
+        "track",
+        "count",
+        "query",
+        "lookup",
+    },
+    "update": {
+        "update",
+        "edit",
+        "change",
+        "modify",
+        "move",
+        "mark",
+        "set",
+        "rename",
+        "assign",
+        "close",
+        "reopen",
+        "label",
+        "tag",
+        "triage",
+        "hang",
+        "end",
+        "stop",
+        "finish",
+        "complete",
+        "resolve",
+        "approve",
+        "pause",
+        "resume",
+        "skip",
+        "transition",
+        "rollback",
+        "roll",
+        "restore",
+        "enable",
+        "disable",
+        "reboot",
+        "power",
+        "shut",
+        "pin",
+        "unpin",
+        "replace",
+        "configure",
+        "toggle",
+    },
+    "delete": {
+        "delete",
+        "remove",
+        "archive",
+        "cancel",
+        "kick",
+        "ban",
+        "unsubscribe",
+        "destroy",
+        "drop",
+        "purge",
+    },
 }
 # ... with the everyday verbs of tasks (fix, grab, keep): lexicon.VERBS.
 INTENT = {kind: frozenset(verbs) | VERBS.get(kind, frozenset()) for kind, verbs in _OWN_INTENT.items()}
-_ACTION_INTENT = {"list": "read", "get": "read", "search": "read", "create": "create", "update": "update",
-                  "delete": "delete"}
+_ACTION_INTENT = {
+    "list": "read",
+    "get": "read",
+    "search": "read",
+    "create": "create",
+    "update": "update",
+    "delete": "delete",
+}
 
 
 def action_intent(action: str, method: str, named: str = "") -> str:
@@ -50,16 +284,59 @@ def action_intent(action: str, method: str, named: str = "") -> str:
     return _ACTION_INTENT.get(action, named or ("update" if method != "get" else "read"))
 
 
-_PREPOSITIONS = frozenset({"to", "in", "into", "on", "onto", "from", "for", "of", "at", "within", "inside", "under",
-                           "across", "between", "among", "via", "through", "by", "with"})
+_PREPOSITIONS = frozenset(
+    {
+        "to",
+        "in",
+        "into",
+        "on",
+        "onto",
+        "from",
+        "for",
+        "of",
+        "at",
+        "within",
+        "inside",
+        "under",
+        "across",
+        "between",
+        "among",
+        "via",
+        "through",
+        "by",
+        "with",
+    }
+)
 _PRONOUNS = frozenset({"it", "them", "its", "their", "they", "those", "these", "one", "ones"})
 _SPLIT = re.compile(r"[,;:.!?()]|\b(?:and|or|then|also|while|plus)\b", re.I)
-_NOUN_FORM = {"comment": "comment", "review": "review", "reply": "reply", "like": "like", "tag": "tag",
-              "label": "label", "star": "star", "react": "reaction", "follow": "follower", "invite": "invitation",
-              "subscribe": "subscription", "transition": "transition", "upload": "upload", "share": "share",
-              "attach": "attachment", "assign": "assignee", "approve": "approval", "search": "search",
-              "execute": "execution", "text": "message", "notify": "notification", "deploy": "deployment",
-              "pay": "payment", "ship": "shipment", "login": "session", "logout": "session"}
+_NOUN_FORM = {
+    "comment": "comment",
+    "review": "review",
+    "reply": "reply",
+    "like": "like",
+    "tag": "tag",
+    "label": "label",
+    "star": "star",
+    "react": "reaction",
+    "follow": "follower",
+    "invite": "invitation",
+    "subscribe": "subscription",
+    "transition": "transition",
+    "upload": "upload",
+    "share": "share",
+    "attach": "attachment",
+    "assign": "assignee",
+    "approve": "approval",
+    "search": "search",
+    "execute": "execution",
+    "text": "message",
+    "notify": "notification",
+    "deploy": "deployment",
+    "pay": "payment",
+    "ship": "shipment",
+    "login": "session",
+    "logout": "session",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,8 +357,11 @@ class Clause:
         """One clause per verb and thing: "review and merge a merge request" → review it, merge it."""
         if len(self.verbs) <= 1 and len(self.phrases) <= 1:
             return (self,)
-        return tuple(Clause((v,), (p,) if p else (), self.targets, self.said)
-                     for v in self.verbs for p in self.phrases or ((),))
+        return tuple(
+            Clause((v,), (p,) if p else (), self.targets, self.said)
+            for v in self.verbs
+            for p in self.phrases or ((),)
+        )
 
 
 def intents(word: str) -> set[str]:
@@ -104,7 +384,9 @@ def read_task(goal: str, nouns: Collection[str]) -> tuple[Clause, ...]:
         targets: list[str] = []
         where, phrase = False, False  # after a preposition; inside a phrase
         for i, w in enumerate(tokens):
-            if w in _PRONOUNS:  # the clause before's things, else its places ("comment on an issue and close it")
+            if (
+                w in _PRONOUNS
+            ):  # the clause before's things, else its places ("comment on an issue and close it")
                 meant = before or place
                 if where or w in ("its", "their"):
                     targets.extend(x for p in meant for x in p)
@@ -124,9 +406,15 @@ def read_task(goal: str, nouns: Collection[str]) -> tuple[Clause, ...]:
             named = any(same_noun(stem(w), n) for n in nouns)
             # "refund a payment": a clause's first word before an article or a preposition is its verb
             leads = not verbs and i == 0 and i + 1 < len(tokens) and tokens[i + 1] in STOP | _PREPOSITIONS
-            more = any(t not in STOP and t not in _PREPOSITIONS for t in tokens[i + 1:])  # something to act on
-            if not where and not phrases and not targets and (
-                    (intents(w) and not (verbs and named)) or (not verbs and more and (not named or leads))):
+            more = any(
+                t not in STOP and t not in _PREPOSITIONS for t in tokens[i + 1 :]
+            )  # something to act on
+            if (
+                not where
+                and not phrases
+                and not targets
+                and ((intents(w) and not (verbs and named)) or (not verbs and more and (not named or leads)))
+            ):
                 verbs.append(stem(w))  # the clause's first word, and verbs after it that name no resource
                 continue
             if where:
@@ -144,7 +432,9 @@ def read_task(goal: str, nouns: Collection[str]) -> tuple[Clause, ...]:
         if not phrases and not targets:
             phrases = [list(p) for p in before]  # "... and resume": what the clause before acted on
         found = tuple(dict.fromkeys(tuple(p) for p in phrases))
-        out.append(Clause(tuple(dict.fromkeys(verbs)), found, tuple(dict.fromkeys(targets)), " ".join(words(part))))
+        out.append(
+            Clause(tuple(dict.fromkeys(verbs)), found, tuple(dict.fromkeys(targets)), " ".join(words(part)))
+        )
         if found:
             before = found
         place = tuple((t,) for t in dict.fromkeys(targets))
@@ -168,8 +458,30 @@ class OpWords:
     needs: frozenset[str]  # what its path parameters name: the ids it must be given
 
 
-_GENERIC = frozenset({"id", "ids", "hash", "key", "gid", "number", "num", "no", "uuid", "guid", "slug", "name", "code",
-                      "sid", "ref", "or", "identifier", "index", "idx", "pk"})
+_GENERIC = frozenset(
+    {
+        "id",
+        "ids",
+        "hash",
+        "key",
+        "gid",
+        "number",
+        "num",
+        "no",
+        "uuid",
+        "guid",
+        "slug",
+        "name",
+        "code",
+        "sid",
+        "ref",
+        "or",
+        "identifier",
+        "index",
+        "idx",
+        "pk",
+    }
+)
 _ID_WORDS = frozenset({"id", "ids", "gid", "uuid", "guid"})
 _PARAM = re.compile(r"([^/{}]*)/?\{([^{}]+)\}")
 
@@ -201,7 +513,12 @@ def op_words(op: Operation, s: Shape, aliases: Collection[str] = (), common: Col
     if said:
         verbs.add(stem(said[0]))
         rest, n = said[1:], 1
-        while rest and at[n] == at[n - 1] + 1 and intents(rest[0]) and stem(rest[0]) not in {noun[-1] if noun else ""}:
+        while (
+            rest
+            and at[n] == at[n - 1] + 1
+            and intents(rest[0])
+            and stem(rest[0]) not in {noun[-1] if noun else ""}
+        ):
             verbs.add(stem(rest[0]))  # "Start/Resume a User's Playback" (not "Comment on an issue")
             rest, n = rest[1:], n + 1
         if rest:
@@ -219,8 +536,16 @@ def op_words(op: Operation, s: Shape, aliases: Collection[str] = (), common: Col
     intent = action_intent(s.action, op.method, named)
     asks = any(p.required and p.location == "query" and p.name not in common for p in op.parameters)
     user = any(p.location == "path" and words(p.name)[:1] == ("user",) for p in op.parameters)
-    return OpWords(frozenset(heads), frozenset(mentions), pnoun[-1] if pnoun else "", frozenset(verbs), intent,
-                   asks, user, frozenset(param_nouns(op.path)))
+    return OpWords(
+        frozenset(heads),
+        frozenset(mentions),
+        pnoun[-1] if pnoun else "",
+        frozenset(verbs),
+        intent,
+        asks,
+        user,
+        frozenset(param_nouns(op.path)),
+    )
 
 
 def _meets(word: str, nouns: Collection[str], compounds: Collection[str]) -> bool:
@@ -231,7 +556,7 @@ def _meets(word: str, nouns: Collection[str], compounds: Collection[str]) -> boo
             return True
         if same_noun(n, word):
             short, long_ = sorted((n, word), key=len)
-            rest = long_[len(short):]
+            rest = long_[len(short) :]
             if len(rest) >= 3 and rest not in compounds:  # not send/sender, issue/issuetype
                 return True
     return False

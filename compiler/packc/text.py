@@ -12,9 +12,7 @@ from packc_runtime.escaping import md_text
 __all__ = ["clean", "inline_md", "sentence", "shorten", "slug", "snake"]
 
 # Bidi embeddings/overrides/isolates, marks, zero-width characters, BOM, word joiner.
-_INVISIBLE = re.compile(
-    "[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\u061c\ufeff\u00ad\u180e]"
-)
+_INVISIBLE = re.compile("[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\u061c\ufeff\u00ad\u180e]")
 _IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)|!\[[^\]]*\]\[[^\]]*\]")
 _LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 _TAG = re.compile(r"<[^<>]{0,2000}>")
@@ -24,8 +22,10 @@ _SPACE_PUNCT = re.compile(r"(?<=\w) +([,.;:!?])(?=\s|$)")
 _ASCII_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 # A terminal's escape sequences (CSI, OSC, two-byte ESC, and their C1 forms), removed whole: blanking
 # the ESC alone would leave "[1;31m" as text.
-_ESCAPE = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x9b[0-?]*[ -/]*[@-~]|(?:\x1b\]|\x9d)[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?"
-                     r"|\x1b[@-Z\\-_]?")
+_ESCAPE = re.compile(
+    r"\x1b\[[0-?]*[ -/]*[@-~]|\x9b[0-?]*[ -/]*[@-~]|(?:\x1b\]|\x9d)[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?"
+    r"|\x1b[@-Z\\-_]?"
+)
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9(\"'])")
 
 
@@ -51,7 +51,9 @@ def _clean(text: str) -> str:
     if out.isascii():
         out = _ASCII_CONTROL.sub(" ", out)
     else:
-        out = "".join(" " if unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp", "Co", "Cs") else ch for ch in out)
+        out = "".join(
+            " " if unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp", "Co", "Cs") else ch for ch in out
+        )
     # Markup that could act on its own: fences, headings, emphasis runs, table pipes.
     out = out.replace("```", "'").replace("`", "'").replace("|", "/")
     out = re.sub(r"[*_~]{2,}", "", out)

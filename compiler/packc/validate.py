@@ -46,14 +46,35 @@ def strict_diagnostics(document: Mapping[str, Any], version: str) -> list[Diagno
         for error in validator.iter_errors():
             path = [str(p) for p in getattr(error, "absolute_path", ())]
             message = str(getattr(error, "message", error)).splitlines()[0]
-            out.append(Diagnostic("D060", "error", pointer(*path), f"Strict validation: {message}.",
-                                  "Fix the document where the pointer says, or compile without --strict."))
+            out.append(
+                Diagnostic(
+                    "D060",
+                    "error",
+                    pointer(*path),
+                    f"Strict validation: {message}.",
+                    "Fix the document where the pointer says, or compile without --strict.",
+                )
+            )
             if len(out) >= MAX_STRICT_ERRORS:
                 break
     except RecursionError:
-        out.append(Diagnostic("D060", "error", "#", "Strict validation gave up: the document is nested too deeply.",
-                              "Compile without --strict."))
+        out.append(
+            Diagnostic(
+                "D060",
+                "error",
+                "#",
+                "Strict validation gave up: the document is nested too deeply.",
+                "Compile without --strict.",
+            )
+        )
     except Exception as exc:  # the validator fails in its own ways on odd documents; report, never crash
-        out.append(Diagnostic("D060", "error", "#", f"Strict validation failed ({type(exc).__name__}).",
-                              "Compile without --strict, or fix the document."))
+        out.append(
+            Diagnostic(
+                "D060",
+                "error",
+                "#",
+                f"Strict validation failed ({type(exc).__name__}).",
+                "Compile without --strict, or fix the document.",
+            )
+        )
     return out

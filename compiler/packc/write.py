@@ -25,8 +25,10 @@ from .errors import UsageError
 __all__ = ["MARKER", "marker_text", "read_marker", "write_tree"]
 
 MARKER = ".packc-generated"
-_HEAD = ("# Written by packc: the files of this pack that packc wrote. Compiling again replaces exactly\n"
-         "# these (and this list); anything else in the directory is left as it is.\n")
+_HEAD = (
+    "# Written by packc: the files of this pack that packc wrote. Compiling again replaces exactly\n"
+    "# these (and this list); anything else in the directory is left as it is.\n"
+)
 _T = TypeVar("_T")
 
 
@@ -45,8 +47,10 @@ def read_marker(directory: Path) -> list[str] | None:
 
 
 def _refuse(target: Path, why: str) -> UsageError:
-    return UsageError(f"{target} {why}; packc only replaces a directory it wrote itself (it has a {MARKER} "
-                      "file). Choose another output directory, or move that directory away yourself.")
+    return UsageError(
+        f"{target} {why}; packc only replaces a directory it wrote itself (it has a {MARKER} "
+        "file). Choose another output directory, or move that directory away yourself."
+    )
 
 
 def _previous(out_dir: Path, name: PackId) -> tuple[Path, list[str] | None]:
@@ -61,8 +65,11 @@ def _previous(out_dir: Path, name: PackId) -> tuple[Path, list[str] | None]:
         raise _refuse(target, "exists and is not a directory")
     listed = read_marker(target)
     if listed is None:
-        held = "holds a pack that packc did not write (no marker)" if (target / "surface.json").exists() \
+        held = (
+            "holds a pack that packc did not write (no marker)"
+            if (target / "surface.json").exists()
             else "exists and was not written by packc"
+        )
         raise _refuse(target, held)
     for rel in listed:
         safe_child(target, rel)  # a marker naming a path outside is refused like any other
@@ -85,8 +92,10 @@ def _write_files(root: Path, files: Mapping[str, tuple[str, int]]) -> None:
 # The only paths packc ever writes in a pack directory (emit.py, repo.py). A marker travels with
 # the pack (a --repo pack is published with it), so whoever wrote the directory wrote the marker
 # too: an entry outside these shapes (.git/refs/heads/main, .env, notes.md) is never removed.
-_OURS = re.compile(r"(?:surface\.json|policy\.json|openapi\.json|HARNESS\.md|README\.md|pyproject\.toml|\.gitignore"
-                   r"|tests/test_smoke\.py|bin/[a-z][a-z0-9]*(?:-[a-z0-9]+)*|[a-z][a-z0-9_]*_pack/__init__\.py)")
+_OURS = re.compile(
+    r"(?:surface\.json|policy\.json|openapi\.json|HARNESS\.md|README\.md|pyproject\.toml|\.gitignore"
+    r"|tests/test_smoke\.py|bin/[a-z][a-z0-9]*(?:-[a-z0-9]+)*|[a-z][a-z0-9_]*_pack/__init__\.py)"
+)
 
 
 def _replace_previous(target: Path, listed: list[str], staging: Path, names: list[str]) -> None:
@@ -108,8 +117,12 @@ def _replace_previous(target: Path, listed: list[str], staging: Path, names: lis
         os.replace(staging / rel, dest)
 
 
-def write_tree(out_dir: Path, name: PackId, files: Mapping[str, tuple[str, int]],
-               check: Callable[[Path], _T] | None = None) -> tuple[Path, _T | None]:
+def write_tree(
+    out_dir: Path,
+    name: PackId,
+    files: Mapping[str, tuple[str, int]],
+    check: Callable[[Path], _T] | None = None,
+) -> tuple[Path, _T | None]:
     """Write ``files`` (relative path → (text, mode)) as the directory ``out_dir/name``.
 
     ``check`` runs on the complete new directory before it replaces anything (lint); its result is

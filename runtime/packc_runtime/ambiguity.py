@@ -180,8 +180,17 @@ def _mask(state: Any, item: Any, flags: int) -> int:
     one = src.compile(sre.SubPattern(state, [item]), flags)
     mask = sum(1 << i for i in range(128) if one.fullmatch(chr(i)))
     op, av = item
-    names_wide = op in (sre.NOT_LITERAL, sre.ANY) or (op is sre.LITERAL and av > 127) or (op is sre.IN and any(
-        o is sre.NEGATE or (o is sre.LITERAL and a > 127) or (o is sre.RANGE and a[1] > 127) for o, a in av))
+    names_wide = (
+        op in (sre.NOT_LITERAL, sre.ANY)
+        or (op is sre.LITERAL and av > 127)
+        or (
+            op is sre.IN
+            and any(
+                o is sre.NEGATE or (o is sre.LITERAL and a > 127) or (o is sre.RANGE and a[1] > 127)
+                for o, a in av
+            )
+        )
+    )
     if names_wide or any(one.fullmatch(c) for c in _WIDE):
         mask |= 1 << 128
     return mask
@@ -251,8 +260,9 @@ def _exponential(auto: _Automaton) -> bool:
     return False
 
 
-def _pairs(start: list[tuple[int, int]], succ: dict[int, list[int]], masks: list[int],
-           work: int) -> tuple[dict[tuple[int, int], list[tuple[int, int]]] | None, int]:
+def _pairs(
+    start: list[tuple[int, int]], succ: dict[int, list[int]], masks: list[int], work: int
+) -> tuple[dict[tuple[int, int], list[tuple[int, int]]] | None, int]:
     """The product graph reachable from ``start``: pairs of states reading the same text; None past the work cap."""
     pairs: dict[tuple[int, int], list[tuple[int, int]]] = {}
     todo = list(start)

@@ -20,17 +20,43 @@ _MAX_INT_BITS = 14_000
 
 # Keywords the built-in checker handles exactly; a schema using anything else goes to jsonschema
 # (imported only then: it costs a fifth of the CLI's cold start).
-_SIMPLE = frozenset({
-    "type", "enum", "const", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength",
-    "maxLength", "pattern", "items", "minItems", "maxItems", "format", "description", "examples",
-    "example", "default", "title", "x-position", "nullable", "deprecated", "readOnly", "writeOnly",
-    "contentMediaType", "contentEncoding", "uniqueItems",
-})
+_SIMPLE = frozenset(
+    {
+        "type",
+        "enum",
+        "const",
+        "minimum",
+        "maximum",
+        "exclusiveMinimum",
+        "exclusiveMaximum",
+        "minLength",
+        "maxLength",
+        "pattern",
+        "items",
+        "minItems",
+        "maxItems",
+        "format",
+        "description",
+        "examples",
+        "example",
+        "default",
+        "title",
+        "x-position",
+        "nullable",
+        "deprecated",
+        "readOnly",
+        "writeOnly",
+        "contentMediaType",
+        "contentEncoding",
+        "uniqueItems",
+    }
+)
 _SIMPLE_ROOT = frozenset({"type", "properties", "required", "additionalProperties", "description", "title"})
 _TYPES: dict[str, Any] = {
     "string": lambda v: isinstance(v, str),
-    "integer": lambda v: (isinstance(v, int) and not isinstance(v, bool))
-    or (isinstance(v, float) and v.is_integer()),
+    "integer": lambda v: (
+        (isinstance(v, int) and not isinstance(v, bool)) or (isinstance(v, float) and v.is_integer())
+    ),
     "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v),
     "boolean": lambda v: isinstance(v, bool),
     "array": lambda v: isinstance(v, list),
@@ -91,7 +117,9 @@ def _simple_errors(schema: Any, value: Any) -> list[str]:
             out.append(f"has fewer than {schema['minItems']} items")
         if "maxItems" in schema and len(value) > schema["maxItems"]:
             out.append(f"has more than {schema['maxItems']} items")
-        if schema.get("uniqueItems") is True and len({json.dumps(v, sort_keys=True) for v in value}) < len(value):
+        if schema.get("uniqueItems") is True and len({json.dumps(v, sort_keys=True) for v in value}) < len(
+            value
+        ):
             out.append("has non-unique items")
         for i, item in enumerate(value):
             out.extend(f"item {i}: {e}" for e in _simple_errors(schema.get("items", True), item))
@@ -100,8 +128,12 @@ def _simple_errors(schema: Any, value: Any) -> list[str]:
 
 def _same(a: Any, b: Any) -> bool:
     return (type(a) is type(b) and a == b) or (
-        isinstance(a, (int, float)) and isinstance(b, (int, float)) and not isinstance(a, bool)
-        and not isinstance(b, bool) and a == b)
+        isinstance(a, (int, float))
+        and isinstance(b, (int, float))
+        and not isinstance(a, bool)
+        and not isinstance(b, bool)
+        and a == b
+    )
 
 
 def _show(value: Any) -> str:
@@ -116,14 +148,25 @@ def _jsonschema_errors(schema: Mapping[str, Any], args: Mapping[str, Any]) -> li
 
     try:
         cls = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
-        errors = list(validator(cls, schema).iter_errors(dict(args)))  # a remote $ref is refused, never fetched
-    except (jsonschema.exceptions.SchemaError, Unresolvable,
-            jsonschema.exceptions.UnknownType, RecursionError) as exc:
+        errors = list(
+            validator(cls, schema).iter_errors(dict(args))
+        )  # a remote $ref is refused, never fetched
+    except (
+        jsonschema.exceptions.SchemaError,
+        Unresolvable,
+        jsonschema.exceptions.UnknownType,
+        RecursionError,
+    ) as exc:
         return [{"argument": "*", "message": f"the pack's args schema cannot be used ({type(exc).__name__})"}]
     out = []
     for error in errors:
         if error.path:
-            out.append({"argument": str(error.path[0]), "message": _explain(jsonschema.exceptions.best_match([error]))})
+            out.append(
+                {
+                    "argument": str(error.path[0]),
+                    "message": _explain(jsonschema.exceptions.best_match([error])),
+                }
+            )
         elif error.validator not in ("required", "additionalProperties", "unevaluatedProperties"):
             out.append({"argument": "*", "message": error.message})
     return out
@@ -134,7 +177,9 @@ def _explain(error: Any) -> str:
     branch that came closest (jsonschema's ``best_match``), and an unknown property is named."""
     inside = ".".join(str(p) for p in list(error.absolute_path)[1:])
     at = f" at {inside}" if inside else ""
-    if error.validator in ("additionalProperties", "unevaluatedProperties") and isinstance(error.instance, Mapping):
+    if error.validator in ("additionalProperties", "unevaluatedProperties") and isinstance(
+        error.instance, Mapping
+    ):
         known = error.schema.get("properties") if isinstance(error.schema, Mapping) else None
         known = known if isinstance(known, Mapping) else {}
         unknown = sorted(str(k) for k in error.instance if k not in known)
@@ -199,12 +244,16 @@ def check_json_args(verb: str, args: Any) -> Mapping[str, Any]:
         raise InvalidArgument(f"The arguments of {verb} must be a JSON object.")
     for name, value in args.items():
         if not isinstance(name, str):
-            raise InvalidArgument(f"{verb}: argument names must be strings, not {type(name).__name__} "
-                                  f"({_show_key(name)}).")
+            raise InvalidArgument(
+                f"{verb}: argument names must be strings, not {type(name).__name__} ({_show_key(name)})."
+            )
         problem = _json_problem(value)
         if problem is not None:
-            raise InvalidArgument(f"{verb}: argument {_show_key(name)}: {problem}.", argument=name,
-                                  invalid=[{"argument": name, "message": problem}])
+            raise InvalidArgument(
+                f"{verb}: argument {_show_key(name)}: {problem}.",
+                argument=name,
+                invalid=[{"argument": name, "message": problem}],
+            )
     return args
 
 
@@ -216,7 +265,9 @@ def _show_key(key: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def validate_args(verb: str, schema: Mapping[str, Any] | None, args: Any, *, simple: bool | None = None) -> dict[str, Any]:
+def validate_args(
+    verb: str, schema: Mapping[str, Any] | None, args: Any, *, simple: bool | None = None
+) -> dict[str, Any]:
     """Refuse unknown, missing and ill-typed arguments, naming each; returns the args unchanged.
 
     ``simple`` is :func:`schema_is_simple` of the schema, when the caller has it cached.
@@ -227,7 +278,9 @@ def validate_args(verb: str, schema: Mapping[str, Any] | None, args: Any, *, sim
     """
     args = check_json_args(verb, args)
     schema = schema or {"type": "object", "properties": {}}
-    properties: Mapping[str, Any] = schema["properties"] if isinstance(schema.get("properties"), Mapping) else {}
+    properties: Mapping[str, Any] = (
+        schema["properties"] if isinstance(schema.get("properties"), Mapping) else {}
+    )
     required = [r for r in schema.get("required", []) if isinstance(r, str)]
     unknown = sorted(k for k in args if k not in properties)
     missing = [r for r in required if r not in args or args[r] is None]
@@ -242,15 +295,24 @@ def validate_args(verb: str, schema: Mapping[str, Any] | None, args: Any, *, sim
         return dict(args)
     parts = []
     if unknown:
-        parts.append("unknown argument(s) " + ", ".join(unknown) + (
-            f" (known: {', '.join(sorted(properties))})" if properties else " (it takes none)"))
+        parts.append(
+            "unknown argument(s) "
+            + ", ".join(unknown)
+            + (f" (known: {', '.join(sorted(properties))})" if properties else " (it takes none)")
+        )
     if missing:
         parts.append("missing required argument(s) " + ", ".join(missing))
     if invalid:
         parts.append("; ".join(f"{e['argument']}: {e['message']}" for e in invalid))
-    cls: type[PackRuntimeError] = UnknownArgument if unknown else MissingArgument if missing else InvalidArgument
-    raise cls(f"{verb}: " + "; ".join(parts) + ".", unknown=unknown or None, missing=missing or None,
-              invalid=invalid or None)
+    cls: type[PackRuntimeError] = (
+        UnknownArgument if unknown else MissingArgument if missing else InvalidArgument
+    )
+    raise cls(
+        f"{verb}: " + "; ".join(parts) + ".",
+        unknown=unknown or None,
+        missing=missing or None,
+        invalid=invalid or None,
+    )
 
 
 def _schema_types(schema: Mapping[str, Any]) -> list[str]:

@@ -37,8 +37,11 @@ _POLL = 0.02  # seconds between checks while another call fetches the same token
 
 def _header_safe(env: str, value: str) -> str:
     if any(ch in value for ch in "\r\n\x00") or not value.isascii():
-        raise MissingCredentials(f"The credential in {env} contains CR, LF, NUL or non-ASCII characters; "
-                                 "it cannot be sent in a header.", env=[env])
+        raise MissingCredentials(
+            f"The credential in {env} contains CR, LF, NUL or non-ASCII characters; "
+            "it cannot be sent in a header.",
+            env=[env],
+        )
     return value
 
 
@@ -57,8 +60,15 @@ class Authenticator:
     name comes from the document, so the name alone never decides where a secret goes.
     """
 
-    def __init__(self, document: Mapping[str, Any], slots: Sequence[CredentialSlot], sources: CredentialSources,
-                 redactor: Redactor, *, connect_command: str = "packc connect PACK") -> None:
+    def __init__(
+        self,
+        document: Mapping[str, Any],
+        slots: Sequence[CredentialSlot],
+        sources: CredentialSources,
+        redactor: Redactor,
+        *,
+        connect_command: str = "packc connect PACK",
+    ) -> None:
         components = document.get("components")
         schemes = components.get("securitySchemes", {}) if isinstance(components, Mapping) else {}
         self._document = document
@@ -96,8 +106,15 @@ class Authenticator:
                 out.append(token)
         return tuple(out)
 
-    def _value(self, env: str, targets: Sequence[str], reach: _Reach, *, env_only: bool,
-               unapproved: set[tuple[str, str]]) -> str | None:
+    def _value(
+        self,
+        env: str,
+        targets: Sequence[str],
+        reach: _Reach,
+        *,
+        env_only: bool,
+        unapproved: set[tuple[str, str]],
+    ) -> str | None:
         """The value of ``env`` bound to every origin in ``targets`` (one value for all), else None."""
         found: set[str] = set()
         for origin in targets:
@@ -114,8 +131,9 @@ class Authenticator:
         self._redactor.add_secret(value)
         return value
 
-    def _values(self, scheme_key: str, reach: _Reach, *, env_only: bool,
-                unapproved: set[tuple[str, str]]) -> dict[str, str] | None:
+    def _values(
+        self, scheme_key: str, reach: _Reach, *, env_only: bool, unapproved: set[tuple[str, str]]
+    ) -> dict[str, str] | None:
         """The scheme's credential values by slot kind, or None when any is missing."""
         wanted = self._slots.get(scheme_key, {})
         targets = self._targets(scheme_key, reach)
@@ -159,8 +177,14 @@ class Authenticator:
                 out.append(by_header[header])
         return [sorted(group, key=lambda k: self._scheme(k).get("type") != "http") for group in out]
 
-    def _met(self, requirement: Mapping[str, Sequence[str]], reach: _Reach, *, env_only: bool,
-             unapproved: set[tuple[str, str]]) -> dict[str, dict[str, str]] | None:
+    def _met(
+        self,
+        requirement: Mapping[str, Sequence[str]],
+        reach: _Reach,
+        *,
+        env_only: bool,
+        unapproved: set[tuple[str, str]],
+    ) -> dict[str, dict[str, str]] | None:
         """The values of the schemes to apply for ``requirement``, or None when it cannot be met."""
         found: dict[str, dict[str, str]] = {}
         for group in self._alternatives(requirement):
@@ -173,9 +197,9 @@ class Authenticator:
                 return None
         return found
 
-    def _choose(self, security: Sequence[Mapping[str, Sequence[str]]], reach: _Reach,
-                unapproved: set[tuple[str, str]]
-                ) -> tuple[Mapping[str, Sequence[str]], dict[str, dict[str, str]]] | None:
+    def _choose(
+        self, security: Sequence[Mapping[str, Sequence[str]]], reach: _Reach, unapproved: set[tuple[str, str]]
+    ) -> tuple[Mapping[str, Sequence[str]], dict[str, dict[str, str]]] | None:
         """The requirement to apply and the values of the schemes applied: the first requirement the
         environment alone meets (no keyring or file is touched), else the first all sources meet.
         Of schemes that write the same header, the first with a bound credential is applied."""
@@ -224,7 +248,9 @@ class Authenticator:
                 f"{op.verb} sends credentials, and {target} is not the pack's server; none is bound to it, so nothing "
                 f"is sent. To send them there: `{self._connect}{server}` (store them for it), "
                 f"`{self._connect} --approve-env{server}` (approve your environment variables for it), or list it in "
-                "PACKC_TRUSTED_ORIGINS.", origin=target)
+                "PACKC_TRUSTED_ORIGINS.",
+                origin=target,
+            )
         if unapproved:
             names = sorted({name for name, _ in unapproved})
             origins = sorted({origin for _, origin in unapproved})
@@ -234,15 +260,31 @@ class Authenticator:
                 f"for {', '.join(origins)}: an environment variable is only sent to an origin you approved, since "
                 f"the pack's document chose its name. Check that {', '.join(origins)} is the API you meant, then "
                 f"run `{command}` once (or answer the question a terminal asks), or list the origin in "
-                "PACKC_TRUSTED_ORIGINS.", env=names, origins=origins, command=command)
-        names = sorted({env for req in op.security or () for key in req for env in self._slots.get(key, {}).values()})
+                "PACKC_TRUSTED_ORIGINS.",
+                env=names,
+                origins=origins,
+                command=command,
+            )
+        names = sorted(
+            {env for req in op.security or () for key in req for env in self._slots.get(key, {}).values()}
+        )
         return MissingCredentials(
             f"{op.verb} needs credentials for {target}: store them with `{self._connect}`, or set "
-            + (" or ".join(names) if names else "a supported scheme") + " in the environment and approve it for "
-            f"{target} with `{self._connect} --approve-env`.", env=names)
+            + (" or ".join(names) if names else "a supported scheme")
+            + " in the environment and approve it for "
+            f"{target} with `{self._connect} --approve-env`.",
+            env=names,
+        )
 
-    def _apply_one(self, key: str, values: Mapping[str, str], scopes: Sequence[str], parts: AuthParts,
-                   base_url: str, send: TokenSender) -> Steps:
+    def _apply_one(
+        self,
+        key: str,
+        values: Mapping[str, str],
+        scopes: Sequence[str],
+        parts: AuthParts,
+        base_url: str,
+        send: TokenSender,
+    ) -> Steps:
         scheme = resolve(self._document, self._schemes.get(key))
         if not isinstance(scheme, Mapping):
             raise InvalidPack(f"Security scheme {key!r} is not defined in the pack's document.")
@@ -276,8 +318,15 @@ class Authenticator:
                 token = yield from self._token_sets.access_token(env["token"], stored, send)
             parts.headers["Authorization"] = f"Bearer {_header_safe(env['token'], token)}"
 
-    def _client_credentials(self, key: str, scheme: Mapping[str, Any], values: Mapping[str, str],
-                            scopes: Sequence[str], base_url: str, send: TokenSender) -> Steps:
+    def _client_credentials(
+        self,
+        key: str,
+        scheme: Mapping[str, Any],
+        values: Mapping[str, str],
+        scopes: Sequence[str],
+        base_url: str,
+        send: TokenSender,
+    ) -> Steps:
         flow = scheme.get("flows", {}).get("clientCredentials", {})
         token_url = urljoin(base_url + "/", str(flow.get("tokenUrl", "")))
         cache_key = (key, values["client_id"], token_url)
@@ -299,24 +348,37 @@ class Authenticator:
                 self._fetching.discard(cache_key)
         return token
 
-    def _fetch_token(self, values: Mapping[str, str], scopes: Sequence[str], token_url: str,
-                     send: TokenSender) -> Steps:
+    def _fetch_token(
+        self, values: Mapping[str, str], scopes: Sequence[str], token_url: str, send: TokenSender
+    ) -> Steps:
         form = "grant_type=client_credentials"
         if scopes:
             form += "&scope=" + quote(" ".join(scopes), safe="")
         basic = base64.b64encode(
-            f"{quote(values['client_id'], safe='')}:{quote(values['client_secret'], safe='')}".encode()).decode()
+            f"{quote(values['client_id'], safe='')}:{quote(values['client_secret'], safe='')}".encode()
+        ).decode()
         self._redactor.add_secret(basic)
-        request = httpx.Request("POST", token_url, content=form.encode(), headers={
-            "Authorization": f"Basic {basic}", "Content-Type": "application/x-www-form-urlencoded",
-            "Accept": "application/json"})
+        request = httpx.Request(
+            "POST",
+            token_url,
+            content=form.encode(),
+            headers={
+                "Authorization": f"Basic {basic}",
+                "Content-Type": "application/x-www-form-urlencoded",
+                "Accept": "application/json",
+            },
+        )
         response = yield from send(request)
         ok, data = token_answer(response.status, response.content)
         if not ok:
-            raise Unauthorized(f"The OAuth2 token endpoint refused the client credentials (HTTP {response.status}).",
-                               status=response.status)
+            raise Unauthorized(
+                f"The OAuth2 token endpoint refused the client credentials (HTTP {response.status}).",
+                status=response.status,
+            )
         token: str = data["access_token"]
         self._redactor.add_secret(token)
         expires = data.get("expires_in")
-        lifetime = float(expires) if isinstance(expires, (int, float)) and not isinstance(expires, bool) else 3600.0
+        lifetime = (
+            float(expires) if isinstance(expires, (int, float)) and not isinstance(expires, bool) else 3600.0
+        )
         return token, lifetime

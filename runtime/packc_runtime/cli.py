@@ -27,8 +27,16 @@ from .terminal import for_terminal, terminal_text
 if TYPE_CHECKING:
     from .oauth_cli import OAuthOptions
 
-__all__ = ["Command", "call_main", "connect_main", "exec_main", "exit_code_for", "pack_main", "read_command",
-           "server_variables"]
+__all__ = [
+    "Command",
+    "call_main",
+    "connect_main",
+    "exec_main",
+    "exit_code_for",
+    "pack_main",
+    "read_command",
+    "server_variables",
+]
 
 EXIT_OK = 0
 VERB_MARK = "--"  # ``<cliBin> -- VERB-WORDS``: always a verb, never one of the CLI's own commands
@@ -41,8 +49,12 @@ def quiet_pattern_warnings() -> None:
     terminal they are noise, not findings. A process-wide filter is the command's to set, so only
     the entry points call this; library callers keep their own warning settings.
     """
-    warnings.filterwarnings("ignore", message=r"Possible (nested set|set (difference|intersection|symmetric "
-                            r"difference|union))", category=FutureWarning)
+    warnings.filterwarnings(
+        "ignore",
+        message=r"Possible (nested set|set (difference|intersection|symmetric "
+        r"difference|union))",
+        category=FutureWarning,
+    )
 
 
 def exit_code_for(envelope: Mapping[str, Any]) -> int:
@@ -60,13 +72,22 @@ def _dump(data: Any, *, compact: bool = False) -> str:
     return json.dumps(data, ensure_ascii=False, indent=2)
 
 
-def _safe_call(pack: Pack, verb: str, args: Any, *, confirm: bool, server: str | None,
-               server_variables: Mapping[str, str] | None = None) -> dict[str, Any]:
+def _safe_call(
+    pack: Pack,
+    verb: str,
+    args: Any,
+    *,
+    confirm: bool,
+    server: str | None,
+    server_variables: Mapping[str, str] | None = None,
+) -> dict[str, Any]:
     """``pack.call``, but a bug surfaces as a ``runtime_error`` envelope, not a traceback on the wire."""
     try:
         return pack.call(verb, args, confirm=confirm, server=server, server_variables=server_variables)
     except Exception as exc:  # the envelope must still be one JSON object
-        return failure(verb, PackRuntimeError(f"Internal error in the runtime ({type(exc).__name__}); please report it."))
+        return failure(
+            verb, PackRuntimeError(f"Internal error in the runtime ({type(exc).__name__}); please report it.")
+        )
 
 
 def _load(pack_dir: Path, verb: str | None, out: IO[str]) -> Pack | int:
@@ -85,34 +106,44 @@ def _spoken(verb: str) -> str:
 
 
 def _connect_lines(cli_bin: str) -> list[str]:
-    return [f"{cli_bin} connect [--list] [--json] [--approve-env] [--server URL] [--to keyring|file]",
-            f"{cli_bin} connect [--client-id ID] [--port N] [--no-browser] [--device] [--status] [--logout]"]
+    return [
+        f"{cli_bin} connect [--list] [--json] [--approve-env] [--server URL] [--to keyring|file]",
+        f"{cli_bin} connect [--client-id ID] [--port N] [--no-browser] [--device] [--status] [--logout]",
+    ]
 
 
 def _connect_usage(pack: Pack) -> str:
     first, second = _connect_lines(pack.cli_bin)
-    return "\n".join([
-        f"usage: {first}", f"       {second}", "",
-        "Stores this pack's credentials for its server, prompting without echo (OS keyring, else a 0600 file),",
-        "or signs in with OAuth2 where the API offers it.",
-        "  --list          each credential's variable, scheme and the servers it is bound to (never values)",
-        "  --json          print the result as JSON",
-        "  --approve-env   approve the environment variables already set, instead of storing values",
-        "  --server URL    bind to this server instead of the document's",
-        "  --to keyring|file  force where to store (default: the keyring when it is secure, else the file)",
-        "  --client-id ID, --client-secret S, --port N, --timeout S, --device, --device-url URL,",
-        "  --no-browser, --status, --logout   OAuth2 sign-in (docs/runtime.md)"])
+    return "\n".join(
+        [
+            f"usage: {first}",
+            f"       {second}",
+            "",
+            "Stores this pack's credentials for its server, prompting without echo (OS keyring, else a 0600 file),",
+            "or signs in with OAuth2 where the API offers it.",
+            "  --list          each credential's variable, scheme and the servers it is bound to (never values)",
+            "  --json          print the result as JSON",
+            "  --approve-env   approve the environment variables already set, instead of storing values",
+            "  --server URL    bind to this server instead of the document's",
+            "  --to keyring|file  force where to store (default: the keyring when it is secure, else the file)",
+            "  --client-id ID, --client-secret S, --port N, --timeout S, --device, --device-url URL,",
+            "  --no-browser, --status, --logout   OAuth2 sign-in (docs/runtime.md)",
+        ]
+    )
 
 
 def _usage(pack: Pack) -> str:
     first, second = _connect_lines(pack.cli_bin)
-    lines = [f"usage: {pack.cli_bin} VERB [ARGS] [--json] [--confirm] [--server URL] [--server-var NAME=VALUE]",
-             f"       {first}",
-             f"       {second}",
-             f"       {pack.cli_bin} mcp [--http [HOST:]PORT [--token-file PATH]] [--host-confirms] [--print-config HOST]  (MCP server)",
-             f"       {pack.cli_bin} help [VERB]  (this list, or one verb's form: VERB --help)",
-             f"       {pack.cli_bin} -- VERB [ARGS]  (always a verb, whatever its first word)",
-             "", "verbs:"]
+    lines = [
+        f"usage: {pack.cli_bin} VERB [ARGS] [--json] [--confirm] [--server URL] [--server-var NAME=VALUE]",
+        f"       {first}",
+        f"       {second}",
+        f"       {pack.cli_bin} mcp [--http [HOST:]PORT [--token-file PATH]] [--host-confirms] [--print-config HOST]  (MCP server)",
+        f"       {pack.cli_bin} help [VERB]  (this list, or one verb's form: VERB --help)",
+        f"       {pack.cli_bin} -- VERB [ARGS]  (always a verb, whatever its first word)",
+        "",
+        "verbs:",
+    ]
     for name, verb in sorted(pack.verbs.items()):
         access = "write" if pack.is_write(name) else "read"
         lines.append(f"  {_spoken(name):<28} [{access}] {verb.get('description', '')}")
@@ -125,8 +156,12 @@ def _verb_usage(pack: Pack, verb: str) -> str:
     props: Mapping[str, Any] = schema.get("properties") or {}
     required = set(schema.get("required") or [])
     access = "write: needs --confirm" if pack.is_write(verb) else "read"
-    lines = [f"{' '.join(declared.get('cli') or [pack.cli_bin, *verb.split('.')])}", "",
-             f"{declared.get('description', '')} [{access}]", ""]
+    lines = [
+        f"{' '.join(declared.get('cli') or [pack.cli_bin, *verb.split('.')])}",
+        "",
+        f"{declared.get('description', '')} [{access}]",
+        "",
+    ]
     for name, prop in props.items():
         prop = prop if isinstance(prop, Mapping) else {}
         kind = prop.get("type", "any")
@@ -166,7 +201,7 @@ class Command(NamedTuple):
 
 def _flags(rest: Sequence[str]) -> Sequence[str]:
     """A verb's tokens before ``--``: after it every token is a value, ``--help`` and ``--json`` too."""
-    return rest[:rest.index(VERB_MARK)] if VERB_MARK in rest else rest
+    return rest[: rest.index(VERB_MARK)] if VERB_MARK in rest else rest
 
 
 def _verb_command(verb: str, rest: list[str]) -> Command:
@@ -223,8 +258,11 @@ def parse_verb_argv(pack: Pack, verb: str, rest: Sequence[str]) -> tuple[dict[st
     """
     schema = pack.verbs[verb].get("args") or {}
     props: Mapping[str, Any] = schema.get("properties") or {}
-    positional = sorted((p.get("x-position", 0), n) for n, p in props.items()
-                        if isinstance(p, Mapping) and isinstance(p.get("x-position"), int))
+    positional = sorted(
+        (p.get("x-position", 0), n)
+        for n, p in props.items()
+        if isinstance(p, Mapping) and isinstance(p.get("x-position"), int)
+    )
     raw: dict[str, list[str]] = {}
     options: dict[str, Any] = {"confirm": False, "json": False, "server": None, "server_variables": {}}
     bare: list[str] = []
@@ -262,8 +300,10 @@ def parse_verb_argv(pack: Pack, verb: str, rest: Sequence[str]) -> tuple[dict[st
             continue
         raw.setdefault(key, []).append(value)
     if len(bare) > len(positional):
-        extra = bare[len(positional):]
-        raise UnknownArgument(f"{verb} takes {len(positional)} positional value(s); unexpected: {' '.join(extra)}.")
+        extra = bare[len(positional) :]
+        raise UnknownArgument(
+            f"{verb} takes {len(positional)} positional value(s); unexpected: {' '.join(extra)}."
+        )
     for (_, name), value in zip(positional, bare, strict=False):
         raw.setdefault(name, []).insert(0, value)
     args = {name: coerce_cli_value(name, props.get(name) or {}, values) for name, values in raw.items()}
@@ -297,7 +337,9 @@ def _terminal_ask() -> Callable[[str], str] | None:
     return ask
 
 
-def _approving(call: Callable[[], dict[str, Any]], ask: Callable[[str], str] | None, err: IO[str]) -> dict[str, Any]:
+def _approving(
+    call: Callable[[], dict[str, Any]], ask: Callable[[str], str] | None, err: IO[str]
+) -> dict[str, Any]:
     """Run ``call``; when it needs an environment variable approved and a person can answer, ask them
     once (like SSH's unknown host question), record the answer and run it again."""
     from .credstore import approve_env
@@ -307,8 +349,10 @@ def _approving(call: Callable[[], dict[str, Any]], ask: Callable[[str], str] | N
     if ask is None or error.get("code") != "unapproved_credentials":
         return envelope
     names, origins = error.get("env") or [], error.get("origins") or []
-    answer = ask(f"{', '.join(names)} from your environment would be sent to {', '.join(origins)}. "
-                 "Is that the API you meant it for? Approve and remember [y/N]: ")
+    answer = ask(
+        f"{', '.join(names)} from your environment would be sent to {', '.join(origins)}. "
+        "Is that the API you meant it for? Approve and remember [y/N]: "
+    )
     if answer.strip().lower() not in ("y", "yes"):
         return envelope
     try:
@@ -334,15 +378,21 @@ def _no_verb(cli_bin: str, verbs: Sequence[str], argv: Sequence[str]) -> str:
     best, best_ratio = "", 0.0
     for verb in verbs:
         spoken = verb.replace(".", " ")
-        ratio = difflib.SequenceMatcher(None, " ".join(words[:spoken.count(" ") + 1]), spoken).ratio()
+        ratio = difflib.SequenceMatcher(None, " ".join(words[: spoken.count(" ") + 1]), spoken).ratio()
         if ratio > best_ratio:
             best, best_ratio = _spoken(verb), ratio
     hint = f" Did you mean '{cli_bin} {best}'?" if best_ratio >= 0.8 else ""
     return f"{cli_bin}: no verb {typed!r}.{hint} Run '{cli_bin} --help' for the list."
 
 
-def pack_main(pack_dir: Path, argv: Sequence[str], *, stdout: IO[str] | None = None,
-              stderr: IO[str] | None = None, ask: Callable[[str], str] | None = None) -> int:
+def pack_main(
+    pack_dir: Path,
+    argv: Sequence[str],
+    *,
+    stdout: IO[str] | None = None,
+    stderr: IO[str] | None = None,
+    ask: Callable[[str], str] | None = None,
+) -> int:
     """The pack's own CLI (``bin/<cliBin>``): ``petstore pets get 42 --json``; returns the exit code.
 
     ``ask`` answers the approval question for an environment variable (default: the terminal, when
@@ -375,8 +425,9 @@ def pack_main(pack_dir: Path, argv: Sequence[str], *, stdout: IO[str] | None = N
             from .mcp_cli import serve_main
 
             # stdout may carry the protocol (stdio): JSON, whose escapes json writes; stderr is for a person
-            return serve_main(rest, pack_dir=pack_dir, prog=f"{pack.cli_bin} mcp", stdout=stdout or sys.stdout,
-                              stderr=err)
+            return serve_main(
+                rest, pack_dir=pack_dir, prog=f"{pack.cli_bin} mcp", stdout=stdout or sys.stdout, stderr=err
+            )
         if action == "help" and verb is not None:
             out.write(_verb_usage(pack, verb) + "\n")
             return EXIT_OK
@@ -388,8 +439,15 @@ def pack_main(pack_dir: Path, argv: Sequence[str], *, stdout: IO[str] | None = N
         except PackRuntimeError as exc:
             envelope = failure(verb, exc)
         else:
-            call = functools.partial(_safe_call, pack, verb, args, confirm=options["confirm"],
-                                     server=options["server"], server_variables=options["server_variables"])
+            call = functools.partial(
+                _safe_call,
+                pack,
+                verb,
+                args,
+                confirm=options["confirm"],
+                server=options["server"],
+                server_variables=options["server_variables"],
+            )
             envelope = _approving(call, ask, err)
         if as_json:
             out.write(_dump(envelope) + "\n")
@@ -409,9 +467,17 @@ def server_variables(pairs: Sequence[str]) -> dict[str, str]:
     return out
 
 
-def call_main(pack_dir: Path, verb: str, args_json: str | None, *, confirm: bool = False,
-              server: str | None = None, server_vars: Sequence[str] = (), stdout: IO[str] | None = None,
-              ask: Callable[[str], str] | None = None) -> int:
+def call_main(
+    pack_dir: Path,
+    verb: str,
+    args_json: str | None,
+    *,
+    confirm: bool = False,
+    server: str | None = None,
+    server_vars: Sequence[str] = (),
+    stdout: IO[str] | None = None,
+    ask: Callable[[str], str] | None = None,
+) -> int:
     """``packc call PACK VERB --args '{...}'``: prints the envelope as JSON; returns the exit code."""
     quiet_pattern_warnings()
     out = for_terminal(stdout or sys.stdout)
@@ -428,10 +494,14 @@ def call_main(pack_dir: Path, verb: str, args_json: str | None, *, confirm: bool
         except PackRuntimeError as exc:
             envelope = failure(verb, exc)
         else:
-            call = functools.partial(_safe_call, pack, verb, args, confirm=confirm, server=server,
-                                     server_variables=variables)
-            envelope = _approving(call, ask, for_terminal(sys.stderr)) if isinstance(args, dict) \
+            call = functools.partial(
+                _safe_call, pack, verb, args, confirm=confirm, server=server, server_variables=variables
+            )
+            envelope = (
+                _approving(call, ask, for_terminal(sys.stderr))
+                if isinstance(args, dict)
                 else failure(verb, InvalidRequest("--args must be a JSON object."))
+            )
         out.write(_dump(envelope) + "\n")
         return exit_code_for(envelope)
 
@@ -473,16 +543,30 @@ def exec_main(pack_dir: Path, *, stdin: IO[str] | None = None, stdout: IO[str] |
     if isinstance(loaded, int):
         return loaded
     with loaded as pack:
-        envelope = _safe_call(pack, request["verb"], request.get("args") or {}, confirm=request.get("confirm", False),
-                              server=request.get("server"))
+        envelope = _safe_call(
+            pack,
+            request["verb"],
+            request.get("args") or {},
+            confirm=request.get("confirm", False),
+            server=request.get("server"),
+        )
     out.write(_dump(envelope, compact=True) + "\n")
     return exit_code_for(envelope)
 
 
-def connect_main(pack_dir: Path, *, list_only: bool = False, as_json: bool = False, approve_env: bool = False,
-                 server: str | None = None, target: Literal["keyring", "file"] | None = None,
-                 stdout: IO[str] | None = None, prompt: Callable[[str], str] | None = None,
-                 oauth: OAuthOptions | None = None, browser: Callable[[str], bool] | None = None) -> int:
+def connect_main(
+    pack_dir: Path,
+    *,
+    list_only: bool = False,
+    as_json: bool = False,
+    approve_env: bool = False,
+    server: str | None = None,
+    target: Literal["keyring", "file"] | None = None,
+    stdout: IO[str] | None = None,
+    prompt: Callable[[str], str] | None = None,
+    oauth: OAuthOptions | None = None,
+    browser: Callable[[str], bool] | None = None,
+) -> int:
     """``packc connect PACK``: prompt for each credential without echo and store it bound to the pack's
     origins, or sign in with OAuth2 (``oauth``: ``OAuthOptions``; connect_cli.py, oauth_cli.py);
     ``--approve-env`` approves the environment variables for them instead; ``--list`` lists."""
@@ -494,5 +578,15 @@ def connect_main(pack_dir: Path, *, list_only: bool = False, as_json: bool = Fal
     from .connect_cli import run_connect
 
     with loaded as pack:
-        return run_connect(pack, list_only=list_only, as_json=as_json, out=out, approve_env=approve_env,
-                           server=server, target=target, prompt=prompt, oauth=oauth, browser=browser)
+        return run_connect(
+            pack,
+            list_only=list_only,
+            as_json=as_json,
+            out=out,
+            approve_env=approve_env,
+            server=server,
+            target=target,
+            prompt=prompt,
+            oauth=oauth,
+            browser=browser,
+        )

@@ -18,8 +18,14 @@ __all__ = ["CONNECT_FLAGS", "bound_origins", "connect_options", "run_connect"]
 
 # Every flag ``connect`` takes, and whether it takes a value: anything else is refused, never ignored
 # (``connect --lst`` would otherwise prompt for a secret the person did not mean to store).
-CONNECT_FLAGS: dict[str, bool] = {"--list": False, "--json": False, "--approve-env": False, "--server": True,
-                                  "--to": True, **{flag: takes for flag, (_, takes) in OAUTH_FLAGS.items()}}
+CONNECT_FLAGS: dict[str, bool] = {
+    "--list": False,
+    "--json": False,
+    "--approve-env": False,
+    "--server": True,
+    "--to": True,
+    **{flag: takes for flag, (_, takes) in OAUTH_FLAGS.items()},
+}
 
 
 def connect_options(argv: Sequence[str]) -> dict[str, Any]:
@@ -31,8 +37,11 @@ def connect_options(argv: Sequence[str]) -> dict[str, Any]:
     while i < len(argv):
         flag, eq, value = argv[i].partition("=")
         if flag not in CONNECT_FLAGS:
-            raise InvalidArgument(f"connect does not take {argv[i]!r}; it takes {', '.join(CONNECT_FLAGS)} "
-                                  "(connect --help says what each does).", argument="connect")
+            raise InvalidArgument(
+                f"connect does not take {argv[i]!r}; it takes {', '.join(CONNECT_FLAGS)} "
+                "(connect --help says what each does).",
+                argument="connect",
+            )
         takes = CONNECT_FLAGS[flag]
         if takes and not eq:
             if i + 1 >= len(argv):
@@ -42,9 +51,14 @@ def connect_options(argv: Sequence[str]) -> dict[str, Any]:
         i += 2 if takes and not eq else 1
     if found.get("--to") not in (None, "keyring", "file"):
         raise InvalidArgument("--to takes keyring or file.", argument="to")
-    return {"list_only": "--list" in found, "as_json": "--json" in found, "approve_env": "--approve-env" in found,
-            "server": found.get("--server"), "target": found.get("--to"),
-            "oauth": options_from({OAUTH_FLAGS[f][0]: v for f, v in found.items() if f in OAUTH_FLAGS})}
+    return {
+        "list_only": "--list" in found,
+        "as_json": "--json" in found,
+        "approve_env": "--approve-env" in found,
+        "server": found.get("--server"),
+        "target": found.get("--to"),
+        "oauth": options_from({OAUTH_FLAGS[f][0]: v for f, v in found.items() if f in OAUTH_FLAGS}),
+    }
 
 
 def bound_origins(pack: Pack, server: str | None, *, every_enum: bool = True) -> dict[str, tuple[str, ...]]:
@@ -57,10 +71,19 @@ def bound_origins(pack: Pack, server: str | None, *, every_enum: bool = True) ->
     return {slot.env: (origin,) for slot in pack.slots}
 
 
-def run_connect(pack: Pack, *, list_only: bool, as_json: bool, out: IO[str], approve_env: bool = False,
-                server: str | None = None, target: Literal["keyring", "file"] | None = None,
-                prompt: Callable[[str], str] | None = None, oauth: OAuthOptions | None = None,
-                browser: Callable[[str], bool] | None = None) -> int:
+def run_connect(
+    pack: Pack,
+    *,
+    list_only: bool,
+    as_json: bool,
+    out: IO[str],
+    approve_env: bool = False,
+    server: str | None = None,
+    target: Literal["keyring", "file"] | None = None,
+    prompt: Callable[[str], str] | None = None,
+    oauth: OAuthOptions | None = None,
+    browser: Callable[[str], bool] | None = None,
+) -> int:
     """``connect`` on a loaded pack: list, approve, sign in with OAuth2, or prompt and store."""
     from .credentials import prompt_and_store
     from .credstore import approve_env as record_approval
@@ -74,12 +97,23 @@ def run_connect(pack: Pack, *, list_only: bool, as_json: bool, out: IO[str], app
         origins = bound_origins(pack, server, every_enum=not approve_env)
         if list_only:
             if as_json:
-                out.write(_dump({"pack": pack.id, "credentials": [
-                    {**s.to_json(), "origins": list(origins.get(s.env, ()))} for s in pack.slots]}) + "\n")
+                out.write(
+                    _dump(
+                        {
+                            "pack": pack.id,
+                            "credentials": [
+                                {**s.to_json(), "origins": list(origins.get(s.env, ()))} for s in pack.slots
+                            ],
+                        }
+                    )
+                    + "\n"
+                )
             else:
                 for slot in pack.slots:
-                    out.write(f"{slot.env:<36} {slot.scheme:<20} for {', '.join(origins.get(slot.env, ())) or '-'}\n"
-                              f"{'':<36} {slot.description}\n")
+                    out.write(
+                        f"{slot.env:<36} {slot.scheme:<20} for {', '.join(origins.get(slot.env, ())) or '-'}\n"
+                        f"{'':<36} {slot.description}\n"
+                    )
                 if not pack.slots:
                     out.write(f"{pack.id} needs no credentials.\n")
             return EXIT_OK
@@ -93,13 +127,24 @@ def run_connect(pack: Pack, *, list_only: bool, as_json: bool, out: IO[str], app
             for bound, names in by_origins.items():
                 if bound:
                     recorded = record_approval(names, bound)
-                    out.write(f"Approved {', '.join(names)} from your environment for {', '.join(bound)} "
-                              f"(recorded in {recorded}).\n")
+                    out.write(
+                        f"Approved {', '.join(names)} from your environment for {', '.join(bound)} "
+                        f"(recorded in {recorded}).\n"
+                    )
             return EXIT_OK
         oauth = oauth or OAuthOptions()
         slots = pack.slots
-        signed = oauth_connect(pack.document, slots, list(pack.operations.values()), origins, oauth, out=out,
-                               as_json=as_json, target=target, browser=browser)
+        signed = oauth_connect(
+            pack.document,
+            slots,
+            list(pack.operations.values()),
+            origins,
+            oauth,
+            out=out,
+            as_json=as_json,
+            target=target,
+            browser=browser,
+        )
         if signed is not None:  # OAuth2 slots are signed in for; the others are asked for as before
             code, handled = signed
             slots = [slot for slot in slots if slot.env not in handled]
@@ -113,8 +158,11 @@ def run_connect(pack: Pack, *, list_only: bool, as_json: bool, out: IO[str], app
         stored, where = prompt_and_store(slots, lambda text: ask(terminal_text(text)), origins, target=target)
     except PackRuntimeError as exc:
         reason = exc.details.get("reason")
-        out.write(_dump({"ok": False, "error": exc.to_json()}) + "\n" if as_json else
-                  f"error {exc.code}{f' ({reason})' if reason else ''}: {exc.message}\n")
+        out.write(
+            _dump({"ok": False, "error": exc.to_json()}) + "\n"
+            if as_json
+            else f"error {exc.code}{f' ({reason})' if reason else ''}: {exc.message}\n"
+        )
         return exc.exit_code
     except (EOFError, KeyboardInterrupt):
         out.write("connect: cancelled, nothing stored.\n")

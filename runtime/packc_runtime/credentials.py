@@ -103,10 +103,13 @@ def _describe(key: str, scheme: Mapping[str, Any], kind: SlotKind) -> str:
     if kind in ("client_id", "client_secret"):
         return f"OAuth2 client-credentials {kind.replace('_', ' ')} for scheme {key!r}."
     flows = scheme.get("flows")
-    if stype == "openIdConnect" or (isinstance(flows, Mapping) and (
-            "authorizationCode" in flows or "deviceAuthorization" in flows)):
-        return (f"OAuth2 access token for scheme {key!r} ({stype}): a person signs in with connect --client-id ID "
-                "(the client id of an app registered with the provider), or enters one obtained beforehand.")
+    if stype == "openIdConnect" or (
+        isinstance(flows, Mapping) and ("authorizationCode" in flows or "deviceAuthorization" in flows)
+    ):
+        return (
+            f"OAuth2 access token for scheme {key!r} ({stype}): a person signs in with connect --client-id ID "
+            "(the client id of an app registered with the provider), or enters one obtained beforehand."
+        )
     return f"Access token obtained beforehand for scheme {key!r} ({stype})."
 
 
@@ -249,8 +252,13 @@ class CredentialSources:
         return self.stored(name, (origin, *also))
 
 
-def slot_origins(slots: Sequence[CredentialSlot], operations: Iterable[Any],
-                 document: Mapping[str, Any], *, every_enum: bool = True) -> dict[str, tuple[str, ...]]:
+def slot_origins(
+    slots: Sequence[CredentialSlot],
+    operations: Iterable[Any],
+    document: Mapping[str, Any],
+    *,
+    every_enum: bool = True,
+) -> dict[str, tuple[str, ...]]:
     """For each slot (by variable), the origins its value is sent to: what ``connect`` binds it to.
 
     The origins of the servers of every bound operation that may use the slot's scheme (server

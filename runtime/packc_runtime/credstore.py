@@ -68,8 +68,10 @@ def _read_owner_only(path: Path, what: str) -> dict[str, Any]:
     except OSError as exc:
         raise CredentialStoreError(f"The {what} {path} cannot be read ({exc.strerror}).") from None
     if info.st_mode & (stat.S_IRWXG | stat.S_IRWXO) or info.st_uid != os.getuid():
-        raise CredentialStoreError(f"The {what} {path} is readable by others or not owned by you; it is refused.",
-                                   fix=f"Run: chmod 600 {path}")
+        raise CredentialStoreError(
+            f"The {what} {path} is readable by others or not owned by you; it is refused.",
+            fix=f"Run: chmod 600 {path}",
+        )
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
@@ -112,8 +114,11 @@ def read_stored(path: Path | None = None) -> dict[str, dict[str, str]]:
 def read_approvals() -> dict[str, frozenset[str]]:
     """The approvals file as ``{variable name: origins it may be sent to}``."""
     raw = _read_owner_only(approvals_file(), "approvals file")
-    return {str(name): frozenset(o for o in origins if isinstance(o, str) and origin_of(o) == o)
-            for name, origins in raw.items() if isinstance(origins, list)}
+    return {
+        str(name): frozenset(o for o in origins if isinstance(o, str) and origin_of(o) == o)
+        for name, origins in raw.items()
+        if isinstance(origins, list)
+    }
 
 
 def approve_env(names: Iterable[str], origins: Iterable[str]) -> Path:
@@ -138,6 +143,7 @@ def keyring_status() -> tuple[Any | None, str]:
         return None, "the keyring is switched off (PACKC_KEYRING=off)"
     try:
         import keyring  # imported lazily: it is slow to import and rarely needed
+
         backend = keyring.get_keyring()
     except Exception as exc:  # any backend failure means: no keyring
         return None, f"no keyring is available ({type(exc).__name__})"
@@ -146,7 +152,10 @@ def keyring_status() -> tuple[Any | None, str]:
     parts = list(getattr(backend, "backends", None) or [backend])
     insecure = not parts or any(type(b).__module__.startswith(_INSECURE_MODULES) for b in parts)
     if insecure and setting != "allow-insecure":
-        return None, f"the keyring backend {module} is not a secure store (set PACKC_KEYRING=allow-insecure to use it)"
+        return (
+            None,
+            f"the keyring backend {module} is not a secure store (set PACKC_KEYRING=allow-insecure to use it)",
+        )
     return backend, f"keyring backend {module}"
 
 
@@ -165,8 +174,9 @@ def lookup_backend() -> Any | None:
     return _LOOKUP_BACKENDS[setting]
 
 
-def store_credentials(values: Mapping[str, str], origins: Iterable[str], *,
-                      target: Literal["keyring", "file"] | None = None) -> str:
+def store_credentials(
+    values: Mapping[str, str], origins: Iterable[str], *, target: Literal["keyring", "file"] | None = None
+) -> str:
     """Store credential values bound to ``origins``; returns where (``keyring`` or the file path).
 
     Without a target: the keyring when it is a secure backend, else the owner-only credentials file.
@@ -176,8 +186,10 @@ def store_credentials(values: Mapping[str, str], origins: Iterable[str], *,
     """
     bound = sorted({o for o in (origin_of(x) for x in origins) if o})
     if not bound:
-        raise CredentialStoreError("The pack names no http(s) server origin to bind the credentials to.",
-                                   fix="Pass the server the credentials are for: connect --server URL.")
+        raise CredentialStoreError(
+            "The pack names no http(s) server origin to bind the credentials to.",
+            fix="Pass the server the credentials are for: connect --server URL.",
+        )
     backend = None
     if target in (None, "keyring"):
         backend, why = keyring_status()
@@ -189,7 +201,9 @@ def store_credentials(values: Mapping[str, str], origins: Iterable[str], *,
                 for name, value in values.items():
                     backend.set_password(KEYRING_SERVICE, keyring_user(name, origin), value)
         except Exception as exc:
-            raise CredentialStoreError(f"The keyring refused to store the credentials ({type(exc).__name__}).") from None
+            raise CredentialStoreError(
+                f"The keyring refused to store the credentials ({type(exc).__name__})."
+            ) from None
         return "keyring"
     path = credentials_file()
     current: dict[str, Any] = _read_owner_only(path, "credentials file")

@@ -31,12 +31,68 @@ _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 # Extensions a file may get from the server's media type: data a viewer opens, never anything a
 # desktop runs or a browser scripts when the person (or an agent) opens the file (``.hta``, ``.jar``,
 # ``.msi``, ``.sh`` all come from ``mimetypes``); anything else is ``.bin``.
-_PASSIVE = frozenset({
-    ".bin", ".pdf", ".png", ".jpg", ".jpeg", ".gif", ".webp", ".bmp", ".tif", ".tiff", ".ico", ".avif", ".heic",
-    ".zip", ".gz", ".tgz", ".tar", ".bz2", ".xz", ".zst", ".7z", ".csv", ".tsv", ".json", ".txt", ".mp3", ".mp4",
-    ".m4a", ".wav", ".ogg", ".oga", ".ogv", ".webm", ".flac", ".mov", ".avi", ".mpeg", ".mpg", ".xlsx", ".docx",
-    ".pptx", ".odt", ".ods", ".odp", ".rtf", ".epub", ".parquet", ".avro", ".ics", ".vcf", ".pem", ".der", ".cer",
-    ".crt", ".woff", ".woff2", ".ttf", ".otf"})
+_PASSIVE = frozenset(
+    {
+        ".bin",
+        ".pdf",
+        ".png",
+        ".jpg",
+        ".jpeg",
+        ".gif",
+        ".webp",
+        ".bmp",
+        ".tif",
+        ".tiff",
+        ".ico",
+        ".avif",
+        ".heic",
+        ".zip",
+        ".gz",
+        ".tgz",
+        ".tar",
+        ".bz2",
+        ".xz",
+        ".zst",
+        ".7z",
+        ".csv",
+        ".tsv",
+        ".json",
+        ".txt",
+        ".mp3",
+        ".mp4",
+        ".m4a",
+        ".wav",
+        ".ogg",
+        ".oga",
+        ".ogv",
+        ".webm",
+        ".flac",
+        ".mov",
+        ".avi",
+        ".mpeg",
+        ".mpg",
+        ".xlsx",
+        ".docx",
+        ".pptx",
+        ".odt",
+        ".ods",
+        ".odp",
+        ".rtf",
+        ".epub",
+        ".parquet",
+        ".avro",
+        ".ics",
+        ".vcf",
+        ".pem",
+        ".der",
+        ".cer",
+        ".crt",
+        ".woff",
+        ".woff2",
+        ".ttf",
+        ".otf",
+    }
+)
 _DISPOSITION = re.compile(r"""filename\*?\s*=\s*(?:[A-Za-z0-9_-]*'[^']*')?"?([^";]*)""", re.I)
 _NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
 _PRIVATE = os.name != "nt"  # owners and modes are POSIX; Windows' temp folder is per user already
@@ -65,14 +121,22 @@ def _open_folder(folder: Path, default: bool) -> int:
     except FileExistsError:
         pass
     except OSError as exc:
-        raise DownloadFailed(f"The download folder {folder} cannot be created ({exc.strerror or exc}).",
-                             folder=str(folder)) from None
-    flags = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+        raise DownloadFailed(
+            f"The download folder {folder} cannot be created ({exc.strerror or exc}).", folder=str(folder)
+        ) from None
+    flags = (
+        os.O_RDONLY
+        | getattr(os, "O_DIRECTORY", 0)
+        | getattr(os, "O_NOFOLLOW", 0)
+        | getattr(os, "O_CLOEXEC", 0)
+    )
     try:
         fd = os.open(folder, flags)
     except OSError as exc:
         why = "is a symlink" if folder.is_symlink() else f"cannot be opened ({exc.strerror or exc})"
-        raise DownloadFailed(f"The download folder {folder} {why}; nothing was saved.", folder=str(folder)) from None
+        raise DownloadFailed(
+            f"The download folder {folder} {why}; nothing was saved.", folder=str(folder)
+        ) from None
     info = os.fstat(fd)
     problem = None
     if not stat.S_ISDIR(info.st_mode):
@@ -80,11 +144,16 @@ def _open_folder(folder: Path, default: bool) -> int:
     elif _PRIVATE and info.st_uid != os.geteuid():
         problem = "belongs to another user"
     elif _PRIVATE and info.st_mode & (0o077 if default else 0o022):
-        problem = (f"has mode {stat.S_IMODE(info.st_mode):04o}; it must be 0700" if default
-                   else f"is writable by others (mode {stat.S_IMODE(info.st_mode):04o})")
+        problem = (
+            f"has mode {stat.S_IMODE(info.st_mode):04o}; it must be 0700"
+            if default
+            else f"is writable by others (mode {stat.S_IMODE(info.st_mode):04o})"
+        )
     if problem is not None:
         os.close(fd)
-        raise DownloadFailed(f"The download folder {folder} {problem}; nothing was saved.", folder=str(folder))
+        raise DownloadFailed(
+            f"The download folder {folder} {problem}; nothing was saved.", folder=str(folder)
+        )
     return fd
 
 
@@ -102,7 +171,11 @@ def _same_file(fd: int | None, name: str, content: bytes) -> bool:
         return False
     try:
         info = os.fstat(existing)
-        if not stat.S_ISREG(info.st_mode) or info.st_size != len(content) or (_PRIVATE and info.st_uid != os.geteuid()):
+        if (
+            not stat.S_ISREG(info.st_mode)
+            or info.st_size != len(content)
+            or (_PRIVATE and info.st_uid != os.geteuid())
+        ):
             return False
         with os.fdopen(os.dup(existing), "rb") as handle:
             return handle.read() == content
@@ -116,8 +189,9 @@ def _write_new(fd: int | None, name: str, content: bytes) -> None:
         handle.write(content)
 
 
-def save_download(verb: str, content: bytes, media: str, disposition: str = "",
-                  environ: Mapping[str, str] | None = None) -> dict[str, Any]:
+def save_download(
+    verb: str, content: bytes, media: str, disposition: str = "", environ: Mapping[str, str] | None = None
+) -> dict[str, Any]:
     """Save a binary body; returns the envelope's body ``{"file", "bytes", "contentType"[, "suggestedName"]}``.
 
     Raises:
@@ -140,8 +214,10 @@ def save_download(verb: str, content: bytes, media: str, disposition: str = "",
                     break  # the same body saved before: reuse it
                 name = f"{stem}-{secrets.token_hex(4)}{ext}"  # something else holds the name: never touch it
             except OSError as exc:
-                raise DownloadFailed(f"The download could not be saved in {folder} ({exc.strerror or exc}).",
-                                     folder=str(folder)) from None
+                raise DownloadFailed(
+                    f"The download could not be saved in {folder} ({exc.strerror or exc}).",
+                    folder=str(folder),
+                ) from None
         else:
             raise DownloadFailed(f"No free file name for the download in {folder}.", folder=str(folder))
     finally:

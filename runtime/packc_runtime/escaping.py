@@ -21,8 +21,17 @@ import json
 import re
 import unicodedata
 
-__all__ = ["fenced_line", "invisible", "md_code", "md_text", "shell_line", "shell_word", "toml_string",
-           "visible", "yaml_scalar"]
+__all__ = [
+    "fenced_line",
+    "invisible",
+    "md_code",
+    "md_text",
+    "shell_line",
+    "shell_word",
+    "toml_string",
+    "visible",
+    "yaml_scalar",
+]
 
 # Characters that must never reach a file or terminal as themselves: C0/C1 controls, DEL, format
 # characters (bidi overrides, zero-width), line/paragraph separators, surrogates, private use.
@@ -44,8 +53,16 @@ def _show(ch: str) -> str:
 # Characters that show as nothing although their category is not a hidden one: variation selectors
 # (which can carry bytes unseen), the combining grapheme joiner, Mongolian free variation selectors,
 # Khmer inherent vowels, Hangul fillers.
-_BLANK_RANGES = ((0x034F, 0x034F), (0x115F, 0x1160), (0x17B4, 0x17B5), (0x180B, 0x180F), (0x3164, 0x3164),
-                 (0xFE00, 0xFE0F), (0xFFA0, 0xFFA0), (0xE0100, 0xE01EF))
+_BLANK_RANGES = (
+    (0x034F, 0x034F),
+    (0x115F, 0x1160),
+    (0x17B4, 0x17B5),
+    (0x180B, 0x180F),
+    (0x3164, 0x3164),
+    (0xFE00, 0xFE0F),
+    (0xFFA0, 0xFFA0),
+    (0xE0100, 0xE01EF),
+)
 
 
 def _unseen(ch: str) -> bool:
@@ -95,7 +112,9 @@ def md_text(text: str) -> str:
     out = " ".join(out.split())
     out = _MD_INLINE.sub(r"\\\1", out)
     out = _MD_ENTITY.sub(r"\\&", out)
-    return _MD_LINE_START.sub(lambda m: "\\" + m.group(1) if m.group(1) else m.group(2) + "\\" + m.group(3), out)
+    return _MD_LINE_START.sub(
+        lambda m: "\\" + m.group(1) if m.group(1) else m.group(2) + "\\" + m.group(3), out
+    )
 
 
 def md_code(text: str, *, in_table: bool = False) -> str:

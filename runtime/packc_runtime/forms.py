@@ -39,12 +39,17 @@ def deep_pairs(name: str, value: Any, arg: str) -> list[tuple[str, str]]:
         for key, item in value.items():
             key = str(key)
             if not key or "[" in key or "]" in key:
-                raise InvalidArgument(f"Argument {arg!r}: the key {key!r} cannot be sent in a form body (a key may not "
-                                      "be empty or hold '[' or ']', the form's nesting marks).", argument=arg)
+                raise InvalidArgument(
+                    f"Argument {arg!r}: the key {key!r} cannot be sent in a form body (a key may not "
+                    "be empty or hold '[' or ']', the form's nesting marks).",
+                    argument=arg,
+                )
             out.extend(deep_pairs(f"{name}[{key}]", item, arg))
         return out
     if isinstance(value, list):
-        return [pair for index, item in enumerate(value) for pair in deep_pairs(f"{name}[{index}]", item, arg)]
+        return [
+            pair for index, item in enumerate(value) for pair in deep_pairs(f"{name}[{index}]", item, arg)
+        ]
     return [(name, scalar_text(value))]
 
 
@@ -75,8 +80,9 @@ def _has_style(enc: Mapping[str, Any]) -> bool:
     return any(key in enc for key in _STYLE_KEYS)
 
 
-def form_pairs(name: str, value: Any, enc: Mapping[str, Any] | None,
-               arg: str | None = None) -> tuple[list[tuple[str, str]], bool]:
+def form_pairs(
+    name: str, value: Any, enc: Mapping[str, Any] | None, arg: str | None = None
+) -> tuple[list[tuple[str, str]], bool]:
     """The ``(key, text)`` pairs of one form property and whether reserved characters stay literal.
 
     ``contentType`` alone (no style, explode or allowReserved) serializes the value as that type
@@ -98,8 +104,9 @@ def _key(text: str) -> str:
     return quote(text, safe="[]")
 
 
-def urlencoded_body(fields: Mapping[str, Any], encoding: Mapping[str, Any],
-                    args: Mapping[str, str] | None = None) -> bytes:
+def urlencoded_body(
+    fields: Mapping[str, Any], encoding: Mapping[str, Any], args: Mapping[str, str] | None = None
+) -> bytes:
     """An ``application/x-www-form-urlencoded`` body for ``fields`` by ``encoding`` (``args``:
     property -> the argument that gave it, for errors)."""
     pieces: list[str] = []
@@ -117,8 +124,13 @@ def _part_type(value: Any, declared: Any) -> str | None:
     return "application/json" if isinstance(value, Mapping) else None
 
 
-def multipart_parts(fields: Mapping[str, Any], encoding: Mapping[str, Any], is_file: Mapping[str, bool],
-                    read_file: Any, args: Mapping[str, str] | None = None) -> list[Part]:
+def multipart_parts(
+    fields: Mapping[str, Any],
+    encoding: Mapping[str, Any],
+    is_file: Mapping[str, bool],
+    read_file: Any,
+    args: Mapping[str, str] | None = None,
+) -> list[Part]:
     """``multipart/form-data`` parts for ``fields``, in order, for httpx's ``files``.
 
     Args:
@@ -136,13 +148,21 @@ def multipart_parts(fields: Mapping[str, Any], encoding: Mapping[str, Any], is_f
         if is_file.get(name):
             for item in value if isinstance(value, list) else [value]:
                 filename, content = read_file(name, item)
-                parts.append((name, (filename, content, _part_type(item, declared) or "application/octet-stream")))
+                parts.append(
+                    (name, (filename, content, _part_type(item, declared) or "application/octet-stream"))
+                )
         elif _has_style(enc):
-            parts.extend((key, (None, text.encode())) for key, text in form_pairs(name, value, enc, (args or {}).get(name))[0])
+            parts.extend(
+                (key, (None, text.encode()))
+                for key, text in form_pairs(name, value, enc, (args or {}).get(name))[0]
+            )
         else:
             for item in value if isinstance(value, list) else [value]:
                 part_type = _part_type(item, declared)
-                text = (json.dumps(item, separators=(",", ":"), ensure_ascii=False)
-                        if part_type and _is_json_type(part_type) else scalar_text(item))
+                text = (
+                    json.dumps(item, separators=(",", ":"), ensure_ascii=False)
+                    if part_type and _is_json_type(part_type)
+                    else scalar_text(item)
+                )
                 parts.append((name, (None, text.encode(), part_type) if part_type else (None, text.encode())))
     return parts

@@ -73,8 +73,10 @@ class Identifier(str):
     kind: ClassVar[str] = "identifier"
     role: ClassVar[str] = "it becomes a file name"
     grammar: ClassVar[re.Pattern[str]] = _NAME
-    rule: ClassVar[str] = ("lower-case ASCII letters and digits with single hyphens between them, "
-                           "starting with a letter, at most 64 characters (e.g. petstore, github-issues)")
+    rule: ClassVar[str] = (
+        "lower-case ASCII letters and digits with single hyphens between them, "
+        "starting with a letter, at most 64 characters (e.g. petstore, github-issues)"
+    )
 
     def __new__(cls, value: object) -> Self:
         reason = cls.problem(value)
@@ -133,8 +135,10 @@ class VerbName(Identifier):
     kind = "verb name"
     role = "its words are typed on the pack's command line"
     grammar = _VERB
-    rule = ("dot-separated words of lower-case ASCII letters, digits and '_', each starting with a letter "
-            "or a digit, at most 64 characters (e.g. pets.list)")
+    rule = (
+        "dot-separated words of lower-case ASCII letters, digits and '_', each starting with a letter "
+        "or a digit, at most 64 characters (e.g. pets.list)"
+    )
 
 
 def sanitize_id(text: str, *, fallback: str = "api", limit: int = MAX_IDENTIFIER) -> PackId:

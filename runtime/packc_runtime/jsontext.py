@@ -65,8 +65,9 @@ def _scalar(value: Any) -> str | None:
     raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
 
 
-def _write(value: list[Any] | tuple[Any, ...] | dict[Any, Any], out: list[str], newline: str,
-           active: set[int]) -> None:
+def _write(
+    value: list[Any] | tuple[Any, ...] | dict[Any, Any], out: list[str], newline: str, active: set[int]
+) -> None:
     """Append a non-empty container; ``newline`` is the line break and indent of its own level."""
     marker = id(value)
     if marker in active:

@@ -96,24 +96,47 @@ def lint_pack(pack_dir: Path) -> list[Diagnostic]:
 def _check_manifest(m: Manifest, pack_dir: Path) -> list[Diagnostic]:
     out: list[Diagnostic] = []
     if m.id != m.id.lower() or not _ID.match(m.id):
-        out.append(_d("M014", _ptr("surface.json", "id"), f"Pack id {m.id!r} is not a lower-case id.",
-                      "Use lower-case letters, digits, '.', '_' and '-'."))
+        out.append(
+            _d(
+                "M014",
+                _ptr("surface.json", "id"),
+                f"Pack id {m.id!r} is not a lower-case id.",
+                "Use lower-case letters, digits, '.', '_' and '-'.",
+            )
+        )
     out += _check_identifiers(m)
     out += _check_kind(m, pack_dir)
     out += _check_hcp(m)
     for name, verb in m.verbs.items():
         where = ("verbs", name)
         if not VerbName.is_valid(name):
-            out.append(_d("M026", _ptr("surface.json", *where), f"Verb name {name!r} is not lower-case dotted words of at most 64 characters.",
-                          "Rename it, e.g. 'pets.list'."))
+            out.append(
+                _d(
+                    "M026",
+                    _ptr("surface.json", *where),
+                    f"Verb name {name!r} is not lower-case dotted words of at most 64 characters.",
+                    "Rename it, e.g. 'pets.list'.",
+                )
+            )
         if not verb.description:
-            out.append(_d("M029", _ptr("surface.json", *where, "description"), f"Verb {name!r} has no description.",
-                          "Add one sentence saying what it does."))
+            out.append(
+                _d(
+                    "M029",
+                    _ptr("surface.json", *where, "description"),
+                    f"Verb {name!r} has no description.",
+                    "Add one sentence saying what it does.",
+                )
+            )
         if verb.cli is not None and (not verb.cli or verb.cli[0] != m.cliBin):
             first = verb.cli[0] if verb.cli else ""
-            out.append(_d("M017", _ptr("surface.json", *where, "cli", 0),
-                          f"cli[] of {name!r} starts with {first!r}, not cliBin {m.cliBin!r}.",
-                          "Make the first token of every cli[] the cliBin."))
+            out.append(
+                _d(
+                    "M017",
+                    _ptr("surface.json", *where, "cli", 0),
+                    f"cli[] of {name!r} starts with {first!r}, not cliBin {m.cliBin!r}.",
+                    "Make the first token of every cli[] the cliBin.",
+                )
+            )
         out += _check_args(name, verb.args)
         out += _check_placeholders(name, verb)
     return out
@@ -123,39 +146,82 @@ def _check_identifiers(m: Manifest) -> list[Diagnostic]:
     """M033: the names that become a directory, a command and code follow the identifier grammar."""
     fields: list[tuple[type[Identifier], str | None, tuple[str, ...]]] = [
         (CliBin, m.cliBin, ("cliBin",)),
-        (Family, m.binding.family if m.binding else None, ("binding", "family"))]
+        (Family, m.binding.family if m.binding else None, ("binding", "family")),
+    ]
     if m.id == m.id.lower() and _ID.match(m.id):  # else M014 says it already
         fields.insert(0, (PackId, m.id, ("id",)))
-    return [_d("M033", _ptr("surface.json", *where), f"The {kind.kind} {value!r} {kind.problem(value)}.",
-               f"Use {kind.rule}.")
-            for kind, value, where in fields if value is not None and not kind.is_valid(value)]
+    return [
+        _d(
+            "M033",
+            _ptr("surface.json", *where),
+            f"The {kind.kind} {value!r} {kind.problem(value)}.",
+            f"Use {kind.rule}.",
+        )
+        for kind, value, where in fields
+        if value is not None and not kind.is_valid(value)
+    ]
 
 
 def _check_kind(m: Manifest, pack_dir: Path) -> list[Diagnostic]:
     out: list[Diagnostic] = []
     if m.kind == "wrap":
         if m.wrap is None:
-            out.append(_d("M005", _ptr("surface.json", "wrap"), "kind is wrap but wrap.bin is missing.",
-                          "Add wrap.bin: a CLI on PATH or a path inside the pack."))
+            out.append(
+                _d(
+                    "M005",
+                    _ptr("surface.json", "wrap"),
+                    "kind is wrap but wrap.bin is missing.",
+                    "Add wrap.bin: a CLI on PATH or a path inside the pack.",
+                )
+            )
         if not m.verbs and m.pass_through is None:
-            out.append(_d("M006", _ptr("surface.json", "verbs"), "kind is wrap but there are no named commands and no pass_through.",
-                          "Name the commands under verbs."))
+            out.append(
+                _d(
+                    "M006",
+                    _ptr("surface.json", "verbs"),
+                    "kind is wrap but there are no named commands and no pass_through.",
+                    "Name the commands under verbs.",
+                )
+            )
     if m.wrap is not None:
         out += _check_bin(m, pack_dir)
     if m.plane == "control" and (m.binding is None or m.binding.mode != "mothership"):
-        out.append(_d("M007", _ptr("surface.json", "binding", "mode"), "plane is control but binding.mode is not mothership.",
-                      "Set binding.mode to mothership, or plane to runtime."))
+        out.append(
+            _d(
+                "M007",
+                _ptr("surface.json", "binding", "mode"),
+                "plane is control but binding.mode is not mothership.",
+                "Set binding.mode to mothership, or plane to runtime.",
+            )
+        )
     if m.kind == "openapi":
         if m.openapi is None:
-            out.append(_d("M008", _ptr("surface.json", "openapi"), "kind is openapi but openapi is missing.",
-                          "Add openapi.path or openapi.url."))
+            out.append(
+                _d(
+                    "M008",
+                    _ptr("surface.json", "openapi"),
+                    "kind is openapi but openapi is missing.",
+                    "Add openapi.path or openapi.url.",
+                )
+            )
         elif m.openapi.path is not None and not _inside(pack_dir, m.openapi.path, must_exist=True):
-            out.append(_d("M027", _ptr("surface.json", "openapi", "path"),
-                          f"openapi.path {m.openapi.path!r} leaves the pack directory or does not exist.",
-                          "Keep the document inside the pack and name it relative to the pack directory."))
+            out.append(
+                _d(
+                    "M027",
+                    _ptr("surface.json", "openapi", "path"),
+                    f"openapi.path {m.openapi.path!r} leaves the pack directory or does not exist.",
+                    "Keep the document inside the pack and name it relative to the pack directory.",
+                )
+            )
     if m.kind == "sense_only" and not m.stimulusTriggers:
-        out.append(_d("M009", _ptr("surface.json", "stimulusTriggers"), "kind is sense_only but there is no trigger.",
-                      "Declare at least one stimulusTriggers entry."))
+        out.append(
+            _d(
+                "M009",
+                _ptr("surface.json", "stimulusTriggers"),
+                "kind is sense_only but there is no trigger.",
+                "Declare at least one stimulusTriggers entry.",
+            )
+        )
     return out
 
 
@@ -176,16 +242,29 @@ def _check_bin(m: Manifest, pack_dir: Path) -> list[Diagnostic]:
     where = _ptr("surface.json", "wrap", "bin")
     if "/" in binary or "\\" in binary:
         if not _inside(pack_dir, binary, must_exist=False):
-            return [_d("M024", where, f"wrap.bin {binary!r} leaves the pack directory.",
-                       "Install copies only the pack: put the program inside it and name it relative to the pack, without '..'.")]
+            return [
+                _d(
+                    "M024",
+                    where,
+                    f"wrap.bin {binary!r} leaves the pack directory.",
+                    "Install copies only the pack: put the program inside it and name it relative to the pack, without '..'.",
+                )
+            ]
         if not (pack_dir / binary).exists():
-            return [_d("M030", where, f"wrap.bin {binary!r} is not in the pack.", "Add the program to the pack.")]
+            return [
+                _d("M030", where, f"wrap.bin {binary!r} is not in the pack.", "Add the program to the pack.")
+            ]
         return []
     mode = m.wrap.workspace.mode if m.wrap.workspace else "none"
     if mode == "none":
-        return [_d("M023", _ptr("surface.json", "wrap", "workspace", "mode"),
-                   f"The CLI {binary!r} on PATH would run in the pack directory (workspace.mode none).",
-                   "Set wrap.workspace.mode to project (or workspace) so it runs where it is useful.")]
+        return [
+            _d(
+                "M023",
+                _ptr("surface.json", "wrap", "workspace", "mode"),
+                f"The CLI {binary!r} on PATH would run in the pack directory (workspace.mode none).",
+                "Set wrap.workspace.mode to project (or workspace) so it runs where it is useful.",
+            )
+        ]
     return []
 
 
@@ -195,20 +274,35 @@ def _check_hcp(m: Manifest) -> list[Diagnostic]:
     out: list[Diagnostic] = []
     h = m.hcp
     if h.pack_id != m.id:
-        out.append(_d("M013", _ptr("surface.json", "hcp", "pack_id"), f"hcp.pack_id {h.pack_id!r} differs from id {m.id!r}.",
-                      "Make hcp.pack_id equal the id."))
+        out.append(
+            _d(
+                "M013",
+                _ptr("surface.json", "hcp", "pack_id"),
+                f"hcp.pack_id {h.pack_id!r} differs from id {m.id!r}.",
+                "Make hcp.pack_id equal the id.",
+            )
+        )
     checks: list[tuple[str, Any, Any]] = [
         ("adapter_kind", h.adapter_kind, m.kind),
         ("plane", h.plane, m.plane),
         ("transports", h.transports, m.transports),
         ("wrap", h.wrap.bin if h.wrap else None, m.wrap.bin if m.wrap else None),
-        ("binding", (h.binding.mode, h.binding.hub) if h.binding else None,
-         (m.binding.mode, m.binding.hub) if m.binding else None),
+        (
+            "binding",
+            (h.binding.mode, h.binding.hub) if h.binding else None,
+            (m.binding.mode, m.binding.hub) if m.binding else None,
+        ),
     ]
     for field, declared, actual in checks:
         if declared is not None and declared != actual:
-            out.append(_d("M025", _ptr("surface.json", "hcp", field), f"hcp.{field} is {declared!r} but the manifest says {actual!r}.",
-                          "Make the hcp metadata agree with the manifest, or drop it and let it be derived."))
+            out.append(
+                _d(
+                    "M025",
+                    _ptr("surface.json", "hcp", field),
+                    f"hcp.{field} is {declared!r} but the manifest says {actual!r}.",
+                    "Make the hcp metadata agree with the manifest, or drop it and let it be derived.",
+                )
+            )
     return out
 
 
@@ -229,12 +323,24 @@ def _check_count(m: Manifest, policy: Policy | None) -> list[Diagnostic]:
         return []
     where = _ptr("surface.json", "verbs")
     if n > _MAX_VERBS:
-        return [_d("M015", where, f"The pack names {n} verbs; at most {_MAX_VERBS} are allowed.",
-                   "Split it into two packs (packc compile --split does this).")]
+        return [
+            _d(
+                "M015",
+                where,
+                f"The pack names {n} verbs; at most {_MAX_VERBS} are allowed.",
+                "Split it into two packs (packc compile --split does this).",
+            )
+        ]
     if n < _MIN_VERBS and not _is_public_read(m, policy):
-        return [_d("M016", where, f"The pack names {n} verb(s); a pack that needs credentials or writes should name "
-                   f"at least {_MIN_VERBS} (fine for a small API).",
-                   "Add verbs if the API has more; a small API's pack may stay small.")]
+        return [
+            _d(
+                "M016",
+                where,
+                f"The pack names {n} verb(s); a pack that needs credentials or writes should name "
+                f"at least {_MIN_VERBS} (fine for a small API).",
+                "Add verbs if the API has more; a small API's pack may stay small.",
+            )
+        ]
     return []
 
 
@@ -244,8 +350,14 @@ def _check_args(verb: str, args: Mapping[str, Any] | None) -> list[Diagnostic]:
     where = _ptr("surface.json", "verbs", verb, "args")
     problem = _schema_problem(args)
     if problem:
-        return [_d("M020", where, f"args of {verb!r} is not a valid JSON Schema object: {problem}.",
-                   "Fix args: an object schema with properties and required.")]
+        return [
+            _d(
+                "M020",
+                where,
+                f"args of {verb!r} is not a valid JSON Schema object: {problem}.",
+                "Fix args: an object schema with properties and required.",
+            )
+        ]
     out: list[Diagnostic] = []
     properties = args.get("properties", {})
     positions: dict[Any, str] = {}
@@ -255,18 +367,28 @@ def _check_args(verb: str, args: Mapping[str, Any] | None) -> list[Diagnostic]:
         if "x-position" in prop:
             pos = prop["x-position"]
             if pos in positions or not isinstance(pos, int) or isinstance(pos, bool) or pos < 0:
-                out.append(_d("M022", f"{where}/properties/{escape_token(name)}/x-position",
-                              f"x-position {pos!r} of {name!r} is not a distinct non-negative integer"
-                              + (f" (also used by {positions[pos]!r})." if pos in positions else "."),
-                              "Give each positional argument its own x-position."))
+                out.append(
+                    _d(
+                        "M022",
+                        f"{where}/properties/{escape_token(name)}/x-position",
+                        f"x-position {pos!r} of {name!r} is not a distinct non-negative integer"
+                        + (f" (also used by {positions[pos]!r})." if pos in positions else "."),
+                        "Give each positional argument its own x-position.",
+                    )
+                )
             else:
                 positions[pos] = name
         for i, example in enumerate(prop.get("examples", []) or []):
             error = _validation_error(prop, example)
             if error:
-                out.append(_d("M021", f"{where}/properties/{escape_token(name)}/examples/{i}",
-                              f"Example {example!r} of {name!r} does not validate: {error}.",
-                              "Fix the example or the property's schema."))
+                out.append(
+                    _d(
+                        "M021",
+                        f"{where}/properties/{escape_token(name)}/examples/{i}",
+                        f"Example {example!r} of {name!r} does not validate: {error}.",
+                        "Fix the example or the property's schema.",
+                    )
+                )
     return out
 
 
@@ -285,7 +407,9 @@ def _schema_problem(args: Mapping[str, Any]) -> str:
 
 def _validation_error(schema: Any, value: Any) -> str:
     try:  # the packs of one API repeat most argument schemas and their examples: check each pair once
-        return _cached_validation_error(json.dumps(schema, ensure_ascii=False), json.dumps(value, ensure_ascii=False))
+        return _cached_validation_error(
+            json.dumps(schema, ensure_ascii=False), json.dumps(value, ensure_ascii=False)
+        )
     except (TypeError, ValueError):  # not JSON (a pack read from JSON never gets here)
         return _apply(schema, value)
 
@@ -334,46 +458,92 @@ def _check_placeholders(name: str, verb: Any) -> list[Diagnostic]:
         for placeholder in placeholders(template):
             if placeholder == "result" or placeholder.startswith("result."):
                 if not is_done:
-                    out.append(_d("M019", where, f"{{{{{placeholder}}}}} is only allowed in a done title.",
-                                  "Use an argument placeholder here, or move it to title.done."))
+                    out.append(
+                        _d(
+                            "M019",
+                            where,
+                            f"{{{{{placeholder}}}}} is only allowed in a done title.",
+                            "Use an argument placeholder here, or move it to title.done.",
+                        )
+                    )
             elif verb.args is not None and placeholder not in known:
                 # A verb without args takes its placeholders as implied string arguments (the
                 # reference's own ledger `connect` does); once args is declared it must be complete.
-                out.append(_d("M018", where, f"Placeholder {{{{{placeholder}}}}} of {name!r} maps to no argument.",
-                              "Add the argument to args.properties or fix the placeholder's name."))
+                out.append(
+                    _d(
+                        "M018",
+                        where,
+                        f"Placeholder {{{{{placeholder}}}}} of {name!r} maps to no argument.",
+                        "Add the argument to args.properties or fix the placeholder's name.",
+                    )
+                )
     return out
 
 
 def _check_policy(m: Manifest, p: Policy) -> list[Diagnostic]:
     out: list[Diagnostic] = []
     if p.surface_id != m.id:
-        out.append(_d("M004", _ptr("policy.json", "surface_id"), f"policy.json surface_id {p.surface_id!r} differs from id {m.id!r}.",
-                      "Make surface_id equal the manifest id."))
+        out.append(
+            _d(
+                "M004",
+                _ptr("policy.json", "surface_id"),
+                f"policy.json surface_id {p.surface_id!r} differs from id {m.id!r}.",
+                "Make surface_id equal the manifest id.",
+            )
+        )
     for verb in m.verbs:
         if verb not in p.commands:
-            out.append(_d("M010", _ptr("policy.json", "commands", verb), f"Verb {verb!r} has no policy.json row.",
-                          'Add {"access": "read"} or {"access": "write"} for it.'))
+            out.append(
+                _d(
+                    "M010",
+                    _ptr("policy.json", "commands", verb),
+                    f"Verb {verb!r} has no policy.json row.",
+                    'Add {"access": "read"} or {"access": "write"} for it.',
+                )
+            )
     for command in p.commands:
         if command not in m.verbs:
-            out.append(_d("M011", _ptr("policy.json", "commands", command), f"policy.json row {command!r} names no verb.",
-                          "Remove the row or add the verb."))
+            out.append(
+                _d(
+                    "M011",
+                    _ptr("policy.json", "commands", command),
+                    f"policy.json row {command!r} names no verb.",
+                    "Remove the row or add the verb.",
+                )
+            )
     refs = [t.ref for t in m.stimulusTriggers or []]
     stimuli = p.stimuli or {}
     for i, ref in enumerate(refs):
         if ref not in stimuli:
-            out.append(_d("M012", _ptr("surface.json", "stimulusTriggers", i, "ref"), f"Trigger {ref!r} has no policy.json stimuli row.",
-                          f'Add "{ref}": {{}} under stimuli in policy.json.'))
+            out.append(
+                _d(
+                    "M012",
+                    _ptr("surface.json", "stimulusTriggers", i, "ref"),
+                    f"Trigger {ref!r} has no policy.json stimuli row.",
+                    f'Add "{ref}": {{}} under stimuli in policy.json.',
+                )
+            )
     for ref in stimuli:
         if ref not in refs:
-            out.append(_d("M028", _ptr("policy.json", "stimuli", ref), f"stimuli row {ref!r} names no trigger.",
-                          "Remove the row or declare the trigger in stimulusTriggers."))
+            out.append(
+                _d(
+                    "M028",
+                    _ptr("policy.json", "stimuli", ref),
+                    f"stimuli row {ref!r} names no trigger.",
+                    "Remove the row or declare the trigger in stimulusTriggers.",
+                )
+            )
     return out
 
 
 def _check_care(m: Manifest, p: Policy, pack_dir: Path) -> list[Diagnostic]:
     """M031/M032: policy.json may not lower what a verb's HTTP method implies (a hand-edited pack)."""
-    if m.kind != "openapi" or m.openapi is None or m.openapi.path is None \
-            or not _inside(pack_dir, m.openapi.path, must_exist=True):
+    if (
+        m.kind != "openapi"
+        or m.openapi is None
+        or m.openapi.path is None
+        or not _inside(pack_dir, m.openapi.path, must_exist=True)
+    ):
         return []
     try:
         document = json.loads((pack_dir / m.openapi.path).read_text(encoding="utf-8"))
@@ -384,11 +554,21 @@ def _check_care(m: Manifest, p: Policy, pack_dir: Path) -> list[Diagnostic]:
     for verb, row in p.commands.items():
         method = methods.get(verb)
         if method in NEVER_READ_METHODS and row.access == "read":
-            out.append(_d("M031", _ptr("policy.json", "commands", verb, "access"),
-                          f"Verb {verb!r} sends a {method} but policy.json makes it a read (sent without confirmation).",
-                          'Set "access": "write" (the runtime treats it as a write anyway).'))
+            out.append(
+                _d(
+                    "M031",
+                    _ptr("policy.json", "commands", verb, "access"),
+                    f"Verb {verb!r} sends a {method} but policy.json makes it a read (sent without confirmation).",
+                    'Set "access": "write" (the runtime treats it as a write anyway).',
+                )
+            )
         if method in DESTRUCTIVE_METHODS and not row.destructive:
-            out.append(_d("M032", _ptr("policy.json", "commands", verb, "destructive"),
-                          f"Verb {verb!r} sends a DELETE but policy.json does not mark it destructive.",
-                          'Add "destructive": true to its row.'))
+            out.append(
+                _d(
+                    "M032",
+                    _ptr("policy.json", "commands", verb, "destructive"),
+                    f"Verb {verb!r} sends a DELETE but policy.json does not mark it destructive.",
+                    'Add "destructive": true to its row.',
+                )
+            )
     return out

@@ -45,9 +45,14 @@ def check_mcp(m: Manifest, pack_dir: Path) -> list[Diagnostic]:
 
     out: list[Diagnostic] = []
     if "mcp" in (m.transports or []) and m.kind != "openapi":
-        out.append(_d("M040", _ptr("surface.json", "transports"),
-                      f"transports lists mcp but kind is {m.kind!r}: packc serve runs openapi packs only.",
-                      "Remove mcp from transports, or make the pack kind openapi."))
+        out.append(
+            _d(
+                "M040",
+                _ptr("surface.json", "transports"),
+                f"transports lists mcp but kind is {m.kind!r}: packc serve runs openapi packs only.",
+                "Remove mcp from transports, or make the pack kind openapi.",
+            )
+        )
     harness = pack_dir / "HARNESS.md"
     if not harness.is_file():
         return out
@@ -63,11 +68,19 @@ def check_mcp(m: Manifest, pack_dir: Path) -> list[Diagnostic]:
         if name != pack_dir.name:
             problems.append(f"name {name!r} is not the directory name {pack_dir.name!r}")
         if len(name) > _NAME_MAX or not _SKILL_NAME.match(name):
-            problems.append("name is not lower-case letters, digits and single hyphens of at most 64 characters")
+            problems.append(
+                "name is not lower-case letters, digits and single hyphens of at most 64 characters"
+            )
         if not description or len(description) > _DESCRIPTION_MAX:
             problems.append(f"description is empty or longer than {_DESCRIPTION_MAX} characters")
     if problems:
-        out.append(_d("M041", "HARNESS.md#/front-matter", "HARNESS.md is not an Agent Skills file: "
-                      + "; ".join(problems) + ".", "Start it with ---, name: <directory name>, description: "
-                      "<what the pack does, at most 1024 characters>, ---."))
+        out.append(
+            _d(
+                "M041",
+                "HARNESS.md#/front-matter",
+                "HARNESS.md is not an Agent Skills file: " + "; ".join(problems) + ".",
+                "Start it with ---, name: <directory name>, description: "
+                "<what the pack does, at most 1024 characters>, ---.",
+            )
+        )
     return out

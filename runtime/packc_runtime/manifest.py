@@ -245,18 +245,30 @@ def _load(path: Path, file: str) -> tuple[Any, list[Diagnostic]]:
             Diagnostic("M001", "error", where, f"{file} is missing.", f"Create {file} in the pack directory.")
         ]
     except (OSError, UnicodeDecodeError) as exc:
-        return None, [Diagnostic("M001", "error", where, f"{file} cannot be read: {exc}.", "Save it as UTF-8 text.")]
+        return None, [
+            Diagnostic("M001", "error", where, f"{file} cannot be read: {exc}.", "Save it as UTF-8 text.")
+        ]
     try:
         return json.loads(text), []
     except (json.JSONDecodeError, RecursionError) as exc:
-        message = f"{file} is not valid JSON: {exc}." if isinstance(exc, json.JSONDecodeError) else f"{file} is nested too deeply."
+        message = (
+            f"{file} is not valid JSON: {exc}."
+            if isinstance(exc, json.JSONDecodeError)
+            else f"{file} is nested too deeply."
+        )
         return None, [Diagnostic("M002", "error", where, message, "Fix the JSON syntax.")]
 
 
 def _validation_diagnostics(file: str, exc: ValidationError) -> list[Diagnostic]:
     out = []
     for err in exc.errors(include_url=False):
-        loc = [part for part in err["loc"] if not (isinstance(part, str) and part.startswith(("function-", "literal[", "list[", "str", "dict[")))]
+        loc = [
+            part
+            for part in err["loc"]
+            if not (
+                isinstance(part, str) and part.startswith(("function-", "literal[", "list[", "str", "dict["))
+            )
+        ]
         ptr = f"{file}#" + "".join("/" + escape_token(p) for p in loc)
         ptr = ptr.replace("/adapter_kind", "/kind")
         kind = err["type"]
@@ -274,13 +286,19 @@ def _validation_diagnostics(file: str, exc: ValidationError) -> list[Diagnostic]
 
 def _parse(model: type[M], data: Any, file: str) -> tuple[M | None, list[Diagnostic]]:
     if not isinstance(data, Mapping):
-        return None, [Diagnostic("M003", "error", f"{file}#", f"{file} must hold a JSON object.", "Wrap the fields in { }.")]
+        return None, [
+            Diagnostic(
+                "M003", "error", f"{file}#", f"{file} must hold a JSON object.", "Wrap the fields in { }."
+            )
+        ]
     try:
         return model.model_validate(data), []
     except ValidationError as exc:
         return None, _validation_diagnostics(file, exc)
     except RecursionError:
-        return None, [Diagnostic("M002", "error", f"{file}#", f"{file} is nested too deeply.", "Flatten the document.")]
+        return None, [
+            Diagnostic("M002", "error", f"{file}#", f"{file} is nested too deeply.", "Flatten the document.")
+        ]
 
 
 def parse_manifest(data: Any) -> tuple[Manifest | None, list[Diagnostic]]:

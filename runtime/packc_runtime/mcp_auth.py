@@ -31,11 +31,13 @@ Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
 Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
-_REFUSED = json.dumps({
-    "error": "invalid_token",
-    "error_description": "This packc serve needs the header 'Authorization: Bearer <secret>': the secret was printed "
-                         "when the server started (or is in its --token-file).",
-}).encode()
+_REFUSED = json.dumps(
+    {
+        "error": "invalid_token",
+        "error_description": "This packc serve needs the header 'Authorization: Bearer <secret>': the secret was printed "
+        "when the server started (or is in its --token-file).",
+    }
+).encode()
 
 
 class TokenFileError(ValueError):
@@ -71,10 +73,14 @@ def secret_from_file(path: Path) -> str:
     except OSError as exc:
         raise TokenFileError(f"cannot read {path}: {exc.strerror}") from None
     if os.name == "posix" and mode & (stat.S_IRWXG | stat.S_IRWXO):
-        raise TokenFileError(f"{path} can be read by other users (mode {stat.S_IMODE(mode):o}); "
-                             f"run `chmod 600 {path}` or delete it to get a new secret")
+        raise TokenFileError(
+            f"{path} can be read by other users (mode {stat.S_IMODE(mode):o}); "
+            f"run `chmod 600 {path}` or delete it to get a new secret"
+        )
     if len(text) < 32 or any(c.isspace() for c in text):
-        raise TokenFileError(f"{path} must hold one secret of at least 32 characters; delete it to get a new one")
+        raise TokenFileError(
+            f"{path} must hold one secret of at least 32 characters; delete it to get a new one"
+        )
     return text
 
 
@@ -105,7 +111,15 @@ class BearerGate:
         if scope["type"] == "websocket":
             await send({"type": "websocket.close", "code": 1008})
             return
-        await send({"type": "http.response.start", "status": 401, "headers": [
-            (b"content-type", b"application/json"), (b"content-length", str(len(_REFUSED)).encode()),
-            (b"www-authenticate", b'Bearer realm="packc serve", error="invalid_token"')]})
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 401,
+                "headers": [
+                    (b"content-type", b"application/json"),
+                    (b"content-length", str(len(_REFUSED)).encode()),
+                    (b"www-authenticate", b'Bearer realm="packc serve", error="invalid_token"'),
+                ],
+            }
+        )
         await send({"type": "http.response.body", "body": _REFUSED})

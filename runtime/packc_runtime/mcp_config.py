@@ -47,7 +47,9 @@ def _input_id(env: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", env.lower()).strip("-")
 
 
-def config_snippet(host: str, name: str, command: Sequence[str], slots: Sequence[CredentialSlot]) -> dict[str, Any]:
+def config_snippet(
+    host: str, name: str, command: Sequence[str], slots: Sequence[CredentialSlot]
+) -> dict[str, Any]:
     """The JSON object to merge into ``host``'s configuration file.
 
     Raises:
@@ -57,8 +59,15 @@ def config_snippet(host: str, name: str, command: Sequence[str], slots: Sequence
         raise KeyError(host)
     entry: dict[str, Any] = {"command": command[0], "args": list(command[1:])}
     if host == "vscode":
-        inputs = [{"type": "promptString", "id": _input_id(s.env), "description": f"{s.env}: {s.description}",
-                   "password": True} for s in slots]
+        inputs = [
+            {
+                "type": "promptString",
+                "id": _input_id(s.env),
+                "description": f"{s.env}: {s.description}",
+                "password": True,
+            }
+            for s in slots
+        ]
         server: dict[str, Any] = {"type": "stdio", **entry}
         if slots:
             server["env"] = {s.env: "${input:" + _input_id(s.env) + "}" for s in slots}
@@ -94,7 +103,11 @@ def http_snippet(host: str, name: str, url: str) -> dict[str, Any]:
     secret_ref = variable % (_VSCODE_INPUT if host == "vscode" else TOKEN_ENV)
     server = {**fixed, key: url, "headers": {"Authorization": "Bearer " + secret_ref}}
     if host == "vscode":
-        prompt = {"type": "promptString", "id": _VSCODE_INPUT, "password": True,
-                  "description": f"The bearer secret of packc serve for {name} (its --token-file)"}
+        prompt = {
+            "type": "promptString",
+            "id": _VSCODE_INPUT,
+            "password": True,
+            "description": f"The bearer secret of packc serve for {name} (its --token-file)",
+        }
         return {"inputs": [prompt], "servers": {name: server}}
     return {"mcpServers": {name: server}}

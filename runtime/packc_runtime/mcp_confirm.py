@@ -23,8 +23,15 @@ from typing import Any, Literal
 
 from .mcp_tools import card_line, render_card
 
-__all__ = ["APPROVE_FIELD", "ApprovalLedger", "Decision", "args_digest", "decision_of", "form_message",
-           "form_schema"]
+__all__ = [
+    "APPROVE_FIELD",
+    "ApprovalLedger",
+    "Decision",
+    "args_digest",
+    "decision_of",
+    "form_message",
+    "form_schema",
+]
 
 APPROVE_FIELD = "approve"
 Decision = Literal["accept", "decline", "cancel"]
@@ -49,7 +56,11 @@ def form_message(tool: str, card: Mapping[str, Any], args: Mapping[str, Any] | N
 
 
 def _shown(value: Any) -> str:
-    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
+    return (
+        value
+        if isinstance(value, str)
+        else json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
+    )
 
 
 def form_schema(card: Mapping[str, Any]) -> dict[str, Any]:
@@ -58,9 +69,14 @@ def form_schema(card: Mapping[str, Any]) -> dict[str, Any]:
     title = card_line(card.get("title") or "this change")
     return {
         "type": "object",
-        "properties": {APPROVE_FIELD: {"type": "boolean", "title": f"Send: {title}"[:200],
-                                       "description": "Yes sends the request shown above; no sends nothing.",
-                                       "default": False}},
+        "properties": {
+            APPROVE_FIELD: {
+                "type": "boolean",
+                "title": f"Send: {title}"[:200],
+                "description": "Yes sends the request shown above; no sends nothing.",
+                "default": False,
+            }
+        },
         "required": [APPROVE_FIELD],
     }
 
@@ -98,4 +114,8 @@ class ApprovalLedger:
             return False
         with self._lock:
             issued = self._pending.pop(nonce, None)
-        return issued is not None and secrets.compare_digest(issued, bound) and secrets.compare_digest(bound, digest)
+        return (
+            issued is not None
+            and secrets.compare_digest(issued, bound)
+            and secrets.compare_digest(bound, digest)
+        )

@@ -56,8 +56,14 @@ def _cli_line(spec: ToolSpec, args: Mapping[str, Any], *, confirm: bool = False)
     import json
     import shlex
 
-    line = ["packc", "call", str(spec.pack.directory), spec.verb, "--args",
-            json.dumps(args, ensure_ascii=False, separators=(",", ":"), sort_keys=True)]
+    line = [
+        "packc",
+        "call",
+        str(spec.pack.directory),
+        spec.verb,
+        "--args",
+        json.dumps(args, ensure_ascii=False, separators=(",", ":"), sort_keys=True),
+    ]
     return shlex.join([*line, "--confirm"] if confirm else line)
 
 
@@ -89,8 +95,14 @@ class PackServer:
         output_schemas: declare each tool's ``outputSchema`` where the document gives a small one.
     """
 
-    def __init__(self, packs: Sequence[Pack], *, host_confirms: bool = False,
-                 max_result_bytes: int = DEFAULT_MAX_RESULT_BYTES, output_schemas: bool = True) -> None:
+    def __init__(
+        self,
+        packs: Sequence[Pack],
+        *,
+        host_confirms: bool = False,
+        max_result_bytes: int = DEFAULT_MAX_RESULT_BYTES,
+        output_schemas: bool = True,
+    ) -> None:
         self.packs = list(packs)
         self.tools: dict[str, ToolSpec] = build_tools(self.packs, with_output_schema=output_schemas)
         self.host_confirms = host_confirms
@@ -98,26 +110,38 @@ class PackServer:
         self.ledger = ApprovalLedger()
         self._calls = CallThreads(_CALL_THREADS)
         self._listing = types.ListToolsResult(
-            tools=[types.Tool.model_validate(spec.definition) for spec in self.tools.values()])
+            tools=[types.Tool.model_validate(spec.definition) for spec in self.tools.values()]
+        )
         name = self.packs[0].id if len(self.packs) == 1 else "packc"
         self.server: Server[Any] = Server(
-            name, version=_version(), title="packc: " + ", ".join(p.id for p in self.packs)[:200],
-            instructions=self._instructions(), on_list_tools=self._list_tools,
-            get_tool_input_schema=lambda tool: self.tools[tool].definition["inputSchema"] if tool in self.tools
-            else None)
+            name,
+            version=_version(),
+            title="packc: " + ", ".join(p.id for p in self.packs)[:200],
+            instructions=self._instructions(),
+            on_list_tools=self._list_tools,
+            get_tool_input_schema=lambda tool: (
+                self.tools[tool].definition["inputSchema"] if tool in self.tools else None
+            ),
+        )
         # Registered as a plain handler: a result goes back as the wire dict (``_result``), not a model.
         self.server.add_request_handler("tools/call", types.CallToolRequestParams, self._call_tool)
-        self.server.middleware = [_TracedWhenConfigured(m) if type(m).__name__ == "OpenTelemetryMiddleware" else m
-                                  for m in self.server.middleware]
+        self.server.middleware = [
+            _TracedWhenConfigured(m) if type(m).__name__ == "OpenTelemetryMiddleware" else m
+            for m in self.server.middleware
+        ]
         # Seals the stateless protocol's requestState, bound to the tool name and its arguments.
-        self.server.middleware.append(RequestStateBoundary(RequestStateSecurity.ephemeral(), default_audience=name))
+        self.server.middleware.append(
+            RequestStateBoundary(RequestStateSecurity.ephemeral(), default_audience=name)
+        )
 
     def _instructions(self) -> str:
         names = ", ".join(str(p.manifest.get("name") or p.id) for p in self.packs)
-        return (f"Tools for {names}. Each tool is one command of the API with a JSON-Schema arguments object. "
-                "Tools that change data show a person a preview and send only after they approve; if the "
-                "result says not_confirmed, nothing was sent. Results carry the envelope "
-                "{ok, status, title, body | error}.")
+        return (
+            f"Tools for {names}. Each tool is one command of the API with a JSON-Schema arguments object. "
+            "Tools that change data show a person a preview and send only after they approve; if the "
+            "result says not_confirmed, nothing was sent. Results carry the envelope "
+            "{ok, status, title, body | error}."
+        )
 
     async def aclose(self) -> None:
         """Wait for the calls under way, stop the call threads, close every pack's connection pools."""
@@ -127,12 +151,18 @@ class PackServer:
 
     # --- handlers ---
 
-    async def _list_tools(self, ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None,
-                          ) -> types.ListToolsResult:
+    async def _list_tools(
+        self,
+        ctx: ServerRequestContext[Any],
+        params: types.PaginatedRequestParams | None,
+    ) -> types.ListToolsResult:
         return self._listing
 
-    async def _call_tool(self, ctx: ServerRequestContext[Any], params: types.CallToolRequestParams,
-                         ) -> dict[str, Any] | types.InputRequiredResult:
+    async def _call_tool(
+        self,
+        ctx: ServerRequestContext[Any],
+        params: types.CallToolRequestParams,
+    ) -> dict[str, Any] | types.InputRequiredResult:
         spec = self.tools.get(params.name)
         if spec is None:
             raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown tool: {params.name}")
@@ -147,14 +177,22 @@ class PackServer:
         if decision == "accept":
             return self._result(spec, await self._send(spec, args, confirm=True), args)
         if decision in _NOT_SENT:
-            envelope["error"] = {**envelope["error"], "code": "not_confirmed", "message": _NOT_SENT[decision],
-                                 "declined": decision}
+            envelope["error"] = {
+                **envelope["error"],
+                "code": "not_confirmed",
+                "message": _NOT_SENT[decision],
+                "declined": decision,
+            }
             return self._result(spec, envelope, args)
-        envelope["error"] = {**envelope["error"], "message": (
-            f"{spec.name} changes data and this MCP client cannot ask a person (it has no form elicitation): "
-            "nothing was sent. Show the preview to the person; to send it they can run "
-            f"`{_cli_line(spec, args, confirm=True)}`, or the server can be started with --host-confirms if this "
-            "host asks the person before every tool call.")}
+        envelope["error"] = {
+            **envelope["error"],
+            "message": (
+                f"{spec.name} changes data and this MCP client cannot ask a person (it has no form elicitation): "
+                "nothing was sent. Show the preview to the person; to send it they can run "
+                f"`{_cli_line(spec, args, confirm=True)}`, or the server can be started with --host-confirms if this "
+                "host asks the person before every tool call."
+            ),
+        }
         return self._result(spec, envelope, args)
 
     async def _send(self, spec: ToolSpec, args: Mapping[str, Any], *, confirm: bool) -> dict[str, Any]:
@@ -172,11 +210,19 @@ class PackServer:
                 return await anyio.to_thread.run_sync(call)
             return await self._calls.run(call)
         except Exception as exc:  # a bug must still come back as one envelope, not a dropped call
-            return failure(spec.verb, PackRuntimeError(
-                f"Internal error in the runtime ({type(exc).__name__}); please report it."))
+            return failure(
+                spec.verb,
+                PackRuntimeError(f"Internal error in the runtime ({type(exc).__name__}); please report it."),
+            )
 
-    async def _ask(self, ctx: ServerRequestContext[Any], params: types.CallToolRequestParams, spec: ToolSpec,
-                   args: Mapping[str, Any], card: Mapping[str, Any]) -> Decision | str | types.InputRequiredResult:
+    async def _ask(
+        self,
+        ctx: ServerRequestContext[Any],
+        params: types.CallToolRequestParams,
+        spec: ToolSpec,
+        args: Mapping[str, Any],
+        card: Mapping[str, Any],
+    ) -> Decision | str | types.InputRequiredResult:
         """The person's decision, a question to return (stateless protocol), or "unavailable"."""
         caps = ctx.session.client_capabilities
         elicitation = caps.elicitation if caps is not None else None
@@ -184,21 +230,31 @@ class PackServer:
         digest = args_digest(spec.name, args)
         if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
             answer = (params.input_responses or {}).get(_CONFIRM_KEY)
-            if params.request_state is not None and isinstance(answer, types.ElicitResult) \
-                    and self.ledger.redeem(params.request_state, digest):
+            if (
+                params.request_state is not None
+                and isinstance(answer, types.ElicitResult)
+                and self.ledger.redeem(params.request_state, digest)
+            ):
                 return decision_of(answer.action, answer.content)
             if not can_form:
                 return "accept" if self.host_confirms else "unavailable"
-            question = types.ElicitRequest(params=types.ElicitRequestFormParams(
-                message=form_message(spec.name, card, args), requested_schema=form_schema(card)))
-            return types.InputRequiredResult(input_requests={_CONFIRM_KEY: question},
-                                             request_state=self.ledger.issue(digest))
+            question = types.ElicitRequest(
+                params=types.ElicitRequestFormParams(
+                    message=form_message(spec.name, card, args), requested_schema=form_schema(card)
+                )
+            )
+            return types.InputRequiredResult(
+                input_requests={_CONFIRM_KEY: question}, request_state=self.ledger.issue(digest)
+            )
         if not can_form or not ctx.session.can_send_request:
             return "accept" if self.host_confirms else "unavailable"
         try:
-            result = await ctx.session.elicit_form(form_message(spec.name, card, args), form_schema(card),
-                                                   related_request_id=ctx.request_id)
-        except Exception:  # the client failed to ask (an error answer, a closed stream): no answer, send nothing
+            result = await ctx.session.elicit_form(
+                form_message(spec.name, card, args), form_schema(card), related_request_id=ctx.request_id
+            )
+        except (
+            Exception
+        ):  # the client failed to ask (an error answer, a closed stream): no answer, send nothing
             return "cancel"
         return decision_of(result.action, result.content)
 
@@ -209,26 +265,39 @@ class PackServer:
         error = envelope.get("error")
         if isinstance(error, dict) and error.get("code") == "missing_credentials":
             env = " or ".join(error.get("env") or []) or "the pack's credential variable"
-            error["fix"] = (f"Have a person run `{spec.pack.cli_bin} connect` (or `packc connect "
-                            f"{spec.pack.directory}`) once, or set {env} in the environment the MCP host starts this "
-                            f"server with and approve it once (`{spec.pack.cli_bin} connect --approve-env`); then "
-                            "call again.")
+            error["fix"] = (
+                f"Have a person run `{spec.pack.cli_bin} connect` (or `packc connect "
+                f"{spec.pack.directory}`) once, or set {env} in the environment the MCP host starts this "
+                f"server with and approve it once (`{spec.pack.cli_bin} connect --approve-env`); then "
+                "call again."
+            )
         elif isinstance(error, dict) and error.get("code") == "unapproved_credentials":
-            error["fix"] = (f"Have a person check that {', '.join(error.get('origins') or [])} is the API the "
-                            f"variable is for and run `{error.get('command')}` once (an agent must not run it); or "
-                            "list that origin in PACKC_TRUSTED_ORIGINS in the host's environment. Then call again.")
+            error["fix"] = (
+                f"Have a person check that {', '.join(error.get('origins') or [])} is the API the "
+                f"variable is for and run `{error.get('command')}` once (an agent must not run it); or "
+                "list that origin in PACKC_TRUSTED_ORIGINS in the host's environment. Then call again."
+            )
+
         def how() -> str:  # only when the body is cut
-            return (f"call again with narrower arguments (a filter or a smaller page), or run "
-                    f"`{_cli_line(spec, args)}` for the whole body (up to 10 MiB)")
+            return (
+                f"call again with narrower arguments (a filter or a smaller page), or run "
+                f"`{_cli_line(spec, args)}` for the whole body (up to 10 MiB)"
+            )
 
         fitted, text = fit_and_render(envelope, self.max_result_bytes, how=how)
         if len(text.encode()) > self.max_result_bytes:  # error bodies and previews are not cut above
             head, sep, marker = text.rpartition("\n[packc: ")
             tail = sep + marker if head else ""
             keep = max(0, self.max_result_bytes - len(tail.encode()) - 32)
-            text = (head or text).encode()[:keep].decode("utf-8", errors="ignore") + "\n[packc: text cut]" + tail
-        return {"content": [{"type": "text", "text": text}], "structuredContent": fitted,
-                "isError": not envelope.get("ok"), "resultType": "complete"}
+            text = (
+                (head or text).encode()[:keep].decode("utf-8", errors="ignore") + "\n[packc: text cut]" + tail
+            )
+        return {
+            "content": [{"type": "text", "text": text}],
+            "structuredContent": fitted,
+            "isError": not envelope.get("ok"),
+            "resultType": "complete",
+        }
 
 
 async def serve_stdio(server: PackServer) -> None:
@@ -247,8 +316,9 @@ async def serve_stdio(server: PackServer) -> None:
         await server.aclose()
 
 
-async def serve_http(server: PackServer, host: str, port: int, *, secret: str,
-                     on_ready: Callable[[str], None] | None = None) -> None:
+async def serve_http(
+    server: PackServer, host: str, port: int, *, secret: str, on_ready: Callable[[str], None] | None = None
+) -> None:
     """Serve streamable HTTP at ``http://HOST:PORT/mcp`` (DNS-rebinding protection on loopback).
 
     Every request must carry ``Authorization: Bearer <secret>`` (``mcp_auth.BearerGate``: 401

@@ -69,8 +69,9 @@ def _restore(fd: int, private: int, blocking: bool) -> None:
 
 
 @asynccontextmanager
-async def pipe_stdio() -> AsyncIterator[tuple[ContextReceiveStream[SessionMessage | Exception],
-                                              ContextSendStream[SessionMessage]]]:
+async def pipe_stdio() -> AsyncIterator[
+    tuple[ContextReceiveStream[SessionMessage | Exception], ContextSendStream[SessionMessage]]
+]:
     """The server's read and write streams on the process's stdin and stdout (see the module's docstring)."""
     loop = asyncio.get_running_loop()
     null = os.open(os.devnull, os.O_RDONLY)
@@ -89,9 +90,12 @@ async def pipe_stdio() -> AsyncIterator[tuple[ContextReceiveStream[SessionMessag
     try:
         # The transports own duplicates: closing them leaves the claimed descriptors for the restore.
         read_transport, _ = await loop.connect_read_pipe(
-            lambda: asyncio.StreamReaderProtocol(reader, loop=loop), os.fdopen(os.dup(wire_in), "rb", buffering=0))
+            lambda: asyncio.StreamReaderProtocol(reader, loop=loop),
+            os.fdopen(os.dup(wire_in), "rb", buffering=0),
+        )
         write_transport, protocol = await loop.connect_write_pipe(
-            asyncio.streams.FlowControlMixin, os.fdopen(os.dup(wire_out), "wb", buffering=0))
+            asyncio.streams.FlowControlMixin, os.fdopen(os.dup(wire_out), "wb", buffering=0)
+        )
         writer = asyncio.StreamWriter(write_transport, protocol, None, loop)
         inbox, read_stream = create_context_streams[SessionMessage | Exception](0)
         write_stream, outbox = create_context_streams[SessionMessage](0)
@@ -112,7 +116,8 @@ async def pipe_stdio() -> AsyncIterator[tuple[ContextReceiveStream[SessionMessag
                             return
                         try:
                             message = types.jsonrpc_message_adapter.validate_json(
-                                line.decode("utf-8", errors="replace"), by_name=False)
+                                line.decode("utf-8", errors="replace"), by_name=False
+                            )
                         except Exception as exc:
                             await inbox.send(exc)
                             continue
@@ -122,7 +127,9 @@ async def pipe_stdio() -> AsyncIterator[tuple[ContextReceiveStream[SessionMessag
             assert writer is not None
             async with outbox:
                 async for item in outbox:
-                    writer.write(item.message.model_dump_json(by_alias=True, exclude_unset=True).encode() + b"\n")
+                    writer.write(
+                        item.message.model_dump_json(by_alias=True, exclude_unset=True).encode() + b"\n"
+                    )
                     try:
                         await writer.drain()
                     except ConnectionError:  # the host closed our stdout: nobody reads the answers

@@ -56,7 +56,9 @@ class CallThreads:
         with self._lock:
             self._queued += 1
             if self._queued > self._free and len(self._threads) < self.limit:
-                thread = threading.Thread(target=self._work, name=f"{self.name}-{len(self._threads)}", daemon=True)
+                thread = threading.Thread(
+                    target=self._work, name=f"{self.name}-{len(self._threads)}", daemon=True
+                )
                 self._threads.append(thread)
                 self._free += 1
                 thread.start()

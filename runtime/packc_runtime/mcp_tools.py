@@ -65,9 +65,13 @@ def find_pack_dirs(paths: Sequence[Path]) -> list[Path]:
         if (path / "surface.json").is_file():
             out.append(path)
             continue
-        children = sorted(p for p in path.iterdir() if (p / "surface.json").is_file()) if path.is_dir() else []
+        children = (
+            sorted(p for p in path.iterdir() if (p / "surface.json").is_file()) if path.is_dir() else []
+        )
         if not children:
-            raise InvalidPack(f"{path} holds no pack: give a pack directory (with surface.json) or a folder of packs.")
+            raise InvalidPack(
+                f"{path} holds no pack: give a pack directory (with surface.json) or a folder of packs."
+            )
         out.extend(children)
     return out
 
@@ -147,13 +151,21 @@ def build_tools(packs: Sequence[Pack], *, with_output_schema: bool = True) -> di
         for verb in sorted(pack.verbs):
             name = _safe_name(f"{pack.id}.{verb}" if owners[verb] > 1 else verb)
             if name in tools:
-                raise InvalidPack(f"Two verbs would both be served as tool {name!r}; rename one (x-packc verb).")
-            tools[name] = ToolSpec(name, pack, verb, pack.is_write(verb),
-                                   _definition(pack, verb, name, with_output_schema=with_output_schema))
+                raise InvalidPack(
+                    f"Two verbs would both be served as tool {name!r}; rename one (x-packc verb)."
+                )
+            tools[name] = ToolSpec(
+                name,
+                pack,
+                verb,
+                pack.is_write(verb),
+                _definition(pack, verb, name, with_output_schema=with_output_schema),
+            )
     return tools
 
 
 # --- output schemas: the envelope, with the document's success body where it gives one ---
+
 
 def _success_body_schema(pack: Pack, verb: str) -> Any:
     op = pack.operations.get(verb)
@@ -179,7 +191,9 @@ def _success_body_schema(pack: Pack, verb: str) -> Any:
     return None
 
 
-def _inline(document: Mapping[str, Any], node: Any, oas30: bool, seen: tuple[str, ...], budget: list[int]) -> Any:
+def _inline(
+    document: Mapping[str, Any], node: Any, oas30: bool, seen: tuple[str, ...], budget: list[int]
+) -> Any:
     """``node`` with internal refs inlined (a cycle becomes ``{}``), OpenAPI 3.0 keywords as JSON Schema."""
     budget[0] -= 1
     if budget[0] < 0:
@@ -193,8 +207,11 @@ def _inline(document: Mapping[str, Any], node: Any, oas30: bool, seen: tuple[str
         if ref in seen:
             return {}
         return _inline(document, resolve(document, {"$ref": ref}), oas30, (*seen, ref), budget)
-    out = {k: _inline(document, v, oas30, seen, budget) for k, v in node.items()
-           if not (oas30 and k in _OAS30_DROP)}
+    out = {
+        k: _inline(document, v, oas30, seen, budget)
+        for k, v in node.items()
+        if not (oas30 and k in _OAS30_DROP)
+    }
     if oas30:
         if node.get("nullable") is True and isinstance(out.get("type"), str):
             out["type"] = [out["type"], "null"]
@@ -221,14 +238,21 @@ def output_schema(pack: Pack, verb: str) -> dict[str, Any] | None:
     schema: dict[str, Any] = {
         "type": "object",
         "properties": {
-            "ok": {"type": "boolean"}, "status": {"type": ["integer", "null"]},
-            "verb": {"type": ["string", "null"]}, "title": {"type": ["string", "null"]},
-            "body": {}, "error": {"type": "object"}, "truncated": {"type": "object"},
+            "ok": {"type": "boolean"},
+            "status": {"type": ["integer", "null"]},
+            "verb": {"type": ["string", "null"]},
+            "title": {"type": ["string", "null"]},
+            "body": {},
+            "error": {"type": "object"},
+            "truncated": {"type": "object"},
         },
         "required": ["ok"],
         # The document's body schema holds for a whole success; an error or a cut body is not one.
-        "if": {"properties": {"ok": {"const": True}}, "required": ["ok", "body"],
-               "not": {"required": ["truncated"]}},
+        "if": {
+            "properties": {"ok": {"const": True}},
+            "required": ["ok", "body"],
+            "not": {"required": ["truncated"]},
+        },
         "then": {"properties": {"body": inlined}},
     }
     if len(json.dumps(schema, separators=(",", ":"))) > OUTPUT_SCHEMA_MAX_BYTES:
@@ -308,11 +332,16 @@ def _cut(value: Any, budget: int, where: str, notes: list[str], sizes: _Sizes) -
         rest = {k: v for k, v in value.items() if k != key}
         room = budget - _size(rest) - len(json.dumps(key)) - 4
         if room > 64:
-            return {**value, key: _cut(value[key], room, f"{where}.{key}" if where else str(key), notes, sizes)}
+            return {
+                **value,
+                key: _cut(value[key], room, f"{where}.{key}" if where else str(key), notes, sizes),
+            }
     text = value if isinstance(value, str) else _dumps(value)
     k = _largest_prefix(len(text), lambda n: _size(text[:n]) <= budget)
-    notes.append(f"{where or 'body'}: kept the first {k} of {len(text)} characters" +
-                 ("" if isinstance(value, str) else " of its JSON text"))
+    notes.append(
+        f"{where or 'body'}: kept the first {k} of {len(text)} characters"
+        + ("" if isinstance(value, str) else " of its JSON text")
+    )
     return text[:k]
 
 
@@ -328,8 +357,12 @@ def fit_envelope(envelope: dict[str, Any], limit: int, *, how: str | Callable[[]
     return _fit(envelope, limit, how, _Sizes())[0]
 
 
-def _fit(envelope: dict[str, Any], limit: int, how: str | Callable[[], str], sizes: _Sizes,
-         ) -> tuple[dict[str, Any], str | None]:
+def _fit(
+    envelope: dict[str, Any],
+    limit: int,
+    how: str | Callable[[], str],
+    sizes: _Sizes,
+) -> tuple[dict[str, Any], str | None]:
     """:func:`fit_envelope`, and the cut body's JSON text when it was cut (it was dumped for its size)."""
     if "body" not in envelope:
         return envelope, None
@@ -343,8 +376,13 @@ def _fit(envelope: dict[str, Any], limit: int, how: str | Callable[[], str], siz
     out = dict(envelope)
     out["body"] = _cut(envelope["body"], budget, "", notes, sizes)
     kept = _dumps(out["body"])
-    out["truncated"] = {"limit": limit, "bodyBytes": body_size, "keptBytes": len(kept.encode()),
-                        "cut": notes, "how": how}
+    out["truncated"] = {
+        "limit": limit,
+        "bodyBytes": body_size,
+        "keptBytes": len(kept.encode()),
+        "cut": notes,
+        "how": how,
+    }
     return out, kept
 
 
@@ -372,13 +410,17 @@ def render_card(card: Mapping[str, Any]) -> list[str]:
     """A preview card as text lines: kind and title, then one line per field, each exactly one line."""
     lines = [f"{card_line(card.get('kind', 'fields'))}: {card_line(card.get('title') or '')}".rstrip()]
     fields = card.get("fields")
-    for key, value in (fields.items() if isinstance(fields, Mapping) else ()):
+    for key, value in fields.items() if isinstance(fields, Mapping) else ():
         lines.append(f"  {card_line(key)}: {card_line(value)}")
     return lines
 
 
-def fit_and_render(envelope: dict[str, Any], limit: int, *, how: str | Callable[[], str],
-                   ) -> tuple[dict[str, Any], str]:
+def fit_and_render(
+    envelope: dict[str, Any],
+    limit: int,
+    *,
+    how: str | Callable[[], str],
+) -> tuple[dict[str, Any], str]:
     """:func:`fit_envelope` and :func:`render_text` of its result, the body's JSON dumped once for both
     (each dumped it: two thirds of a 30 KB result's handler time)."""
     body = envelope.get("body")
@@ -398,11 +440,15 @@ def _ok_text(envelope: Mapping[str, Any], body_text: str | None) -> str:
     head = f"{envelope.get('title') or envelope.get('verb')} (HTTP {envelope.get('status')})"
     body = envelope.get("body")
     if body is not None:
-        head += "\n" + (body if isinstance(body, str) else body_text if body_text is not None else _dumps(body))
+        head += "\n" + (
+            body if isinstance(body, str) else body_text if body_text is not None else _dumps(body)
+        )
     cut = envelope.get("truncated")
     if isinstance(cut, Mapping) and "how" in cut:
-        head += (f"\n[packc: result cut to {cut.get('keptBytes')} of {cut.get('bodyBytes')} bytes "
-                 f"({'; '.join(cut.get('cut') or [])}); to get the rest: {cut['how']}]")
+        head += (
+            f"\n[packc: result cut to {cut.get('keptBytes')} of {cut.get('bodyBytes')} bytes "
+            f"({'; '.join(cut.get('cut') or [])}); to get the rest: {cut['how']}]"
+        )
     return head
 
 

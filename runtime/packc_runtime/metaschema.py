@@ -25,8 +25,19 @@ from .diagnostics import escape_token
 
 __all__ = ["meta_schema_problem"]
 
-_ONE = ("items", "contains", "additionalProperties", "propertyNames", "if", "then", "else", "not",
-        "unevaluatedItems", "unevaluatedProperties", "contentSchema")
+_ONE = (
+    "items",
+    "contains",
+    "additionalProperties",
+    "propertyNames",
+    "if",
+    "then",
+    "else",
+    "not",
+    "unevaluatedItems",
+    "unevaluatedProperties",
+    "contentSchema",
+)
 _LIST = ("prefixItems", "allOf", "anyOf", "oneOf")  # non-empty arrays of schemas
 _MAP = ("properties", "dependentSchemas", "$defs", "definitions")  # objects of schemas, any names
 # patternProperties is an object of schemas whose names must be regexes: its names are kept.
@@ -44,7 +55,9 @@ def _validator() -> Any:
     from jsonschema import Draft202012Validator
 
     # What Draft202012Validator.check_schema builds on every call, built once.
-    return Draft202012Validator(Draft202012Validator.META_SCHEMA, format_checker=Draft202012Validator.FORMAT_CHECKER)
+    return Draft202012Validator(
+        Draft202012Validator.META_SCHEMA, format_checker=Draft202012Validator.FORMAT_CHECKER
+    )
 
 
 def _is_schema(value: Any) -> bool:

@@ -13,9 +13,15 @@ __all__ = ["OAUTH_FLAGS", "OAuthOptions", "oauth_connect", "options_from"]
 
 # flag -> (option, takes a value)
 OAUTH_FLAGS: dict[str, tuple[str, bool]] = {
-    "--client-id": ("client_id", True), "--client-secret": ("client_secret", True), "--port": ("port", True),
-    "--timeout": ("timeout", True), "--device-url": ("device_url", True), "--no-browser": ("no_browser", False),
-    "--device": ("device", False), "--status": ("status", False), "--logout": ("logout", False),
+    "--client-id": ("client_id", True),
+    "--client-secret": ("client_secret", True),
+    "--port": ("port", True),
+    "--timeout": ("timeout", True),
+    "--device-url": ("device_url", True),
+    "--no-browser": ("no_browser", False),
+    "--device": ("device", False),
+    "--status": ("status", False),
+    "--logout": ("logout", False),
 }
 
 
@@ -42,7 +48,9 @@ def options_from(found: Mapping[str, Any]) -> OAuthOptions:
             if not 0 <= values["port"] < 65536:
                 raise ValueError
     except ValueError:
-        raise InvalidArgument("--port takes a port number (0 to 65535; 0 picks a free one).", argument="port") from None
+        raise InvalidArgument(
+            "--port takes a port number (0 to 65535; 0 picks a free one).", argument="port"
+        ) from None
     try:
         if "timeout" in values:
             values["timeout"] = float(values["timeout"])
@@ -72,15 +80,23 @@ def _status(plans: Sequence[Any], out: IO[str], as_json: bool) -> int:
     for plan in plans:
         value = sources.stored(plan.env, plan.origins[:1])
         tokens = parse_token_set(value) if value else None
-        rows.append({"env": plan.env, "scheme": plan.scheme, "connected": tokens is not None,
-                     **(tokens.status() if tokens else {"origins": list(plan.origins)})})
+        rows.append(
+            {
+                "env": plan.env,
+                "scheme": plan.scheme,
+                "connected": tokens is not None,
+                **(tokens.status() if tokens else {"origins": list(plan.origins)}),
+            }
+        )
         if not as_json:
             if tokens is None:
                 out.write(f"{plan.env:<28} not connected (for {', '.join(plan.origins)})\n")
             else:
-                out.write(f"{plan.env:<28} connected for {', '.join(tokens.origins)}\n{'':<28} scopes: "
-                          f"{' '.join(tokens.scopes) or '(none)'}; {_when(tokens.expires_at)}; "
-                          f"{'refreshable' if tokens.refresh_token else 'no refresh token'}\n")
+                out.write(
+                    f"{plan.env:<28} connected for {', '.join(tokens.origins)}\n{'':<28} scopes: "
+                    f"{' '.join(tokens.scopes) or '(none)'}; {_when(tokens.expires_at)}; "
+                    f"{'refreshable' if tokens.refresh_token else 'no refresh token'}\n"
+                )
     if as_json:
         out.write(json.dumps({"oauth": rows}, indent=2, sort_keys=True) + "\n")
     return 0
@@ -96,15 +112,30 @@ def _logout(plans: Sequence[Any], out: IO[str]) -> int:
         value = sources.stored(plan.env, plan.origins[:1])
         tokens = parse_token_set(value) if value else None
         removed = remove_credentials([plan.env], {*plan.origins, *(tokens.origins if tokens else ())})
-        out.write(f"{plan.env}: " + (f"removed for {', '.join(sorted({r.partition('@')[2] for r in removed}))}.\n"
-                                     if removed else "nothing was stored.\n"))
+        out.write(
+            f"{plan.env}: "
+            + (
+                f"removed for {', '.join(sorted({r.partition('@')[2] for r in removed}))}.\n"
+                if removed
+                else "nothing was stored.\n"
+            )
+        )
     return 0
 
 
-def oauth_connect(document: Mapping[str, Any], slots: Sequence[Any], operations: Sequence[Any],
-                  origins: Mapping[str, Sequence[str]], options: OAuthOptions, *, out: IO[str], as_json: bool = False,
-                  target: Literal["keyring", "file"] | None = None, environ: Mapping[str, str] | None = None,
-                  browser: Callable[[str], bool] | None = None) -> tuple[int, set[str]] | None:
+def oauth_connect(
+    document: Mapping[str, Any],
+    slots: Sequence[Any],
+    operations: Sequence[Any],
+    origins: Mapping[str, Sequence[str]],
+    options: OAuthOptions,
+    *,
+    out: IO[str],
+    as_json: bool = False,
+    target: Literal["keyring", "file"] | None = None,
+    environ: Mapping[str, str] | None = None,
+    browser: Callable[[str], bool] | None = None,
+) -> tuple[int, set[str]] | None:
     """Sign in for the pack's OAuth2 slots (or show/remove them); None when the pack has none.
 
     Returns the exit code and the slot variables handled (the caller prompts for the others).
@@ -114,8 +145,9 @@ def oauth_connect(document: Mapping[str, Any], slots: Sequence[Any], operations:
     plans = oauth_plans(document, slots, operations, origins, device_url=options.device_url)
     if not plans:
         if options.status or options.logout or options.device or options.client_id:
-            raise OAuthFailed("This pack has no OAuth2 authorization code or device flow to sign in with.",
-                              reason="no_flow")
+            raise OAuthFailed(
+                "This pack has no OAuth2 authorization code or device flow to sign in with.", reason="no_flow"
+            )
         return None
     handled = {plan.env for plan in plans}
     if options.status:
@@ -131,28 +163,45 @@ def oauth_connect(document: Mapping[str, Any], slots: Sequence[Any], operations:
         client_id = options.client_id or env.get(f"{prefix}_CLIENT_ID")
         if not client_id and not explicit:  # a token obtained beforehand is asked for, as before
             handled.discard(plan.env)
-            out.write(f"{plan.env} can be obtained by signing in with OAuth2: run connect again with --client-id ID "
-                      f"(or set {prefix}_CLIENT_ID). Else enter a token obtained beforehand.\n")
+            out.write(
+                f"{plan.env} can be obtained by signing in with OAuth2: run connect again with --client-id ID "
+                f"(or set {prefix}_CLIENT_ID). Else enter a token obtained beforehand.\n"
+            )
             continue
         if not client_id:
             raise InvalidArgument(
                 f"{plan.env} is obtained by signing in with OAuth2, which needs the client id of an app you "
                 f"registered with the provider: pass --client-id ID or set {prefix}_CLIENT_ID (packs never carry one).",
-                argument="client-id")
+                argument="client-id",
+            )
         secret = options.client_secret or env.get(f"{prefix}_CLIENT_SECRET") or None
         plan = discover(plan)  # openIdConnect endpoints; every endpoint https (or loopback)
         if options.device and plan.device_url is None:
-            raise OAuthFailed(f"{plan.env}: the document names no device authorization endpoint: pass --device-url "
-                              "URL (the provider's documentation names it), or sign in without --device.",
-                              reason="no_device_endpoint")
-        out.write(f"Signing in for {plan.env}: tokens come from {plan.token_url} and are stored for "
-                  f"{', '.join(plan.origins)}; the refresh token is sent to that token endpoint only.\n")
+            raise OAuthFailed(
+                f"{plan.env}: the document names no device authorization endpoint: pass --device-url "
+                "URL (the provider's documentation names it), or sign in without --device.",
+                reason="no_device_endpoint",
+            )
+        out.write(
+            f"Signing in for {plan.env}: tokens come from {plan.token_url} and are stored for "
+            f"{', '.join(plan.origins)}; the refresh token is sent to that token endpoint only.\n"
+        )
         if options.device:
             tokens = authorize_device(plan, client_id, secret, out=out)
         else:
-            tokens = authorize_code(plan, client_id, secret, out=out, port=options.port,
-                                    open_browser=not options.no_browser, timeout=options.timeout, browser=browser)
+            tokens = authorize_code(
+                plan,
+                client_id,
+                secret,
+                out=out,
+                port=options.port,
+                open_browser=not options.no_browser,
+                timeout=options.timeout,
+                browser=browser,
+            )
         where = store_credentials({plan.env: tokens.to_value()}, tokens.origins, target=target)
-        out.write(f"Connected {plan.env} for {', '.join(tokens.origins)}; scopes: {' '.join(tokens.scopes) or '(none)'}; "
-                  f"{_when(tokens.expires_at)}; stored in {where}.\n")
+        out.write(
+            f"Connected {plan.env} for {', '.join(tokens.origins)}; scopes: {' '.join(tokens.scopes) or '(none)'}; "
+            f"{_when(tokens.expires_at)}; stored in {where}.\n"
+        )
     return 0, handled

@@ -22,8 +22,10 @@ from .openapi import resolve
 __all__ = ["OAuthPlan", "authorize_code", "authorize_device", "discover", "oauth_plans"]
 
 DEVICE_GRANT = "urn:ietf:params:oauth:grant-type:device_code"
-_PAGE = ("<!doctype html><meta charset=utf-8><title>packc connect</title>"
-         "<p>{}</p><p>You can close this tab and return to the terminal.</p>")
+_PAGE = (
+    "<!doctype html><meta charset=utf-8><title>packc connect</title>"
+    "<p>{}</p><p>You can close this tab and return to the terminal.</p>"
+)
 
 
 class OAuthPlan(NamedTuple):
@@ -43,8 +45,14 @@ def _absolute(base: str, url: Any) -> str | None:
     return urljoin(base + "/", url) if isinstance(url, str) and url else None
 
 
-def oauth_plans(document: Mapping[str, Any], slots: Sequence[Any], operations: Sequence[Any],
-                origins: Mapping[str, Sequence[str]], *, device_url: str | None = None) -> list[OAuthPlan]:
+def oauth_plans(
+    document: Mapping[str, Any],
+    slots: Sequence[Any],
+    operations: Sequence[Any],
+    origins: Mapping[str, Sequence[str]],
+    *,
+    device_url: str | None = None,
+) -> list[OAuthPlan]:
     """One plan per token slot of an oauth2 scheme with an authorization code or device flow, or of
     an ``openIdConnect`` scheme (its endpoints come later, from ``discover``).
 
@@ -67,7 +75,9 @@ def oauth_plans(document: Mapping[str, Any], slots: Sequence[Any], operations: S
         if scheme.get("type") == "openIdConnect":
             discovery = _absolute(base, scheme.get("openIdConnectUrl"))
             if discovery is not None:
-                plans.append(OAuthPlan(slot.env, slot.scheme, None, "", device_url, tuple(scopes), api, discovery))
+                plans.append(
+                    OAuthPlan(slot.env, slot.scheme, None, "", device_url, tuple(scopes), api, discovery)
+                )
             continue
         if scheme.get("type") != "oauth2":
             continue
@@ -76,11 +86,23 @@ def oauth_plans(document: Mapping[str, Any], slots: Sequence[Any], operations: S
         token_url = _absolute(base, code.get("tokenUrl") or device.get("tokenUrl"))
         if (not code and not device) or token_url is None:
             continue
-        found_device = device_url or _absolute(base, device.get("deviceAuthorizationUrl")
-                                               or code.get("x-device-authorization-url")
-                                               or scheme.get("x-device-authorization-url"))
-        plans.append(OAuthPlan(slot.env, slot.scheme, _absolute(base, code.get("authorizationUrl")), token_url,
-                               found_device, tuple(scopes), bound_origins(api, token_url)))
+        found_device = device_url or _absolute(
+            base,
+            device.get("deviceAuthorizationUrl")
+            or code.get("x-device-authorization-url")
+            or scheme.get("x-device-authorization-url"),
+        )
+        plans.append(
+            OAuthPlan(
+                slot.env,
+                slot.scheme,
+                _absolute(base, code.get("authorizationUrl")),
+                token_url,
+                found_device,
+                tuple(scopes),
+                bound_origins(api, token_url),
+            )
+        )
     return plans
 
 
@@ -107,19 +129,31 @@ def discover(plan: OAuthPlan) -> OAuthPlan:
         except ValueError:
             why = "not JSON"
         if not isinstance(data, dict) or not isinstance(data.get("token_endpoint"), str):
-            raise OAuthFailed(f"The OpenID Connect discovery document {url} could not be read ({why}): check that "
-                              "the provider is reachable, or sign in elsewhere and enter the token with connect "
-                              "(without --client-id).", reason="discovery_failed")
+            raise OAuthFailed(
+                f"The OpenID Connect discovery document {url} could not be read ({why}): check that "
+                "the provider is reachable, or sign in elsewhere and enter the token with connect "
+                "(without --client-id).",
+                reason="discovery_failed",
+            )
         token_url = data["token_endpoint"]
-        plan = plan._replace(authorization_url=_text(data.get("authorization_endpoint")), token_url=token_url,
-                             device_url=plan.device_url or _text(data.get("device_authorization_endpoint")),
-                             origins=bound_origins(plan.origins, token_url), discovery_url=None)
-    for name, endpoint in (("token", plan.token_url), ("authorization", plan.authorization_url),
-                           ("device authorization", plan.device_url)):
+        plan = plan._replace(
+            authorization_url=_text(data.get("authorization_endpoint")),
+            token_url=token_url,
+            device_url=plan.device_url or _text(data.get("device_authorization_endpoint")),
+            origins=bound_origins(plan.origins, token_url),
+            discovery_url=None,
+        )
+    for name, endpoint in (
+        ("token", plan.token_url),
+        ("authorization", plan.authorization_url),
+        ("device authorization", plan.device_url),
+    ):
         if endpoint is not None and not _safe_endpoint(endpoint):
-            raise OAuthFailed(f"The {name} endpoint {endpoint!r} is not https: the authorization code and tokens "
-                              "would cross the network readable by anyone on the way. Nothing was sent.",
-                              reason="insecure_endpoint")
+            raise OAuthFailed(
+                f"The {name} endpoint {endpoint!r} is not https: the authorization code and tokens "
+                "would cross the network readable by anyone on the way. Nothing was sent.",
+                reason="insecure_endpoint",
+            )
     return plan
 
 
@@ -134,8 +168,9 @@ def _safe_endpoint(url: str) -> bool:
     if parts.scheme == "https" and parts.hostname:
         return True
     try:
-        return parts.scheme == "http" and (parts.hostname == "localhost"
-                                           or ipaddress.ip_address(parts.hostname or "").is_loopback)
+        return parts.scheme == "http" and (
+            parts.hostname == "localhost" or ipaddress.ip_address(parts.hostname or "").is_loopback
+        )
     except ValueError:
         return False
 
@@ -170,7 +205,11 @@ class _Callback(http.server.BaseHTTPRequestHandler):
         query = {k: v[0] for k, v in parse_qs(parts.query).items()}
         self.server.query = query
         good = query.get("state") == self.server.state and "code" in query
-        text = "Signed in: packc has the authorization." if good else "Sign-in did not complete; see the terminal."
+        text = (
+            "Signed in: packc has the authorization."
+            if good
+            else "Sign-in did not complete; see the terminal."
+        )
         body = _PAGE.format(text).encode()
         self.send_response(200)
         self.send_header("Content-Type", "text/html; charset=utf-8")
@@ -199,57 +238,94 @@ def _client(plan: OAuthPlan, client_id: str, client_secret: str | None, **extra:
     try:
         from authlib.integrations.httpx_client import OAuth2Client
     except ImportError:
-        raise OAuthFailed("Signing in with OAuth2 needs authlib: pip install 'packc-runtime[oauth]'.",
-                          reason="missing_extra") from None
-    return OAuth2Client(client_id, client_secret, scope=" ".join(plan.scopes) or None,
-                        token_endpoint_auth_method="client_secret_post" if client_secret else "none",
-                        timeout=30.0, **extra)
+        raise OAuthFailed(
+            "Signing in with OAuth2 needs authlib: pip install 'packc-runtime[oauth]'.",
+            reason="missing_extra",
+        ) from None
+    return OAuth2Client(
+        client_id,
+        client_secret,
+        scope=" ".join(plan.scopes) or None,
+        token_endpoint_auth_method="client_secret_post" if client_secret else "none",
+        timeout=30.0,
+        **extra,
+    )
 
 
 def _exchange_failed(exc: object, client_id: str) -> OAuthFailed:
     error = str(getattr(exc, "error", "") or "")
     text = str(getattr(exc, "description", "") or "")
     if error == "invalid_client":
-        return OAuthFailed(f"The provider does not know client id {client_id!r} (invalid_client): check --client-id "
-                           "against the app you registered with the provider (and its secret, if it has one).",
-                           reason="invalid_client")
-    return OAuthFailed(f"The provider refused to issue a token ({error or type(exc).__name__}"
-                       + (f": {text}" if text else "") + "). Run connect again; if it repeats, check the app's "
-                       "settings with the provider.", reason=error or "token_refused")
+        return OAuthFailed(
+            f"The provider does not know client id {client_id!r} (invalid_client): check --client-id "
+            "against the app you registered with the provider (and its secret, if it has one).",
+            reason="invalid_client",
+        )
+    return OAuthFailed(
+        f"The provider refused to issue a token ({error or type(exc).__name__}"
+        + (f": {text}" if text else "")
+        + "). Run connect again; if it repeats, check the app's "
+        "settings with the provider.",
+        reason=error or "token_refused",
+    )
 
 
-def _token_set(plan: OAuthPlan, token: Mapping[str, Any], client_id: str, client_secret: str | None) -> TokenSet:
+def _token_set(
+    plan: OAuthPlan, token: Mapping[str, Any], client_id: str, client_secret: str | None
+) -> TokenSet:
     expires = token.get("expires_at")
     scope = token.get("scope")
-    return TokenSet(str(token["access_token"]), token.get("refresh_token") or None,
-                    float(expires) if isinstance(expires, (int, float)) else None, plan.token_url, client_id,
-                    client_secret, tuple(scope.split()) if isinstance(scope, str) and scope else plan.scopes,
-                    plan.origins)
+    return TokenSet(
+        str(token["access_token"]),
+        token.get("refresh_token") or None,
+        float(expires) if isinstance(expires, (int, float)) else None,
+        plan.token_url,
+        client_id,
+        client_secret,
+        tuple(scope.split()) if isinstance(scope, str) and scope else plan.scopes,
+        plan.origins,
+    )
 
 
-def authorize_code(plan: OAuthPlan, client_id: str, client_secret: str | None, *, out: IO[str],
-                   port: int = 0, open_browser: bool = True, timeout: float = 300.0,
-                   browser: Callable[[str], bool] | None = None) -> TokenSet:
+def authorize_code(
+    plan: OAuthPlan,
+    client_id: str,
+    client_secret: str | None,
+    *,
+    out: IO[str],
+    port: int = 0,
+    open_browser: bool = True,
+    timeout: float = 300.0,
+    browser: Callable[[str], bool] | None = None,
+) -> TokenSet:
     """Authorization code + PKCE (S256) through a redirect to ``http://127.0.0.1:PORT/callback``.
 
     Raises:
         OAuthFailed: timeout, denied consent, state mismatch, unknown client, loopback refused.
     """
     if plan.authorization_url is None:
-        raise OAuthFailed(f"Scheme {plan.scheme!r} has no authorization code flow; use --device.", reason="no_flow")
+        raise OAuthFailed(
+            f"Scheme {plan.scheme!r} has no authorization code flow; use --device.", reason="no_flow"
+        )
     try:
         receiver = _Receiver(("127.0.0.1", port), _Callback)
     except OSError as exc:
-        raise OAuthFailed(f"Cannot listen on 127.0.0.1:{port} for the redirect ({exc.strerror}); pick another "
-                          "--port.", reason="port_in_use") from None
+        raise OAuthFailed(
+            f"Cannot listen on 127.0.0.1:{port} for the redirect ({exc.strerror}); pick another --port.",
+            reason="port_in_use",
+        ) from None
     with receiver:
         redirect_uri = f"http://127.0.0.1:{receiver.server_address[1]}/callback"
-        client = _client(plan, client_id, client_secret, redirect_uri=redirect_uri, code_challenge_method="S256")
+        client = _client(
+            plan, client_id, client_secret, redirect_uri=redirect_uri, code_challenge_method="S256"
+        )
         verifier = secrets.token_urlsafe(64)
         url, state = client.create_authorization_url(plan.authorization_url, code_verifier=verifier)
         receiver.state = state
-        out.write(f"Scopes requested: {' '.join(plan.scopes) or '(none)'}\n"
-                  f"Open this URL in a browser to sign in (the redirect comes back to {redirect_uri}):\n{url}\n")
+        out.write(
+            f"Scopes requested: {' '.join(plan.scopes) or '(none)'}\n"
+            f"Open this URL in a browser to sign in (the redirect comes back to {redirect_uri}):\n{url}\n"
+        )
         out.flush()
         if open_browser:
             if browser is None:
@@ -265,11 +341,14 @@ def authorize_code(plan: OAuthPlan, client_id: str, client_secret: str | None, *
             "redirect URI is not allowed, register http://127.0.0.1:PORT/callback for your app and pass "
             f"--port PORT, or use --device; if it said the client is unknown, check --client-id ({client_id!r}); "
             "otherwise run connect again and finish signing in sooner (--timeout SECONDS gives more time).",
-            reason="timeout")
+            reason="timeout",
+        )
     if query.get("state") != state:
-        raise OAuthFailed("The redirect's state does not match this sign-in (another tab or a forged redirect); "
-                          "nothing was stored. Run connect again and use only the URL it prints.",
-                          reason="state_mismatch")
+        raise OAuthFailed(
+            "The redirect's state does not match this sign-in (another tab or a forged redirect); "
+            "nothing was stored. Run connect again and use only the URL it prints.",
+            reason="state_mismatch",
+        )
     error = query.get("error")
     if error:
         raise _redirect_error(error, query.get("error_description", ""), client_id)
@@ -286,25 +365,45 @@ def authorize_code(plan: OAuthPlan, client_id: str, client_secret: str | None, *
 
 def _redirect_error(error: str, description: str, client_id: str) -> OAuthFailed:
     if error == "access_denied":
-        return OAuthFailed("You declined the authorization (access_denied): nothing was stored. Run connect again "
-                           "and approve, if you meant to.", reason="access_denied")
+        return OAuthFailed(
+            "You declined the authorization (access_denied): nothing was stored. Run connect again "
+            "and approve, if you meant to.",
+            reason="access_denied",
+        )
     if error in ("unauthorized_client", "invalid_client"):
-        return OAuthFailed(f"The provider refused client id {client_id!r} ({error}): check --client-id against "
-                           "the app you registered.", reason="invalid_client")
+        return OAuthFailed(
+            f"The provider refused client id {client_id!r} ({error}): check --client-id against "
+            "the app you registered.",
+            reason="invalid_client",
+        )
     if "redirect" in description.lower():
-        return OAuthFailed(f"The provider refused the loopback redirect ({error}: {description}). Register "
-                           "http://127.0.0.1:PORT/callback for your app and pass --port PORT, or use --device.",
-                           reason="loopback_refused")
-    return OAuthFailed(f"The provider answered {error}" + (f": {description}" if description else "")
-                       + ". Run connect again; if it repeats, check the app's settings.", reason=error)
+        return OAuthFailed(
+            f"The provider refused the loopback redirect ({error}: {description}). Register "
+            "http://127.0.0.1:PORT/callback for your app and pass --port PORT, or use --device.",
+            reason="loopback_refused",
+        )
+    return OAuthFailed(
+        f"The provider answered {error}"
+        + (f": {description}" if description else "")
+        + ". Run connect again; if it repeats, check the app's settings.",
+        reason=error,
+    )
 
 
-def authorize_device(plan: OAuthPlan, client_id: str, client_secret: str | None, *, out: IO[str],
-                     sleep: Callable[[float], None] = time.sleep) -> TokenSet:
+def authorize_device(
+    plan: OAuthPlan,
+    client_id: str,
+    client_secret: str | None,
+    *,
+    out: IO[str],
+    sleep: Callable[[float], None] = time.sleep,
+) -> TokenSet:
     """RFC 8628: show the user code and the verification URL, poll the token endpoint until done."""
     if plan.device_url is None:
-        raise OAuthFailed("The document names no device authorization endpoint: pass --device-url URL.",
-                          reason="no_device_endpoint")
+        raise OAuthFailed(
+            "The document names no device authorization endpoint: pass --device-url URL.",
+            reason="no_device_endpoint",
+        )
     client = _client(plan, client_id, client_secret)
     try:
         form = {"client_id": client_id, **({"scope": " ".join(plan.scopes)} if plan.scopes else {})}
@@ -315,15 +414,19 @@ def authorize_device(plan: OAuthPlan, client_id: str, client_secret: str | None,
         if answer.status_code != 200 or "device_code" not in data:
             raise _exchange_failed(_Err(data), client_id)
         uri = data.get("verification_uri_complete") or data.get("verification_uri")
-        out.write(f"Scopes requested: {' '.join(plan.scopes) or '(none)'}\nOn any device, open {uri}\n"
-                  f"and enter the code: {data.get('user_code')}\n")
+        out.write(
+            f"Scopes requested: {' '.join(plan.scopes) or '(none)'}\nOn any device, open {uri}\n"
+            f"and enter the code: {data.get('user_code')}\n"
+        )
         out.flush()
         interval = float(data["interval"]) if isinstance(data.get("interval"), (int, float)) else 5.0
         ends = time.monotonic() + float(data.get("expires_in") or 900)
         while time.monotonic() < ends:
             sleep(interval)
             try:
-                token = client.fetch_token(plan.token_url, grant_type=DEVICE_GRANT, device_code=data["device_code"])
+                token = client.fetch_token(
+                    plan.token_url, grant_type=DEVICE_GRANT, device_code=data["device_code"]
+                )
             except Exception as exc:
                 error = str(getattr(exc, "error", ""))
                 if error == "authorization_pending":
@@ -339,8 +442,11 @@ def authorize_device(plan: OAuthPlan, client_id: str, client_secret: str | None,
             return _token_set(plan, token, client_id, client_secret)
     finally:
         client.close()
-    raise OAuthFailed("The device code expired before the sign-in was finished (expired_token): run connect "
-                      "--device again and enter the new code sooner.", reason="expired_token")
+    raise OAuthFailed(
+        "The device code expired before the sign-in was finished (expired_token): run connect "
+        "--device again and enter the new code sooner.",
+        reason="expired_token",
+    )
 
 
 class _Err:

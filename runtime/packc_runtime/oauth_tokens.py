@@ -36,7 +36,6 @@ Steps = Generator[tuple[str, Any], Any, Any]
 TokenSender = Callable[[httpx.Request], Steps]
 
 
-
 def token_answer(status: int, content: bytes) -> tuple[bool, dict[str, Any]]:
     """A token endpoint's answer: whether it granted a token (200 and an ``access_token`` string)
     and its JSON object (empty when the body is not one). Refresh and client credentials share it."""
@@ -46,6 +45,7 @@ def token_answer(status: int, content: bytes) -> tuple[bool, dict[str, Any]]:
         data = None
     found: dict[str, Any] = data if isinstance(data, dict) else {}
     return status == 200 and isinstance(found.get("access_token"), str), found
+
 
 class TokenSet(NamedTuple):
     """What ``connect`` obtained for one slot (``expires_at`` is wall-clock seconds, or None)."""
@@ -71,8 +71,13 @@ class TokenSet(NamedTuple):
 
     def status(self) -> dict[str, Any]:
         """What ``connect --status`` shows: never a secret."""
-        return {"token_origin": self.token_url, "scopes": list(self.scopes), "origins": list(self.origins),
-                "expires_at": self.expires_at, "refreshable": self.refresh_token is not None}
+        return {
+            "token_origin": self.token_url,
+            "scopes": list(self.scopes),
+            "origins": list(self.origins),
+            "expires_at": self.expires_at,
+            "refreshable": self.refresh_token is not None,
+        }
 
 
 def parse_token_set(value: str) -> TokenSet | None:
@@ -84,10 +89,16 @@ def parse_token_set(value: str) -> TokenSet | None:
         if not isinstance(data, dict) or data.get(MARKER) != 1:
             return None
         expires = data.get("expires_at")
-        return TokenSet(str(data["access_token"]), _str(data.get("refresh_token")),
-                        float(expires) if isinstance(expires, (int, float)) else None, str(data["token_url"]),
-                        str(data.get("client_id", "")), _str(data.get("client_secret")),
-                        tuple(str(s) for s in data.get("scopes", [])), tuple(str(o) for o in data.get("origins", [])))
+        return TokenSet(
+            str(data["access_token"]),
+            _str(data.get("refresh_token")),
+            float(expires) if isinstance(expires, (int, float)) else None,
+            str(data["token_url"]),
+            str(data.get("client_id", "")),
+            _str(data.get("client_secret")),
+            tuple(str(s) for s in data.get("scopes", [])),
+            tuple(str(o) for o in data.get("origins", [])),
+        )
     except (ValueError, KeyError, TypeError):
         return None
 
@@ -105,14 +116,19 @@ def token_set_from_response(data: dict[str, Any], previous: TokenSet, now: float
         access_token=str(data["access_token"]),
         refresh_token=_str(data.get("refresh_token")) or previous.refresh_token,
         expires_at=(now or time.time()) + lifetime if lifetime is not None else None,
-        scopes=tuple(scope.split()) if isinstance(scope, str) and scope else previous.scopes)
+        scopes=tuple(scope.split()) if isinstance(scope, str) and scope else previous.scopes,
+    )
 
 
 class TokenSets:
     """The token sets of one pack's calls: the latest per slot, refreshed one at a time."""
 
-    def __init__(self, redactor: Redactor, save: Callable[[str, TokenSet], None] | None = None,
-                 load: Callable[[str, TokenSet], TokenSet | None] | None = None) -> None:
+    def __init__(
+        self,
+        redactor: Redactor,
+        save: Callable[[str, TokenSet], None] | None = None,
+        load: Callable[[str, TokenSet], TokenSet | None] | None = None,
+    ) -> None:
         self._redactor = redactor
         self._save = save or _store
         self._load = load or _load_stored
@@ -156,11 +172,17 @@ class TokenSets:
                 self._fetching.discard(env)
         return renewed.access_token
 
-    def _saved_meanwhile(self, env: str, current: TokenSet, send: TokenSender, refused: Unauthorized) -> Steps:
+    def _saved_meanwhile(
+        self, env: str, current: TokenSet, send: TokenSender, refused: Unauthorized
+    ) -> Steps:
         """After a refused refresh: the set another process saved since ours was read (it rotated the
         refresh token we sent), used as it is or refreshed once; else the refusal stands."""
         other = self._load(env, current)
-        if other is None or other.refresh_token == current.refresh_token or other.token_url != current.token_url:
+        if (
+            other is None
+            or other.refresh_token == current.refresh_token
+            or other.token_url != current.token_url
+        ):
             raise refused
         self._redactor.add_secret(other.access_token)
         if not other.due() or other.refresh_token is None:
@@ -172,20 +194,31 @@ class TokenSets:
     def _refresh(self, current: TokenSet, send: TokenSender) -> Steps:
         assert current.refresh_token is not None
         self._redactor.add_secret(current.refresh_token)
-        form = {"grant_type": "refresh_token", "refresh_token": current.refresh_token, "client_id": current.client_id}
+        form = {
+            "grant_type": "refresh_token",
+            "refresh_token": current.refresh_token,
+            "client_id": current.client_id,
+        }
         if current.client_secret:
             self._redactor.add_secret(current.client_secret)
             form["client_secret"] = current.client_secret
-        request = httpx.Request("POST", current.token_url, content=urlencode(form).encode(), headers={
-            "Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json"})
+        request = httpx.Request(
+            "POST",
+            current.token_url,
+            content=urlencode(form).encode(),
+            headers={"Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json"},
+        )
         response = yield from send(request)
         ok, data = token_answer(response.status, response.content)
         if not ok:
             error = data.get("error")
             raise Unauthorized(
                 f"The OAuth2 token endpoint refused to refresh the token (HTTP {response.status}"
-                + (f", {error}" if isinstance(error, str) else "") + "): the authorization was revoked or has "
-                "expired. Run connect again to sign in.", status=response.status)
+                + (f", {error}" if isinstance(error, str) else "")
+                + "): the authorization was revoked or has "
+                "expired. Run connect again to sign in.",
+                status=response.status,
+            )
         renewed = token_set_from_response(data, current)
         self._redactor.add_secret(renewed.access_token)
         if renewed.refresh_token:

@@ -36,10 +36,24 @@ Location = Literal["path", "query", "header", "cookie", "body"]
 # headers that frame or route the message (Content-Length, Transfer-Encoding, Host...): an argument
 # must never be able to desynchronise the request (smuggling) or redirect it. A declared ``Cookie``
 # header parameter is not ignored (OpenAPI does not say so): its value joins the cookie parameters.
-IGNORED_HEADERS = frozenset({
-    "accept", "content-type", "authorization", "content-length", "transfer-encoding", "host", "connection",
-    "upgrade", "te", "trailer", "keep-alive", "proxy-authorization", "proxy-connection", "expect",
-})
+IGNORED_HEADERS = frozenset(
+    {
+        "accept",
+        "content-type",
+        "authorization",
+        "content-length",
+        "transfer-encoding",
+        "host",
+        "connection",
+        "upgrade",
+        "te",
+        "trailer",
+        "keep-alive",
+        "proxy-authorization",
+        "proxy-connection",
+        "expect",
+    }
+)
 _DEFAULT_STYLE = {"path": "simple", "query": "form", "header": "simple", "cookie": "form"}
 
 
@@ -93,7 +107,9 @@ class Operation(NamedTuple):
     # Object arguments that hold an amount in the smallest unit and its currency, by those keys
     # (Square's amount_money {amount, currency}).
     money_objects: Mapping[str, Mapping[str, str]] = {}
-    mime: tuple[str, ...] = ()  # arguments holding a whole base64 email (Gmail's raw): a card shows its headers
+    mime: tuple[
+        str, ...
+    ] = ()  # arguments holding a whole base64 email (Gmail's raw): a card shows its headers
 
 
 def load_document(path: Path) -> dict[str, Any]:
@@ -210,7 +226,13 @@ def _binding_args(verb: str, raw: Any) -> dict[str, ArgBinding]:
         raise InvalidPack(f"The binding of verb {verb!r} has no args object.")
     out = {}
     for arg, spec in raw.items():
-        if not isinstance(spec, Mapping) or spec.get("in") not in ("path", "query", "header", "cookie", "body"):
+        if not isinstance(spec, Mapping) or spec.get("in") not in (
+            "path",
+            "query",
+            "header",
+            "cookie",
+            "body",
+        ):
             raise InvalidPack(f"The binding of argument {arg!r} of verb {verb!r} has no valid 'in'.")
         name = spec.get("name")
         out[str(arg)] = ArgBinding(spec["in"], name if isinstance(name, str) else None)
@@ -221,8 +243,12 @@ def _binding_amounts(verb: str, raw: Any, args: Mapping[str, ArgBinding]) -> dic
     if raw is None:
         return {}
     if not isinstance(raw, Mapping) or not all(
-            isinstance(k, str) and k in args and isinstance(v, str) and (v == "" or v in args) for k, v in raw.items()):
-        raise InvalidPack(f"The binding of verb {verb!r} has an 'amounts' that does not map its arguments to theirs.")
+        isinstance(k, str) and k in args and isinstance(v, str) and (v == "" or v in args)
+        for k, v in raw.items()
+    ):
+        raise InvalidPack(
+            f"The binding of verb {verb!r} has an 'amounts' that does not map its arguments to theirs."
+        )
     return dict(raw)
 
 
@@ -230,10 +256,17 @@ def _binding_money(verb: str, raw: Any, args: Mapping[str, ArgBinding]) -> dict[
     if raw is None:
         return {}
     if not isinstance(raw, Mapping) or not all(
-            isinstance(k, str) and k in args and isinstance(v, Mapping) and set(v) == {"amount", "currency"}
-            and all(isinstance(x, str) for x in v.values()) for k, v in raw.items()):
-        raise InvalidPack(f"The binding of verb {verb!r} has a 'moneyObjects' that does not name its arguments' "
-                          "amount and currency keys.")
+        isinstance(k, str)
+        and k in args
+        and isinstance(v, Mapping)
+        and set(v) == {"amount", "currency"}
+        and all(isinstance(x, str) for x in v.values())
+        for k, v in raw.items()
+    ):
+        raise InvalidPack(
+            f"The binding of verb {verb!r} has a 'moneyObjects' that does not name its arguments' "
+            "amount and currency keys."
+        )
     return {k: dict(v) for k, v in raw.items()}
 
 
@@ -249,7 +282,7 @@ def bound_methods(document: Mapping[str, Any]) -> dict[str, str]:
     """Each bound verb's HTTP method (upper case); never raises (lint reads untrusted packs with it)."""
     out: dict[str, str] = {}
     paths = document.get("paths")
-    for raw_item in (paths.values() if isinstance(paths, Mapping) else ()):
+    for raw_item in paths.values() if isinstance(paths, Mapping) else ():
         try:
             item = resolve(document, raw_item)
         except InvalidPack:

@@ -68,8 +68,14 @@ def _read_json(path: Path) -> dict[str, Any]:
 class Pack:
     """A pack ready to call; use as a context manager to close its connection pool."""
 
-    def __init__(self, directory: Path, *, transport: httpx.BaseTransport | httpx.AsyncBaseTransport | None = None,
-                 limits: Limits | None = None, environ: Mapping[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        directory: Path,
+        *,
+        transport: httpx.BaseTransport | httpx.AsyncBaseTransport | None = None,
+        limits: Limits | None = None,
+        environ: Mapping[str, str] | None = None,
+    ) -> None:
         self.directory = directory
         self.manifest = _read_json(directory / "surface.json")
         self.policy = _read_json(directory / "policy.json")
@@ -85,8 +91,9 @@ class Pack:
         self.document = load_document(doc_path)
         self.operations: dict[str, Operation] = read_operations(self.document)
         verbs = self.manifest.get("verbs")
-        self.verbs: dict[str, dict[str, Any]] = {str(k): v for k, v in verbs.items() if isinstance(v, dict)} \
-            if isinstance(verbs, dict) else {}
+        self.verbs: dict[str, dict[str, Any]] = (
+            {str(k): v for k, v in verbs.items() if isinstance(v, dict)} if isinstance(verbs, dict) else {}
+        )
         self.id = str(self.manifest.get("id", directory.name))
         self.cli_bin = str(self.manifest.get("cliBin") or self.id)
         self.limits = limits or Limits()
@@ -98,10 +105,18 @@ class Pack:
         self.slots: list[CredentialSlot] = credential_slots(_ManifestView(self.manifest), self.document)
         self._environ: Mapping[str, str] = environ if environ is not None else os.environ
         launcher = directory / "bin" / self.cli_bin
-        self.connect_command = f"{shlex.quote(str(launcher))} connect" if launcher.is_file() else \
-            f"packc connect {shlex.quote(str(directory))}"
-        self._auth = Authenticator(self.document, self.slots, CredentialSources(environ), self.redactor,
-                                   connect_command=self.connect_command)
+        self.connect_command = (
+            f"{shlex.quote(str(launcher))} connect"
+            if launcher.is_file()
+            else f"packc connect {shlex.quote(str(directory))}"
+        )
+        self._auth = Authenticator(
+            self.document,
+            self.slots,
+            CredentialSources(environ),
+            self.redactor,
+            connect_command=self.connect_command,
+        )
         self._transport = transport
         self._client: httpx.Client | None = None
         self._aclient: httpx.AsyncClient | None = None
@@ -119,14 +134,17 @@ class Pack:
     def __enter__(self) -> Pack:
         return self
 
-    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
         self.close()
 
     async def __aenter__(self) -> Pack:
         return self
 
-    async def __aexit__(self, kind: type[BaseException] | None, exc: BaseException | None,
-                        tb: TracebackType | None) -> None:
+    async def __aexit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
         await self.aclose()
 
     def close(self) -> None:
@@ -152,8 +170,11 @@ class Pack:
             raise TypeError("The injected transport is async-only: use Pack.acall.")
         with self._lock:  # build the one pool once, even with calls on several threads
             if self._client is None:
-                self._client = httpx.Client(transport=self._transport or LazyTLSTransport(), follow_redirects=False,
-                                            timeout=self.limits.timeout)
+                self._client = httpx.Client(
+                    transport=self._transport or LazyTLSTransport(),
+                    follow_redirects=False,
+                    timeout=self.limits.timeout,
+                )
             return Sender(self._client, self.limits)
 
     def _async_sender(self) -> Sender | None:
@@ -162,10 +183,14 @@ class Pack:
             return None
         with self._lock:
             if self._aclient is None:
-                transport = self._transport if isinstance(self._transport, httpx.AsyncBaseTransport) \
+                transport = (
+                    self._transport
+                    if isinstance(self._transport, httpx.AsyncBaseTransport)
                     else LazyTLSAsyncTransport()
-                self._aclient = httpx.AsyncClient(transport=transport, follow_redirects=False,
-                                                  timeout=self.limits.timeout)
+                )
+                self._aclient = httpx.AsyncClient(
+                    transport=transport, follow_redirects=False, timeout=self.limits.timeout
+                )
             return Sender(None, self.limits, aclient=self._aclient)
 
     def is_write(self, verb: str) -> bool:
@@ -192,8 +217,15 @@ class Pack:
         row = commands.get(verb) if isinstance(commands, Mapping) else None
         return isinstance(row, Mapping) and row.get("destructive") is True
 
-    def call(self, verb: str, args: Mapping[str, Any] | None = None, *, confirm: bool = False,
-             server: str | None = None, server_variables: Mapping[str, str] | None = None) -> dict[str, Any]:
+    def call(
+        self,
+        verb: str,
+        args: Mapping[str, Any] | None = None,
+        *,
+        confirm: bool = False,
+        server: str | None = None,
+        server_variables: Mapping[str, str] | None = None,
+    ) -> dict[str, Any]:
         """Run one verb and return its JSON envelope (never raises for a failed call).
 
         Args:
@@ -205,14 +237,25 @@ class Pack:
         """
         sender = self._sender()
         try:
-            envelope = sender.run(self._steps(sender, verb, (args if args is not None else {}), confirm, server, server_variables))
+            envelope = sender.run(
+                self._steps(
+                    sender, verb, (args if args is not None else {}), confirm, server, server_variables
+                )
+            )
         except (PackRuntimeError, httpx.HTTPError) as exc:
             envelope = self._failure(verb, exc)
         redacted: dict[str, Any] = self.redactor.redact(envelope)
         return redacted
 
-    async def acall(self, verb: str, args: Mapping[str, Any] | None = None, *, confirm: bool = False,
-                    server: str | None = None, server_variables: Mapping[str, str] | None = None) -> dict[str, Any]:
+    async def acall(
+        self,
+        verb: str,
+        args: Mapping[str, Any] | None = None,
+        *,
+        confirm: bool = False,
+        server: str | None = None,
+        server_variables: Mapping[str, str] | None = None,
+    ) -> dict[str, Any]:
         """:meth:`call` for async code, on the pack's async connection pool (``httpx.AsyncClient``).
 
         With an injected sync-only transport, the sync call runs on a worker thread instead.
@@ -221,11 +264,15 @@ class Pack:
         if sender is None:
             import asyncio  # lazily: the CLI path never needs it
 
-            return await asyncio.to_thread(self.call, verb, args, confirm=confirm, server=server,
-                                           server_variables=server_variables)
+            return await asyncio.to_thread(
+                self.call, verb, args, confirm=confirm, server=server, server_variables=server_variables
+            )
         try:
-            envelope = await sender.arun(self._steps(sender, verb, (args if args is not None else {}), confirm, server,
-                                                     server_variables))
+            envelope = await sender.arun(
+                self._steps(
+                    sender, verb, (args if args is not None else {}), confirm, server, server_variables
+                )
+            )
         except (PackRuntimeError, httpx.HTTPError) as exc:
             envelope = self._failure(verb, exc)
         redacted: dict[str, Any] = self.redactor.redact(envelope)
@@ -237,13 +284,22 @@ class Pack:
         exc.message = self.redactor.redact_text(exc.message)
         return failure(verb, exc)
 
-    def _steps(self, sender: Sender, verb: str, args: Any, confirm: bool, server: str | None,
-               server_variables: Mapping[str, str] | None) -> Steps:
+    def _steps(
+        self,
+        sender: Sender,
+        verb: str,
+        args: Any,
+        confirm: bool,
+        server: str | None,
+        server_variables: Mapping[str, str] | None,
+    ) -> Steps:
         """One call as a generator of send/sleep effects (driven by ``sender.run`` or ``sender.arun``)."""
         deadline = time.monotonic() + self.limits.deadline
         if verb not in self.verbs:
-            raise UnknownVerb(f"{self.id} has no verb {verb!r}; its verbs are: {', '.join(sorted(self.verbs))}.",
-                              verbs=sorted(self.verbs))
+            raise UnknownVerb(
+                f"{self.id} has no verb {verb!r}; its verbs are: {', '.join(sorted(self.verbs))}.",
+                verbs=sorted(self.verbs),
+            )
         declared = self.verbs[verb]
         simple = self._simple.get(verb)
         if simple is None:
@@ -251,14 +307,20 @@ class Pack:
         try:
             args = validate_args(verb, declared.get("args"), args, simple=simple)
         except _UNSENDABLE as exc:  # a value check_json_args let through that still breaks a validator
-            raise InvalidArgument(f"{verb}: the arguments cannot be checked ({type(exc).__name__}).") from None
+            raise InvalidArgument(
+                f"{verb}: the arguments cannot be checked ({type(exc).__name__})."
+            ) from None
         op = self.operations.get(verb)
         if op is None:
-            raise InvalidPack(f"Verb {verb!r} is bound to no operation in the pack's document (x-packc-binding).")
+            raise InvalidPack(
+                f"Verb {verb!r} is bound to no operation in the pack's document (x-packc-binding)."
+            )
         if self.is_write(verb) and not confirm:
-            raise NotConfirmed(f"{verb} changes data: nothing was sent. Show the preview to a person, then call "
-                               "again confirmed (--confirm, confirm=True, or \"confirm\": true).",
-                               preview=preview_card(verb, declared, args, op.amounts, op.money_objects, op.mime))
+            raise NotConfirmed(
+                f"{verb} changes data: nothing was sent. Show the preview to a person, then call "
+                'again confirmed (--confirm, confirm=True, or "confirm": true).',
+                preview=preview_card(verb, declared, args, op.amounts, op.money_objects, op.mime),
+            )
         base = server_url(op, override=server, variables=server_variables)
         home = server_origins(op, server_variables) if op.security else ()
 
@@ -271,10 +333,12 @@ class Pack:
             try:
                 request = build_request(op, args, base, parts)
             except _UNSENDABLE as exc:
-                raise InvalidArgument(f"{verb}: the request cannot be built from these arguments "
-                                      f"({type(exc).__name__}).") from None
-            received = yield from sender.steps(request, retry=retry, credential_headers=parts.headers.keys(),
-                                               deadline_at=deadline)
+                raise InvalidArgument(
+                    f"{verb}: the request cannot be built from these arguments ({type(exc).__name__})."
+                ) from None
+            received = yield from sender.steps(
+                request, retry=retry, credential_headers=parts.headers.keys(), deadline_at=deadline
+            )
             # A 401 with a cached OAuth2 token: the API revoked or expired it early. Forget it and
             # try once more with a fresh one (a second 401 is the answer).
             if not (received.status == 401 and attempt == 1 and self._auth.evict_tokens()):
@@ -292,8 +356,13 @@ class Pack:
         return success(verb, received.status, done_title(declared, args, body), body, truncated=truncated)
 
 
-def load_pack(directory: str | Path, *, transport: httpx.BaseTransport | httpx.AsyncBaseTransport | None = None,
-              limits: Limits | None = None, environ: Mapping[str, str] | None = None) -> Pack:
+def load_pack(
+    directory: str | Path,
+    *,
+    transport: httpx.BaseTransport | httpx.AsyncBaseTransport | None = None,
+    limits: Limits | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> Pack:
     """Load the pack in ``directory``.
 
     Args:

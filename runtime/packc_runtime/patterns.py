@@ -33,7 +33,7 @@ __all__ = ["risky", "safe_validator", "search", "validator"]
 
 MAX_PATTERN = 20_000  # characters; a longer pattern is not examined (risky)
 MAX_DEGREE = 6  # more than n ** 6 ways per start is risky (beyond a few characters MAX_TRIES skips it anyway)
-MAX_TRIES = 2 * 10 ** 6  # a pattern runs only on texts where its work (see _power) stays below this
+MAX_TRIES = 2 * 10**6  # a pattern runs only on texts where its work (see _power) stays below this
 
 
 @functools.lru_cache(maxsize=4096)
@@ -53,8 +53,11 @@ def _power(pattern: str) -> int | None:
             parsed = sre.parse(pattern)
             found = degree(sre, parsed.state, list(parsed), parsed.state.flags)
             items = list(parsed)
-            anchored = bool(items) and items[0] in ((sre.AT, sre.AT_BEGINNING), (sre.AT, sre.AT_BEGINNING_STRING)) \
+            anchored = (
+                bool(items)
+                and items[0] in ((sre.AT, sre.AT_BEGINNING), (sre.AT, sre.AT_BEGINNING_STRING))
                 and not parsed.state.flags & sre.SRE_FLAG_MULTILINE
+            )
     except Exception:  # re.error, Unsure, RecursionError, OverflowError: not judged safe
         return None
     return None if found > MAX_DEGREE else found + (1 if anchored else 2)
@@ -104,14 +107,18 @@ def _additional_properties(validator: Any, additional: Any, instance: Any, schem
     properties = schema.get("properties", {})
     patterns = list(schema.get("patternProperties", {}))
     # A key a risky pattern might match counts as matched: the check is skipped, not failed.
-    extras = [k for k in instance if k not in properties and not any(search(p, k) is not False for p in patterns)]
+    extras = [
+        k for k in instance if k not in properties and not any(search(p, k) is not False for p in patterns)
+    ]
     if validator.is_type(additional, "object"):
         for extra in extras:
             yield from validator.descend(instance[extra], additional, path=extra)
     elif not additional and extras:
         listed = ", ".join(repr(k) for k in sorted(extras)[:10])
-        yield ValidationError(f"Additional properties are not allowed ({listed} {'was' if len(extras) == 1 else 'were'}"
-                              " unexpected)")
+        yield ValidationError(
+            f"Additional properties are not allowed ({listed} {'was' if len(extras) == 1 else 'were'}"
+            " unexpected)"
+        )
 
 
 @functools.lru_cache(maxsize=8)
@@ -119,8 +126,14 @@ def safe_validator(cls: Any) -> Any:
     """``cls`` (a jsonschema validator class) whose document regexes skip risky patterns."""
     from jsonschema import validators
 
-    return validators.extend(cls, {  # type: ignore[no-untyped-call]
-        "pattern": _pattern, "patternProperties": _pattern_properties, "additionalProperties": _additional_properties})
+    return validators.extend(
+        cls,
+        {  # type: ignore[no-untyped-call]
+            "pattern": _pattern,
+            "patternProperties": _pattern_properties,
+            "additionalProperties": _additional_properties,
+        },
+    )
 
 
 def _refuse(uri: str) -> Any:
@@ -173,8 +186,11 @@ def _one_dialect(node: Any, root: bool = True) -> Any:
         return [_one_dialect(item, False) for item in node]
     if not isinstance(node, dict):
         return node
-    return {key: _one_dialect(value, False) for key, value in node.items()
-            if root or key != "$schema" or not isinstance(value, str)}
+    return {
+        key: _one_dialect(value, False)
+        for key, value in node.items()
+        if root or key != "$schema" or not isinstance(value, str)
+    }
 
 
 @functools.lru_cache(maxsize=64)
@@ -193,7 +209,8 @@ def _guarded_unevaluated(cls: Any, keys: frozenset[str]) -> Any:
 
     def unevaluated(validator: Any, value: Any, instance: Any, schema: Any) -> Iterator[Any]:
         if validator.is_type(instance, "object") and any(
-                search(pattern, key) is None for pattern in keys for key in instance):
+            search(pattern, key) is None for pattern in keys for key in instance
+        ):
             return  # not run: when in doubt a check is skipped, and the API's server makes it anyway
         yield from original(validator, value, instance, schema)
 

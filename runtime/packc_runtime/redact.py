@@ -13,8 +13,20 @@ __all__ = ["MASK", "Redactor", "install_log_filter", "remove_log_filter"]
 
 MASK = "***"
 # Query keys that carry secrets in many APIs, masked in any URL whatever the document says.
-_SECRET_KEYS = ("api_key", "apikey", "api-key", "key", "token", "access_token", "auth", "secret",
-                "client_secret", "password", "sig", "signature")
+_SECRET_KEYS = (
+    "api_key",
+    "apikey",
+    "api-key",
+    "key",
+    "token",
+    "access_token",
+    "auth",
+    "secret",
+    "client_secret",
+    "password",
+    "sig",
+    "signature",
+)
 
 
 class Redactor:

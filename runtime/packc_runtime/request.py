@@ -39,8 +39,10 @@ class AuthParts:
         self.cookies: list[tuple[str, str]] = []
 
     def __repr__(self) -> str:  # values are secrets: show only where they go
-        return (f"AuthParts(headers={sorted(self.headers)}, query={[k for k, _ in self.query]}, "
-                f"cookies={[k for k, _ in self.cookies]})")
+        return (
+            f"AuthParts(headers={sorted(self.headers)}, query={[k for k, _ in self.query]}, "
+            f"cookies={[k for k, _ in self.cookies]})"
+        )
 
 
 def _check_override(url: str) -> str:
@@ -52,7 +54,9 @@ def _check_override(url: str) -> str:
     return url
 
 
-def server_url(op: Operation, *, override: str | None = None, variables: Mapping[str, str] | None = None) -> str:
+def server_url(
+    op: Operation, *, override: str | None = None, variables: Mapping[str, str] | None = None
+) -> str:
     """The base URL for ``op``: ``override`` as given, else its first server with variables filled.
 
     Variable values come from ``variables`` (checked against ``enum``) or the defaults. Values that
@@ -79,26 +83,35 @@ def server_url(op: Operation, *, override: str | None = None, variables: Mapping
             raise InvalidServer(f"Server variable {name!r} must be one of {enum}, not {value!r}.")
         in_host = match.start() < authority_end
         if not (_HOST_SAFE if in_host else _PATH_SAFE).fullmatch(value) or ".." in value.split("/"):
-            raise InvalidServer(f"Server variable {name!r} value {value!r} would change the URL's host or path "
-                                "structure; it is refused.")
+            raise InvalidServer(
+                f"Server variable {name!r} value {value!r} would change the URL's host or path "
+                "structure; it is refused."
+            )
         if in_host and name in variables and not enum and value != str(spec.get("default")):
             # Without an enum, an override may pick a port, or a label under a fixed parent domain
             # ("{region}.api.example.com"), never the host itself ("{host}/api").
             is_port = template[match.start() - 1] == ":"
-            under_fixed_domain = re.match(r"[A-Za-z0-9-]*\.[A-Za-z0-9-]", template[match.end():authority_end])
+            under_fixed_domain = re.match(
+                r"[A-Za-z0-9-]*\.[A-Za-z0-9-]", template[match.end() : authority_end]
+            )
             if not (value.isdigit() if is_port else under_fixed_domain):
-                raise InvalidServer(f"Server variable {name!r} value {value!r} would change the URL's host; it is "
-                                    "refused (the document gives no enum of allowed hosts).")
+                raise InvalidServer(
+                    f"Server variable {name!r} value {value!r} would change the URL's host; it is "
+                    "refused (the document gives no enum of allowed hosts)."
+                )
         return value
 
     url = _VAR.sub(fill, template).rstrip("/")
     if not urlsplit(url).scheme:
-        raise InvalidServer(f"The document's server URL {url or '/'!r} is relative; pass an absolute one (--server).")
+        raise InvalidServer(
+            f"The document's server URL {url or '/'!r} is relative; pass an absolute one (--server)."
+        )
     return _check_override(url)
 
 
-def server_origins(op: Operation, variables: Mapping[str, str] | None = None, *,
-                   every_enum: bool = False) -> tuple[str, ...]:
+def server_origins(
+    op: Operation, variables: Mapping[str, str] | None = None, *, every_enum: bool = False
+) -> tuple[str, ...]:
     """The origins of the operation's document servers, in order, variables filled.
 
     Variables take the given values, else their defaults; with ``every_enum``, also every value of
@@ -153,10 +166,13 @@ def _read_file(arg: str, value: Any) -> tuple[str, bytes]:
 
 def _is_binary(schema: Any) -> bool:
     return isinstance(schema, Mapping) and (
-        schema.get("format") == "binary" or "contentMediaType" in schema or "contentEncoding" in schema)
+        schema.get("format") == "binary" or "contentMediaType" in schema or "contentEncoding" in schema
+    )
 
 
-def _body(op: Operation, body_args: Mapping[str | None, tuple[str, Any]]) -> tuple[dict[str, Any], str | None]:
+def _body(
+    op: Operation, body_args: Mapping[str | None, tuple[str, Any]]
+) -> tuple[dict[str, Any], str | None]:
     """httpx keyword arguments for the body and the Content-Type to send (None: httpx sets it)."""
     ctype = op.content_type or "application/json"
     base = ctype.split(";")[0].strip().lower()
@@ -169,7 +185,9 @@ def _body(op: Operation, body_args: Mapping[str | None, tuple[str, Any]]) -> tup
             return {"content": json.dumps(value, ensure_ascii=False).encode()}, ctype
         if base.startswith("text/"):
             return {"content": scalar_text(value).encode()}, ctype
-        if base in ("application/x-www-form-urlencoded", "multipart/form-data") and isinstance(value, Mapping):
+        if base in ("application/x-www-form-urlencoded", "multipart/form-data") and isinstance(
+            value, Mapping
+        ):
             body_args = {str(k): (arg, v) for k, v in value.items()}
         else:
             return {"content": _read_file(arg, value)[1]}, ctype  # octet-stream and other binary types
@@ -185,8 +203,13 @@ def _body(op: Operation, body_args: Mapping[str | None, tuple[str, Any]]) -> tup
             items = prop.get("items") if isinstance(prop, Mapping) and prop.get("type") == "array" else None
             return _is_binary(prop) or _is_binary(items)
 
-        parts = multipart_parts(fields, op.body_encoding, {name: is_file(name) for name in fields},
-                                lambda name, item: _read_file(arg_of[name], item), arg_of)
+        parts = multipart_parts(
+            fields,
+            op.body_encoding,
+            {name: is_file(name) for name in fields},
+            lambda name, item: _read_file(arg_of[name], item),
+            arg_of,
+        )
         if not parts:
             return _empty_multipart()
         return {"files": parts}, None
@@ -232,8 +255,11 @@ def _default(param: Parameter | None) -> str | None:
 
 def _pick(choices: list[str], preferred: tuple[str, ...]) -> str:
     """A preferred choice (JSON first among them), else a JSON one, else the first."""
-    ranked = [c for c in choices if c in preferred and _is_json(c)] + [c for c in choices if c in preferred] + \
-        [c for c in choices if _is_json(c)]
+    ranked = (
+        [c for c in choices if c in preferred and _is_json(c)]
+        + [c for c in choices if c in preferred]
+        + [c for c in choices if _is_json(c)]
+    )
     return ranked[0] if ranked else choices[0]
 
 
@@ -286,11 +312,16 @@ def _refuse_shadowing(arg: str, location: str, names: Iterable[str], credentials
     folded = {c.casefold() for c in credentials}
     for name in names:
         if name.casefold() in folded:
-            raise InvalidArgument(f"Argument {arg!r} would be sent as {name!r} in the {location}, where a credential "
-                                  "is sent; it is refused (the credential always wins).", argument=arg)
+            raise InvalidArgument(
+                f"Argument {arg!r} would be sent as {name!r} in the {location}, where a credential "
+                "is sent; it is refused (the credential always wins).",
+                argument=arg,
+            )
 
 
-def build_request(op: Operation, args: Mapping[str, Any], base_url: str, auth: AuthParts | None = None) -> httpx.Request:
+def build_request(
+    op: Operation, args: Mapping[str, Any], base_url: str, auth: AuthParts | None = None
+) -> httpx.Request:
     """The request for ``op`` with ``args`` (already validated) against ``base_url``.
 
     Path values are percent-encoded within their segment; query pieces are appended in a fixed
@@ -317,15 +348,23 @@ def build_request(op: Operation, args: Mapping[str, Any], base_url: str, auth: A
             path_values[name] = text
         elif binding.location == "query":
             pieces = serialize_query(_param_for(op, "query", name), value)
-            _refuse_shadowing(arg, "query", (unquote(p.split("=", 1)[0]) for q in pieces for p in q.split("&")),
-                              {k for k, _ in auth.query})
+            _refuse_shadowing(
+                arg,
+                "query",
+                (unquote(p.split("=", 1)[0]) for q in pieces for p in q.split("&")),
+                {k for k, _ in auth.query},
+            )
             query.extend(pieces)
         elif binding.location == "header" and name.lower() == "cookie":
             # A declared Cookie header parameter (vtex: session cookies from an earlier call) is a
             # cookie string; it opens the one Cookie header, before the cookie parameters.
             text = serialize_header(_param_for(op, "header", name), value)
-            _refuse_shadowing(arg, "cookie", (c.split("=", 1)[0].strip() for c in text.split(";")),
-                              {k for k, _ in auth.cookies})
+            _refuse_shadowing(
+                arg,
+                "cookie",
+                (c.split("=", 1)[0].strip() for c in text.split(";")),
+                {k for k, _ in auth.cookies},
+            )
             cookie_strings.append(text)
         elif binding.location == "header":
             if name.lower() not in IGNORED_HEADERS:  # OpenAPI: these are set by the runtime, not by args
@@ -338,8 +377,10 @@ def build_request(op: Operation, args: Mapping[str, Any], base_url: str, auth: A
 
     def fill(match: re.Match[str]) -> str:
         if match.group(1) not in path_values:
-            raise MissingArgument(f"{op.verb}: missing required path argument for {{{match.group(1)}}}.",
-                                  missing=[match.group(1)])
+            raise MissingArgument(
+                f"{op.verb}: missing required path argument for {{{match.group(1)}}}.",
+                missing=[match.group(1)],
+            )
         return path_values[match.group(1)]
 
     # Path values are percent-encoded, so a '?' or '#' left is the template's own: a path key may
@@ -347,8 +388,10 @@ def build_request(op: Operation, args: Mapping[str, Any], base_url: str, auth: A
     path, _, template_query = _VAR.sub(fill, op.path).partition("#")[0].partition("?")
     if any(segment in (".", "..") for segment in path.split("/")):
         # label-style prefixes and delimiters are literal dots: empty items can make a dot segment
-        raise InvalidArgument(f"{op.verb}: the path values would form a '.' or '..' segment, which would leave the "
-                              "path template; refused.")
+        raise InvalidArgument(
+            f"{op.verb}: the path values would form a '.' or '..' segment, which would leave the "
+            "path template; refused."
+        )
     base = urlsplit(base_url)
     pieces = [piece for piece in (base.query, template_query) if piece]
     pieces.extend(query)

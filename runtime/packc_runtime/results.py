@@ -19,13 +19,28 @@ from .errors import (
 )
 from .send import Received, parse_retry_after
 
-__all__ = ["TRUNCATION_MARKER", "decode_body", "done_title", "error_for_status", "failure", "money_args",
-           "preview_card", "render", "success"]
+__all__ = [
+    "TRUNCATION_MARKER",
+    "decode_body",
+    "done_title",
+    "error_for_status",
+    "failure",
+    "money_args",
+    "preview_card",
+    "render",
+    "success",
+]
 
 _PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_.-]*)\s*\}\}")
 TRUNCATION_MARKER = "[packc: response cut at {limit} bytes]"
-_TEXT_TYPES = ("text/", "application/xml", "application/javascript", "application/x-www-form-urlencoded",
-               "application/yaml", "application/x-yaml")
+_TEXT_TYPES = (
+    "text/",
+    "application/xml",
+    "application/javascript",
+    "application/x-www-form-urlencoded",
+    "application/yaml",
+    "application/x-yaml",
+)
 
 
 def _lookup(name: str, args: Mapping[str, Any], result: Any) -> Any:
@@ -80,9 +95,31 @@ def done_title(verb: Mapping[str, Any], args: Mapping[str, Any], result: Any) ->
 
 
 # ISO 4217 currencies whose smallest unit is not a hundredth: none (yen) or a thousandth (dinar).
-_EXPONENTS = {**dict.fromkeys(("BIF", "CLP", "DJF", "GNF", "ISK", "JPY", "KMF", "KRW", "PYG", "RWF", "UGX", "UYI", "VND",
-                               "VUV", "XAF", "XOF", "XPF"), 0),
-              **dict.fromkeys(("BHD", "IQD", "JOD", "KWD", "LYD", "OMR", "TND"), 3)}
+_EXPONENTS = {
+    **dict.fromkeys(
+        (
+            "BIF",
+            "CLP",
+            "DJF",
+            "GNF",
+            "ISK",
+            "JPY",
+            "KMF",
+            "KRW",
+            "PYG",
+            "RWF",
+            "UGX",
+            "UYI",
+            "VND",
+            "VUV",
+            "XAF",
+            "XOF",
+            "XPF",
+        ),
+        0,
+    ),
+    **dict.fromkeys(("BHD", "IQD", "JOD", "KWD", "LYD", "OMR", "TND"), 3),
+}
 _CODE = re.compile(r"[A-Za-z]{3}")
 # A word that joins a value to the title ("Refund 5.00 USD on {{charge}}"): it goes with the value when unset.
 _JOINED = re.compile(r"(\b(?:on|to|for|from|in|into|of|at|by|with)\s+)?" + _PLACEHOLDER.pattern)
@@ -102,8 +139,11 @@ def _as_money(value: Any, code: Any) -> tuple[str, str] | None:
     return f"{Decimal(value).scaleb(-exponent):.{exponent}f}", code.upper()
 
 
-def money_args(args: Mapping[str, Any], amounts: Mapping[str, str],
-               objects: Mapping[str, Mapping[str, str]] | None = None) -> tuple[dict[str, Any], dict[str, str]]:
+def money_args(
+    args: Mapping[str, Any],
+    amounts: Mapping[str, str],
+    objects: Mapping[str, Mapping[str, str]] | None = None,
+) -> tuple[dict[str, Any], dict[str, str]]:
     """``args`` with each amount in its currency's smallest unit shown as a person reads it
     (:func:`_as_money`): an amount argument with the argument its currency is in, or a money object
     (``objects``: its amount and currency keys) as ``10.50 USD``. Anything else is left as given.
@@ -118,7 +158,11 @@ def money_args(args: Mapping[str, Any], amounts: Mapping[str, str],
                 shown[currency], sent[amount] = read[1], str(args[amount])
     for name, keys in (objects or {}).items():
         money = args.get(name)
-        read = _as_money(money.get(keys["amount"]), money.get(keys["currency"])) if isinstance(money, Mapping) else None
+        read = (
+            _as_money(money.get(keys["amount"]), money.get(keys["currency"]))
+            if isinstance(money, Mapping)
+            else None
+        )
         if read is not None:
             shown[name], sent[name] = " ".join(part for part in read if part), _text(money)
     return shown, sent
@@ -152,10 +196,14 @@ def email_headers(value: Any) -> dict[str, str] | None:
     return out or None
 
 
-def preview_card(verb_name: str, verb: Mapping[str, Any], args: Mapping[str, Any],
-                 amounts: Mapping[str, str] | None = None,
-                 objects: Mapping[str, Mapping[str, str]] | None = None,
-                 mime: Sequence[str] = ()) -> dict[str, Any]:
+def preview_card(
+    verb_name: str,
+    verb: Mapping[str, Any],
+    args: Mapping[str, Any],
+    amounts: Mapping[str, str] | None = None,
+    objects: Mapping[str, Mapping[str, str]] | None = None,
+    mime: Sequence[str] = (),
+) -> dict[str, Any]:
     """The verb's ``preview`` with ``{{arg}}`` filled; a field whose arguments are unset is left out.
     ``amounts``/``objects``: the binding's amounts in a smallest unit (:func:`money_args`); ``mime``:
     arguments holding a whole email, shown by its headers (:func:`email_headers`)."""
@@ -170,7 +218,11 @@ def preview_card(verb_name: str, verb: Mapping[str, Any], args: Mapping[str, Any
             read |= {f"email {k}": v for k, v in headers.items()}
     preview = verb.get("preview")
     if not isinstance(preview, Mapping):
-        return {"kind": "fields", "title": verb_name, "fields": {k: _text(v) for k, v in sorted(args.items())}}
+        return {
+            "kind": "fields",
+            "title": verb_name,
+            "fields": {k: _text(v) for k, v in sorted(args.items())},
+        }
     card: dict[str, Any] = {"kind": preview.get("kind", "fields")}
     if isinstance(preview.get("title"), str):
         # An unset optional value leaves no gap, nor the word that joined it: "Refund {{amount}} on
@@ -213,13 +265,20 @@ def decode_body(verb: str, received: Received) -> Any:
         return None
     media, charset = _media_type(received)
     if received.truncated:
-        return _decode_text(received.content, charset) + " " + TRUNCATION_MARKER.format(limit=len(received.content))
+        return (
+            _decode_text(received.content, charset)
+            + " "
+            + TRUNCATION_MARKER.format(limit=len(received.content))
+        )
     if media == "application/json" or media.endswith("+json"):
         try:
             return json.loads(received.content)
         except (ValueError, RecursionError):
-            raise InvalidResponse(f"The server answered HTTP {received.status} with a body that is not valid JSON.",
-                                  status=received.status, body=_decode_text(received.content[:500], charset)) from None
+            raise InvalidResponse(
+                f"The server answered HTTP {received.status} with a body that is not valid JSON.",
+                status=received.status,
+                body=_decode_text(received.content[:500], charset),
+            ) from None
     if media.startswith(_TEXT_TYPES) or media.endswith("+xml"):
         return _decode_text(received.content, charset)
     if not media:
@@ -247,11 +306,18 @@ def error_for_status(received: Received, body: Any) -> PackRuntimeError | None:
     if status == 429:
         wait = parse_retry_after(received.headers.get("retry-after"))
         retry_after = None if wait is None or wait > 10**9 else round(wait, 3)
-        return RateLimited(f"The server is rate-limiting calls (HTTP 429, after {received.attempts} attempt(s)).",
-                           status=status, retry_after=retry_after, body=shown)
+        return RateLimited(
+            f"The server is rate-limiting calls (HTTP 429, after {received.attempts} attempt(s)).",
+            status=status,
+            retry_after=retry_after,
+            body=shown,
+        )
     if status >= 500:
-        return UpstreamError(f"The server failed (HTTP {status}, after {received.attempts} attempt(s)).",
-                             status=status, body=shown)
+        return UpstreamError(
+            f"The server failed (HTTP {status}, after {received.attempts} attempt(s)).",
+            status=status,
+            body=shown,
+        )
     return RequestRejected(f"The server rejected the request (HTTP {status}).", status=status, body=shown)
 
 

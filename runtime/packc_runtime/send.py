@@ -23,8 +23,13 @@ _REDIRECTS = frozenset({301, 302, 303, 307, 308})
 # Headers that may carry credentials; dropped on any redirect to another origin.
 _ALWAYS_CREDENTIAL = frozenset({"authorization", "proxy-authorization", "cookie"})
 # Errors after which the request may not have reached the server, or a kept-alive socket dropped.
-_RETRY_ERRORS = (httpx.ConnectError, httpx.ReadError, httpx.WriteError, httpx.RemoteProtocolError,
-                 httpx.CloseError)
+_RETRY_ERRORS = (
+    httpx.ConnectError,
+    httpx.ReadError,
+    httpx.WriteError,
+    httpx.RemoteProtocolError,
+    httpx.CloseError,
+)
 
 
 class Limits(NamedTuple):
@@ -117,15 +122,19 @@ class _Body:
         """Add a raw chunk; True when reading must stop (the cap is reached)."""
         self.body += self.decoder.feed(chunk, self.cap - len(self.body))
         if len(self.body) > self.cap:
-            del self.body[self.cap:]
+            del self.body[self.cap :]
             self.truncated = True
             return True
         if time.monotonic() > self.deadline:  # a server trickling bytes outlives inactivity timeouts
-            raise Timeout(f"The response did not finish within the call's deadline of {self.limits.deadline:g} s.")
+            raise Timeout(
+                f"The response did not finish within the call's deadline of {self.limits.deadline:g} s."
+            )
         return False
 
     def received(self, response: httpx.Response, request: httpx.Request) -> Received:
-        return Received(response.status_code, response.headers, bytes(self.body), self.truncated, str(request.url), 0)
+        return Received(
+            response.status_code, response.headers, bytes(self.body), self.truncated, str(request.url), 0
+        )
 
 
 class Sender:
@@ -136,8 +145,14 @@ class Sender:
     async one.
     """
 
-    def __init__(self, client: httpx.Client | None, limits: Limits, *, aclient: httpx.AsyncClient | None = None,
-                 sleep: Callable[[float], None] = time.sleep) -> None:
+    def __init__(
+        self,
+        client: httpx.Client | None,
+        limits: Limits,
+        *,
+        aclient: httpx.AsyncClient | None = None,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
         self.client = client
         self.aclient = aclient
         self.limits = limits
@@ -146,15 +161,28 @@ class Sender:
     def __repr__(self) -> str:
         return f"Sender({self.limits!r})"
 
-    def send(self, request: httpx.Request, *, retry: bool, credential_headers: Iterable[str] = (),
-             deadline_at: float | None = None) -> Received:
+    def send(
+        self,
+        request: httpx.Request,
+        *,
+        retry: bool,
+        credential_headers: Iterable[str] = (),
+        deadline_at: float | None = None,
+    ) -> Received:
         """Send with the sync client (see :meth:`steps`); returns the final response."""
-        result: Received = self.run(self.steps(request, retry=retry, credential_headers=credential_headers,
-                                               deadline_at=deadline_at))
+        result: Received = self.run(
+            self.steps(request, retry=retry, credential_headers=credential_headers, deadline_at=deadline_at)
+        )
         return result
 
-    def steps(self, request: httpx.Request, *, retry: bool, credential_headers: Iterable[str] = (),
-              deadline_at: float | None = None) -> Steps:
+    def steps(
+        self,
+        request: httpx.Request,
+        *,
+        retry: bool,
+        credential_headers: Iterable[str] = (),
+        deadline_at: float | None = None,
+    ) -> Steps:
         """Send, following redirects safely and retrying when allowed; returns the final response.
 
         Args:
@@ -180,8 +208,11 @@ class Sender:
                     continue
                 url = request.url
                 port = url.port or {"http": 80, "https": 443}.get(url.scheme)
-                raise ConnectionFailed(f"The connection to {url.host} port {port} ({url.scheme}) failed "
-                                       f"({type(exc).__name__}).", host=url.host, port=port) from None
+                raise ConnectionFailed(
+                    f"The connection to {url.host} port {port} ({url.scheme}) failed ({type(exc).__name__}).",
+                    host=url.host,
+                    port=port,
+                ) from None
             received = received._replace(attempts=attempts)
             if received.status in RETRY_STATUSES and retry and attempts <= limits.retries:
                 wait = parse_retry_after(received.headers.get("retry-after"))
@@ -193,7 +224,9 @@ class Sender:
             if received.status in _REDIRECTS and "location" in received.headers:
                 redirects += 1
                 if redirects > limits.max_redirects:
-                    raise InvalidResponse(f"More than {limits.max_redirects} redirects.", status=received.status)
+                    raise InvalidResponse(
+                        f"More than {limits.max_redirects} redirects.", status=received.status
+                    )
                 request = self._redirect(request, received, home, secret_headers)
                 continue
             return received
@@ -254,8 +287,10 @@ class Sender:
         """The Timeout for a wait that ran out: the call's deadline, or inactivity in the head or the body."""
         host = request.url.host
         if time.monotonic() >= deadline - 0.01:
-            return Timeout(f"The response from {host} did not finish within the call's deadline of "
-                           f"{self.limits.deadline:g} s.")
+            return Timeout(
+                f"The response from {host} did not finish within the call's deadline of "
+                f"{self.limits.deadline:g} s."
+            )
         if head:
             return Timeout(f"No answer from {host} within {budget:.3g} s.")
         return Timeout(f"The response from {host} stalled for {budget:.3g} s.")
@@ -316,18 +351,27 @@ class Sender:
             await response.aclose()
         return body.received(response, request)
 
-    def _redirect(self, request: httpx.Request, received: Received, home: tuple[str, str, int | None],
-                  secret_headers: frozenset[str] | set[str]) -> httpx.Request:
+    def _redirect(
+        self,
+        request: httpx.Request,
+        received: Received,
+        home: tuple[str, str, int | None],
+        secret_headers: frozenset[str] | set[str],
+    ) -> httpx.Request:
         try:
             target = request.url.join(received.headers["location"])
         except (httpx.InvalidURL, ValueError):
             raise UnsafeRedirect("The server redirected to an invalid URL.", status=received.status) from None
         if target.scheme not in ("http", "https"):
-            raise UnsafeRedirect(f"The server redirected to a {target.scheme!r} URL; only http(s) is followed.",
-                                 status=received.status)
+            raise UnsafeRedirect(
+                f"The server redirected to a {target.scheme!r} URL; only http(s) is followed.",
+                status=received.status,
+            )
         method, content = request.method, request.content
         headers = httpx.Headers(request.headers)
-        if (received.status == 303 and method != "HEAD") or (received.status in (301, 302) and method == "POST"):
+        if (received.status == 303 and method != "HEAD") or (
+            received.status in (301, 302) and method == "POST"
+        ):
             method, content = "GET", b""
             for name in ("content-type", "content-length", "transfer-encoding"):
                 headers.pop(name, None)

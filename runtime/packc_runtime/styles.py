@@ -10,8 +10,16 @@ from urllib.parse import quote
 from .errors import InvalidArgument
 from .openapi import Parameter
 
-__all__ = ["RESERVED_LITERAL", "encode_path_value", "query_value", "scalar_text", "serialize_cookie",
-           "serialize_header", "serialize_path", "serialize_query"]
+__all__ = [
+    "RESERVED_LITERAL",
+    "encode_path_value",
+    "query_value",
+    "scalar_text",
+    "serialize_cookie",
+    "serialize_header",
+    "serialize_path",
+    "serialize_query",
+]
 
 # What allowReserved keeps literal in a query or form value: RFC 3986's reserved characters
 # (":/?#[]@!$&'()*+,;=") except those that would change the query's structure for the server,
@@ -129,11 +137,14 @@ def serialize_query(param: Parameter, value: Any) -> list[str]:
 
 def _check_header_text(name: str, text: str) -> str:
     if any(ch in text for ch in "\r\n\x00"):
-        raise InvalidArgument(f"The value for header {name!r} contains CR, LF or NUL, which HTTP forbids.",
-                              argument=name)
+        raise InvalidArgument(
+            f"The value for header {name!r} contains CR, LF or NUL, which HTTP forbids.", argument=name
+        )
     if not text.isascii():
-        raise InvalidArgument(f"The value for header {name!r} contains non-ASCII characters, which HTTP "
-                              "headers cannot carry.", argument=name)
+        raise InvalidArgument(
+            f"The value for header {name!r} contains non-ASCII characters, which HTTP headers cannot carry.",
+            argument=name,
+        )
     return text
 
 
@@ -146,7 +157,11 @@ def serialize_header(param: Parameter, value: Any) -> str:
         text = ",".join(scalar_text(v) for v in value)
     elif isinstance(value, Mapping):
         pairs = _pairs(value)
-        text = ",".join(f"{k}={v}" for k, v in pairs) if param.explode else ",".join(f"{k},{v}" for k, v in pairs)
+        text = (
+            ",".join(f"{k}={v}" for k, v in pairs)
+            if param.explode
+            else ",".join(f"{k},{v}" for k, v in pairs)
+        )
     else:
         text = scalar_text(value)
     return _check_header_text(param.name, text)

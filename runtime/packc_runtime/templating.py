@@ -32,14 +32,36 @@ def _as_word(value: Any) -> str:
 
 SHOWN_OPTIONAL = 2  # the optional arguments a pack's example lines show at most (packc commands, HARNESS.md)
 # Optional arguments that page through results: never the one an example needs to show.
-_PAGING = frozenset({"limit", "cursor", "page", "per_page", "perpage", "page_size", "pagesize", "offset", "after",
-                     "before", "starting_after", "ending_before", "page_token", "pagetoken", "next", "count"})
+_PAGING = frozenset(
+    {
+        "limit",
+        "cursor",
+        "page",
+        "per_page",
+        "perpage",
+        "page_size",
+        "pagesize",
+        "offset",
+        "after",
+        "before",
+        "starting_after",
+        "ending_before",
+        "page_token",
+        "pagetoken",
+        "next",
+        "count",
+    }
+)
 
 
 def _matters(name: str, prop: Any) -> bool:
     """An optional argument worth showing: one with a few named choices (``--status open``)."""
-    return (isinstance(prop, Mapping) and isinstance(prop.get("enum"), list) and 1 < len(prop["enum"]) <= 20
-            and name.lower() not in _PAGING)
+    return (
+        isinstance(prop, Mapping)
+        and isinstance(prop.get("enum"), list)
+        and 1 < len(prop["enum"]) <= 20
+        and name.lower() not in _PAGING
+    )
 
 
 def example_line(cli: Sequence[str], args: Mapping[str, Any] | None, *, optional: int | None = None) -> str:
@@ -62,7 +84,7 @@ def example_line(cli: Sequence[str], args: Mapping[str, Any] | None, *, optional
     shown: set[str] | None = None
     if optional is not None:
         named = dict.fromkeys(n for token in cli for n in placeholders(token))
-        picks = [n for n in named if n not in required and _matters(n, properties.get(n))][:max(optional, 0)]
+        picks = [n for n in named if n not in required and _matters(n, properties.get(n))][: max(optional, 0)]
         shown = required | set(picks)
 
     def first_example(name: str) -> tuple[bool, Any]:

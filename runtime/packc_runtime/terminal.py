@@ -25,7 +25,8 @@ __all__ = ["for_terminal", "terminal_text"]
 # tag characters (invisible text). ZWJ/ZWNJ stay: emoji and scripts need them, and they move nothing.
 _UNSAFE = re.compile(
     "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u061c\u200b\u200e\u200f\u2028-\u202e\u2060-\u206f\ufeff"
-    "\ufff9-\ufffb\ud800-\udfff\U000e0000-\U000e007f]|\r(?!\n)")
+    "\ufff9-\ufffb\ud800-\udfff\U000e0000-\U000e007f]|\r(?!\n)"
+)
 
 
 def _escape(match: re.Match[str]) -> str:

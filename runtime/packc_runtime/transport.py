@@ -95,8 +95,9 @@ class _DeadlineStream:
     def close(self) -> None:
         self._stream.close()
 
-    def start_tls(self, ssl_context: ssl.SSLContext, server_hostname: str | None = None,
-                  timeout: float | None = None) -> _DeadlineStream:
+    def start_tls(
+        self, ssl_context: ssl.SSLContext, server_hostname: str | None = None, timeout: float | None = None
+    ) -> _DeadlineStream:
         inner = self._stream.start_tls(ssl_context, server_hostname, _bounded(timeout, "ConnectTimeout"))
         return _DeadlineStream(inner)
 
@@ -110,24 +111,35 @@ class _DeadlineBackend:
     def __init__(self, backend: Any) -> None:
         self._backend = backend
 
-    def connect_tcp(self, host: str, port: int, timeout: float | None = None, local_address: str | None = None,
-                    socket_options: Iterable[Any] | None = None) -> _DeadlineStream:
+    def connect_tcp(
+        self,
+        host: str,
+        port: int,
+        timeout: float | None = None,
+        local_address: str | None = None,
+        socket_options: Iterable[Any] | None = None,
+    ) -> _DeadlineStream:
         import httpcore
 
         failure: Exception | None = None
         for address in _addresses(host, port):  # each in turn, as socket.create_connection does
             try:
-                return _DeadlineStream(self._backend.connect_tcp(
-                    address, port, _bounded(timeout, "ConnectTimeout"), local_address, socket_options))
+                return _DeadlineStream(
+                    self._backend.connect_tcp(
+                        address, port, _bounded(timeout, "ConnectTimeout"), local_address, socket_options
+                    )
+                )
             except (httpcore.ConnectError, httpcore.ConnectTimeout) as exc:
                 failure = exc
         assert failure is not None
         raise failure
 
-    def connect_unix_socket(self, path: str, timeout: float | None = None,
-                            socket_options: Iterable[Any] | None = None) -> _DeadlineStream:
-        return _DeadlineStream(self._backend.connect_unix_socket(path, _bounded(timeout, "ConnectTimeout"),
-                                                                 socket_options))
+    def connect_unix_socket(
+        self, path: str, timeout: float | None = None, socket_options: Iterable[Any] | None = None
+    ) -> _DeadlineStream:
+        return _DeadlineStream(
+            self._backend.connect_unix_socket(path, _bounded(timeout, "ConnectTimeout"), socket_options)
+        )
 
     def sleep(self, seconds: float) -> None:
         self._backend.sleep(seconds)
@@ -151,15 +163,20 @@ def _deadline_transport(verify: ssl.SSLContext | bool) -> httpx.HTTPTransport:
     context = httpx.create_ssl_context(verify=verify)  # built once, shared by both below
     transport = httpx.HTTPTransport(verify=context)
     if not isinstance(getattr(transport, "_pool", None), httpcore.ConnectionPool):
-        raise PoolMoved(f"httpx {httpx.__version__} keeps no httpcore.ConnectionPool in HTTPTransport._pool, where "
-                        "packc_runtime puts the pool that bounds every socket wait by the call's deadline; nothing "
-                        "is sent rather than sent without the deadline. Install the httpx the runtime declares "
-                        "(httpx>=0.28,<0.29).")
+        raise PoolMoved(
+            f"httpx {httpx.__version__} keeps no httpcore.ConnectionPool in HTTPTransport._pool, where "
+            "packc_runtime puts the pool that bounds every socket wait by the call's deadline; nothing "
+            "is sent rather than sent without the deadline. Install the httpx the runtime declares "
+            "(httpx>=0.28,<0.29)."
+        )
     limits = httpx.Limits(max_connections=100, max_keepalive_connections=20)  # httpx's defaults
     transport._pool = httpcore.ConnectionPool(
-        ssl_context=context, max_connections=limits.max_connections,
-        max_keepalive_connections=limits.max_keepalive_connections, keepalive_expiry=limits.keepalive_expiry,
-        network_backend=_DeadlineBackend(httpcore.SyncBackend()))  # type: ignore[arg-type]
+        ssl_context=context,
+        max_connections=limits.max_connections,
+        max_keepalive_connections=limits.max_keepalive_connections,
+        keepalive_expiry=limits.keepalive_expiry,
+        network_backend=_DeadlineBackend(httpcore.SyncBackend()),
+    )  # type: ignore[arg-type]
     return transport
 
 

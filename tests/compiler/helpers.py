@@ -16,13 +16,27 @@ def path_param(name: str, schema: dict[str, Any] | None = None) -> Parameter:
     return Parameter(name=name, location="path", required=True, schema=schema or {"type": "string"})
 
 
-def make_api(*ops: Operation, title: str = "Zoo", secured: bool = False, document: dict[str, Any] | None = None,
-             extensions: dict[str, Any] | None = None) -> Api:
-    schemes = {"key": SecurityScheme(key="key", type="apiKey", location="header", param_name="X-Key")} if secured else {}
+def make_api(
+    *ops: Operation,
+    title: str = "Zoo",
+    secured: bool = False,
+    document: dict[str, Any] | None = None,
+    extensions: dict[str, Any] | None = None,
+) -> Api:
+    schemes = (
+        {"key": SecurityScheme(key="key", type="apiKey", location="header", param_name="X-Key")}
+        if secured
+        else {}
+    )
     return Api(
-        source="memory", source_version="3.0.3", info=Info(title=title, version="1"),
-        servers=(Server(url="https://zoo.example.com"),), security_schemes=schemes,
-        security=((("key", ()),),) if secured else (), operations=ops, document=document or {},
+        source="memory",
+        source_version="3.0.3",
+        info=Info(title=title, version="1"),
+        servers=(Server(url="https://zoo.example.com"),),
+        security_schemes=schemes,
+        security=((("key", ()),),) if secured else (),
+        operations=ops,
+        document=document or {},
         extensions=extensions or {},
     )
 

@@ -18,23 +18,36 @@ from .helpers import write_doc
 
 
 def _op(summary: str, **extra: Any) -> dict[str, Any]:
-    return {"summary": summary, "responses": {"200": {"description": "ok", "content": {
-        "application/json": {"schema": {"type": "object"}}}}}, **extra}
+    return {
+        "summary": summary,
+        "responses": {
+            "200": {"description": "ok", "content": {"application/json": {"schema": {"type": "object"}}}}
+        },
+        **extra,
+    }
 
 
 def _zoo(**marks: dict[str, Any]) -> dict[str, Any]:
     """A public API of five reads and a DELETE, PUT, PATCH, POST; ``marks`` adds x-packc by method."""
     item = {"name": "id", "in": "path", "required": True, "schema": {"type": "string"}}
     paths: dict[str, Any] = {f"/things{i}": {"get": _op(f"List things {i}.")} for i in range(5)}
-    paths["/pets/{id}"] = {"parameters": [item], "delete": _op("Delete a pet."), "put": _op("Replace a pet."),
-                           "patch": _op("Change a pet.")}
+    paths["/pets/{id}"] = {
+        "parameters": [item],
+        "delete": _op("Delete a pet."),
+        "put": _op("Replace a pet."),
+        "patch": _op("Change a pet."),
+    }
     paths["/pets/{id}/adopt"] = {"parameters": [item], "post": _op("Adopt a pet.")}
     for method, mark in marks.items():
         for node in paths.values():
             if method in node:
                 node[method]["x-packc"] = mark
-    return {"openapi": "3.0.3", "info": {"title": "Zoo", "version": "1"},
-            "servers": [{"url": "http://127.0.0.1:9/api"}], "paths": paths}
+    return {
+        "openapi": "3.0.3",
+        "info": {"title": "Zoo", "version": "1"},
+        "servers": [{"url": "http://127.0.0.1:9/api"}],
+        "paths": paths,
+    }
 
 
 def _policy(out: Path) -> dict[str, Any]:
@@ -54,8 +67,10 @@ def test_x_packc_access_read_on_a_delete_is_ignored_with_a_warning(tmp_path: Pat
     harness = (tmp_path / "out" / "zoo" / "HARNESS.md").read_text()
     assert "Every verb only reads" not in harness and "`pets.delete`" in harness
     sent: list[httpx.Request] = []
-    with load_pack(tmp_path / "out" / "zoo", transport=httpx.MockTransport(
-            lambda r: sent.append(r) or httpx.Response(204))) as pack:
+    with load_pack(
+        tmp_path / "out" / "zoo",
+        transport=httpx.MockTransport(lambda r: sent.append(r) or httpx.Response(204)),
+    ) as pack:
         envelope = pack.call("pets.delete", {"id": "7"})
     assert envelope["ok"] is False and envelope["error"]["code"] == "not_confirmed" and sent == []
 
@@ -63,11 +78,22 @@ def test_x_packc_access_read_on_a_delete_is_ignored_with_a_warning(tmp_path: Pat
 def test_every_verb_marked_read_never_makes_a_delete_pack_read_only(tmp_path: Path) -> None:
     """All operations marked read: the DELETE, PUT and PATCH stay writes; HARNESS.md never says only reads."""
     mark = {"access": "read"}
-    result = compile(write_doc(tmp_path, _zoo(get=mark, delete=mark, put=mark, patch=mark, post=mark)), tmp_path / "out")
+    result = compile(
+        write_doc(tmp_path, _zoo(get=mark, delete=mark, put=mark, patch=mark, post=mark)), tmp_path / "out"
+    )
     policy = _policy(tmp_path / "out")
     assert {v: row["access"] for v, row in policy.items() if v.startswith("pets.")} == {
-        "pets.delete": "write", "pets.replace": "write", "pets.update": "write", "pets.adopt": "read"}
-    assert sorted(d.code for d in result.diagnostics if d.code in ("C170", "C171")) == ["C170", "C171", "C171", "C171"]
+        "pets.delete": "write",
+        "pets.replace": "write",
+        "pets.update": "write",
+        "pets.adopt": "read",
+    }
+    assert sorted(d.code for d in result.diagnostics if d.code in ("C170", "C171")) == [
+        "C170",
+        "C171",
+        "C171",
+        "C171",
+    ]
     assert "Every verb only reads" not in (tmp_path / "out" / "zoo" / "HARNESS.md").read_text()
 
 
@@ -100,9 +126,18 @@ def test_a_post_the_document_marks_read_is_a_read_with_a_warning(tmp_path: Path)
 def test_a_post_the_user_marks_read_in_an_overlay_has_no_warning(tmp_path: Path) -> None:
     """An --overlay is the user's own file: its access: read on a POST is the user's decision."""
     overlay = tmp_path / "overlay.yaml"
-    overlay.write_text(yaml.safe_dump({"overlay": "1.0.0", "info": {"title": "t", "version": "1"}, "actions": [
-        {"target": "$.paths['/pets/{id}/adopt'].post", "update": {"x-packc": {"access": "read"}}},
-        {"target": "$.paths['/pets/{id}'].delete", "update": {"x-packc": {"access": "read"}}}]}))
+    overlay.write_text(
+        yaml.safe_dump(
+            {
+                "overlay": "1.0.0",
+                "info": {"title": "t", "version": "1"},
+                "actions": [
+                    {"target": "$.paths['/pets/{id}/adopt'].post", "update": {"x-packc": {"access": "read"}}},
+                    {"target": "$.paths['/pets/{id}'].delete", "update": {"x-packc": {"access": "read"}}},
+                ],
+            }
+        )
+    )
     result = compile(write_doc(tmp_path, _zoo()), tmp_path / "out", overlay=overlay)
     policy = _policy(tmp_path / "out")
     assert policy["pets.adopt"] == {"access": "read"}
@@ -116,10 +151,19 @@ def test_a_local_stub_is_not_the_users_word_on_care(tmp_path: Path) -> None:
     ``verbs`` made a POST a read with no warning. Now a local stub lowers care only as a document
     does: a POST read with C170 at the stub's pointer, and PUT, PATCH or DELETE never (C171)."""
     write_doc(tmp_path, _zoo(), name="api.json")
-    stub = {"id": "zoo", "kind": "openapi", "cliBin": "zoo", "openapi": {"path": "api.json"},
-            "verbs": {"pets.adopt": {"policy": "read"}, "pets.delete": {"policy": "read"},
-                      "pets.replace": {"policy": "read"}, "pets.update": {"policy": "read"},  # PUT, PATCH
-                      **{f"things{i}.list": {} for i in range(4)}}}
+    stub = {
+        "id": "zoo",
+        "kind": "openapi",
+        "cliBin": "zoo",
+        "openapi": {"path": "api.json"},
+        "verbs": {
+            "pets.adopt": {"policy": "read"},
+            "pets.delete": {"policy": "read"},
+            "pets.replace": {"policy": "read"},
+            "pets.update": {"policy": "read"},  # PUT, PATCH
+            **{f"things{i}.list": {} for i in range(4)},
+        },
+    }
     (tmp_path / "surface.json").write_text(json.dumps(stub))
     result = compile(tmp_path / "surface.json", tmp_path / "out")
     policy = _policy(tmp_path / "out")
@@ -132,14 +176,20 @@ def test_a_local_stub_is_not_the_users_word_on_care(tmp_path: Path) -> None:
     assert "stub manifest" in c170[0].message and "without a person's confirmation" in c170[0].message
     c171 = sorted(d.pointer for d in result.diagnostics if d.code == "C171")
     assert c171 == sorted(f"surface.json#/verbs/{name}/policy" for name in ("pets.delete", *written))
-    with load_pack(tmp_path / "out" / "zoo", transport=httpx.MockTransport(lambda r: httpx.Response(204))) as pack:
+    with load_pack(
+        tmp_path / "out" / "zoo", transport=httpx.MockTransport(lambda r: httpx.Response(204))
+    ) as pack:
         assert all(pack.is_write(name) for name in ("pets.delete", *written))
 
 
 def test_a_post_whose_text_says_read_only_but_creates_stays_a_write(tmp_path: Path) -> None:
     doc = _zoo()
-    doc["paths"]["/pets/{id}/adopt"]["post"] = {"summary": "Create a read-only token.", "responses": {
-        "201": {"description": "made", "content": {"application/json": {"schema": {"type": "object"}}}}}}
+    doc["paths"]["/pets/{id}/adopt"]["post"] = {
+        "summary": "Create a read-only token.",
+        "responses": {
+            "201": {"description": "made", "content": {"application/json": {"schema": {"type": "object"}}}}
+        },
+    }
     compile(write_doc(tmp_path, doc), tmp_path / "out")
     assert _policy(tmp_path / "out")["pets.adopt"] == {"access": "write"}
 
@@ -151,7 +201,8 @@ def test_a_post_read_by_its_text_warns(tmp_path: Path) -> None:
     assert _policy(tmp_path / "out")["pets.adopt"] == {"access": "read"}
     assert [d.message for d in result.diagnostics if d.code == "C170"] == [
         "POST /pets/{id}/adopt is packed as a read (its summary says it only reads): "
-        "it is sent without a person's confirmation."]
+        "it is sent without a person's confirmation."
+    ]
 
 
 def test_hand_edited_policy_lowering_a_delete_is_a_lint_error_and_still_confirmed(tmp_path: Path) -> None:
@@ -166,7 +217,9 @@ def test_hand_edited_policy_lowering_a_delete_is_a_lint_error_and_still_confirme
     assert ("M031", "policy.json#/commands/pets.update/access") in found
     assert ("M032", "policy.json#/commands/pets.delete/destructive") in found
     sent: list[httpx.Request] = []
-    with load_pack(pack_dir, transport=httpx.MockTransport(lambda r: sent.append(r) or httpx.Response(204))) as pack:
+    with load_pack(
+        pack_dir, transport=httpx.MockTransport(lambda r: sent.append(r) or httpx.Response(204))
+    ) as pack:
         assert pack.is_write("pets.delete") and pack.is_write("pets.update")
         assert pack.is_destructive("pets.delete") and not pack.is_destructive("pets.update")
         assert pack.call("pets.delete", {"id": "1"})["error"]["code"] == "not_confirmed"
@@ -181,15 +234,22 @@ def test_a_fetched_stub_is_the_documents_word_not_the_users(tmp_path: Path) -> N
     import threading
 
     write_doc(tmp_path, _zoo(), name="api.json")
-    stub = {"id": "zoo", "kind": "openapi", "cliBin": "zoo", "openapi": {"path": "api.json"},
-            "verbs": {"pets.adopt": {"policy": "read"}, **{f"things{i}.list": {} for i in range(4)}}}
+    stub = {
+        "id": "zoo",
+        "kind": "openapi",
+        "cliBin": "zoo",
+        "openapi": {"path": "api.json"},
+        "verbs": {"pets.adopt": {"policy": "read"}, **{f"things{i}.list": {} for i in range(4)}},
+    }
     (tmp_path / "surface.json").write_text(json.dumps(stub))
 
     class Quiet(http.server.SimpleHTTPRequestHandler):
         def log_message(self, format: str, *args: object) -> None:
             pass
 
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(tmp_path)))
+    server = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(Quiet, directory=str(tmp_path))
+    )
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
         result = compile(f"http://127.0.0.1:{server.server_address[1]}/surface.json", tmp_path / "out")
@@ -197,21 +257,38 @@ def test_a_fetched_stub_is_the_documents_word_not_the_users(tmp_path: Path) -> N
         server.shutdown()
         server.server_close()
     assert _policy(tmp_path / "out")["pets.adopt"] == {"access": "read"}
-    assert [d.pointer for d in result.diagnostics if d.code == "C170"] == ["surface.json#/verbs/pets.adopt/policy"]
+    assert [d.pointer for d in result.diagnostics if d.code == "C170"] == [
+        "surface.json#/verbs/pets.adopt/policy"
+    ]
 
 
-@pytest.mark.parametrize(("path", "summary", "description"), [
-    # Google Drive's files.create: "read-only" is about a property, far down its description.
-    ("/files", "", "Creates a file. This method supports an /upload URI. Apps creating shortcuts cannot "
-                   "set the read-only fileExtension property."),
-    # A name that says it writes wins over any text.
-    ("/messages/send", "Send a message; does not modify the mailbox.", ""),
-])
+@pytest.mark.parametrize(
+    ("path", "summary", "description"),
+    [
+        # Google Drive's files.create: "read-only" is about a property, far down its description.
+        (
+            "/files",
+            "",
+            "Creates a file. This method supports an /upload URI. Apps creating shortcuts cannot "
+            "set the read-only fileExtension property.",
+        ),
+        # A name that says it writes wins over any text.
+        ("/messages/send", "Send a message; does not modify the mailbox.", ""),
+    ],
+)
 def test_a_post_read_only_only_by_a_word_about_something_else_stays_a_write(
-        tmp_path: Path, path: str, summary: str, description: str) -> None:
+    tmp_path: Path, path: str, summary: str, description: str
+) -> None:
     doc = _zoo()
-    doc["paths"][path] = {"post": {"summary": summary, "description": description, "responses": {
-        "200": {"description": "ok", "content": {"application/json": {"schema": {"type": "object"}}}}}}}
+    doc["paths"][path] = {
+        "post": {
+            "summary": summary,
+            "description": description,
+            "responses": {
+                "200": {"description": "ok", "content": {"application/json": {"schema": {"type": "object"}}}}
+            },
+        }
+    }
     compile(write_doc(tmp_path, doc), tmp_path / "out")
     policy = _policy(tmp_path / "out")
     name = "files.create" if path == "/files" else "messages.send"

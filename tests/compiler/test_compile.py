@@ -14,16 +14,25 @@ from packc.lint import lint_pack
 
 ROOT = Path(__file__).resolve().parents[2]
 SPECS = sorted(p for p in (ROOT / "specs").rglob("*") if p.suffix in (".yaml", ".yml", ".json"))
-OURS = ["specs/clinic.yaml", "specs/bookshop.swagger.json", "specs/taskboard.yaml", "specs/demo/petstore.yaml"]
+OURS = [
+    "specs/clinic.yaml",
+    "specs/bookshop.swagger.json",
+    "specs/taskboard.yaml",
+    "specs/demo/petstore.yaml",
+]
 
 
 def _tree(directory: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(directory)): p.read_bytes() for p in sorted(directory.rglob("*")) if p.is_file()}
+    return {
+        str(p.relative_to(directory)): p.read_bytes() for p in sorted(directory.rglob("*")) if p.is_file()
+    }
 
 
 @pytest.mark.parametrize("spec", SPECS, ids=lambda p: str(p.relative_to(ROOT)))
 @pytest.mark.parametrize("split", [False, True], ids=["one", "split"])
-def test_every_spec_compiles_to_lint_clean_packs_or_fails_cleanly(spec: Path, split: bool, tmp_path: Path) -> None:
+def test_every_spec_compiles_to_lint_clean_packs_or_fails_cleanly(
+    spec: Path, split: bool, tmp_path: Path
+) -> None:
     try:
         result = compile(spec, tmp_path, split=split)
     except PackcError:
@@ -78,7 +87,14 @@ def test_pack_layout_matches_the_contract(tmp_path: Path) -> None:
     result = compile(ROOT / "specs/clinic.yaml", tmp_path)
     pack = result.packs[0].directory
     assert pack is not None
-    assert {"surface.json", "policy.json", "openapi.json", "HARNESS.md", "README.md", "bin/pet-clinic"} <= set(_tree(pack))
+    assert {
+        "surface.json",
+        "policy.json",
+        "openapi.json",
+        "HARNESS.md",
+        "README.md",
+        "bin/pet-clinic",
+    } <= set(_tree(pack))
     launcher = pack / "bin" / "pet-clinic"
     assert os.stat(launcher).st_mode & 0o777 == 0o755
     text = launcher.read_text()
@@ -87,8 +103,12 @@ def test_pack_layout_matches_the_contract(tmp_path: Path) -> None:
     assert manifest["kind"] == "openapi" and manifest["openapi"] == {"path": "openapi.json"}
     assert manifest["transports"] == ["cli", "json_exec", "mcp"]  # mcp: packc serve / <cliBin> mcp
     document = json.loads((pack / "openapi.json").read_text())
-    bound = {op["x-packc-binding"]["verb"] for item in document["paths"].values() for op in item.values()
-             if isinstance(op, dict) and "x-packc-binding" in op}
+    bound = {
+        op["x-packc-binding"]["verb"]
+        for item in document["paths"].values()
+        for op in item.values()
+        if isinstance(op, dict) and "x-packc-binding" in op
+    }
     assert bound == set(manifest["verbs"])
     assert "'$ref': 'http" not in json.dumps(document)
     refs = json.dumps(document).split('"$ref": "')[1:]
@@ -152,14 +172,44 @@ def test_refs_into_a_component_copy_the_whole_component(tmp_path: Path) -> None:
     from packc.model import resolve_pointer
 
     ok = {"200": {"description": "ok"}}
-    paths = {f"/r{i}": {"get": {"responses": {"200": {"description": "ok", "content": {"application/json": {
-        "schema": {"$ref": "#/components/schemas/Pet/properties/name" if i == 0 else "#/components/schemas/Pet"}}}}}}}
-        for i in range(5)}
+    paths = {
+        f"/r{i}": {
+            "get": {
+                "responses": {
+                    "200": {
+                        "description": "ok",
+                        "content": {
+                            "application/json": {
+                                "schema": {
+                                    "$ref": "#/components/schemas/Pet/properties/name"
+                                    if i == 0
+                                    else "#/components/schemas/Pet"
+                                }
+                            }
+                        },
+                    }
+                }
+            }
+        }
+        for i in range(5)
+    }
     paths["/r5"] = {"get": {"responses": ok}}
-    doc = {"openapi": "3.0.3", "info": {"title": "Refs", "version": "1"}, "servers": [{"url": "https://r.example"}],
-           "paths": paths, "components": {"schemas": {
-               "Pet": {"type": "object", "properties": {"name": {"type": "string"}, "o": {"$ref": "#/components/schemas/O"}}},
-               "O": {"type": "string"}, "Unused": {"type": "integer"}}}}
+    doc = {
+        "openapi": "3.0.3",
+        "info": {"title": "Refs", "version": "1"},
+        "servers": [{"url": "https://r.example"}],
+        "paths": paths,
+        "components": {
+            "schemas": {
+                "Pet": {
+                    "type": "object",
+                    "properties": {"name": {"type": "string"}, "o": {"$ref": "#/components/schemas/O"}},
+                },
+                "O": {"type": "string"},
+                "Unused": {"type": "integer"},
+            }
+        },
+    }
     (tmp_path / "api.json").write_text(json.dumps(doc))
     result = compile(tmp_path / "api.json", tmp_path / "out")
     assert result.packs[0].directory is not None
@@ -171,13 +221,18 @@ def test_refs_into_a_component_copy_the_whole_component(tmp_path: Path) -> None:
 def test_warnings_from_deferred_parts_reach_the_compile_result(tmp_path: Path) -> None:
     # Normalize reads parameters on first use; derive reads the selected operations', and what
     # that reports (here D042 and D045) is in the result, after the front end's warnings (D030).
-    ops = "\n".join(f"""  /things{i}/{{id}}:
+    ops = "\n".join(
+        f"""  /things{i}/{{id}}:
     get:
       operationId: getThing{i}
       parameters: [{{name: id, in: path, schema: {{type: string}}}}, {{name: q, in: query}}]
-      responses: {{"200": {{description: ok}}}}""" for i in range(5))
+      responses: {{"200": {{description: ok}}}}"""
+        for i in range(5)
+    )
     spec = tmp_path / "spec.yaml"
-    spec.write_text(f"openapi: 3.0.3\ninfo: {{title: Things, version: '1'}}\npaths:\n{ops}\n", encoding="utf-8")
+    spec.write_text(
+        f"openapi: 3.0.3\ninfo: {{title: Things, version: '1'}}\npaths:\n{ops}\n", encoding="utf-8"
+    )
     result = compile(spec, tmp_path / "out", write=False)
     codes = [d.code for d in result.diagnostics]
     assert codes[0] == "D030"
@@ -188,12 +243,29 @@ def test_warnings_from_deferred_parts_reach_the_compile_result(tmp_path: Path) -
 
 def test_cli_does_not_print_python_warnings_about_document_regexes(tmp_path: Path) -> None:
     # "[[a]" is a legal pattern Python warns about ("Possible nested set"); a user cannot change it.
-    ops = {f"/r{i}": {"get": {"summary": "List.", "parameters": [
-        {"name": "q", "in": "query", "schema": {"type": "string", "pattern": "^[[a]x$"}}],
-        "responses": {"200": {"description": "ok"}}}} for i in range(5)}
+    ops = {
+        f"/r{i}": {
+            "get": {
+                "summary": "List.",
+                "parameters": [
+                    {"name": "q", "in": "query", "schema": {"type": "string", "pattern": "^[[a]x$"}}
+                ],
+                "responses": {"200": {"description": "ok"}},
+            }
+        }
+        for i in range(5)
+    }
     spec = tmp_path / "odd.json"
-    spec.write_text(json.dumps({"openapi": "3.0.3", "info": {"title": "Odd", "version": "1"},
-                                "servers": [{"url": "https://odd.example"}], "paths": ops}))
+    spec.write_text(
+        json.dumps(
+            {
+                "openapi": "3.0.3",
+                "info": {"title": "Odd", "version": "1"},
+                "servers": [{"url": "https://odd.example"}],
+                "paths": ops,
+            }
+        )
+    )
     import warnings
 
     with warnings.catch_warnings(record=True) as seen:
@@ -210,14 +282,36 @@ def test_a_pattern_that_can_backtrack_for_ever_is_left_out_with_c157(tmp_path: P
     # beezup.com's pattern with an example that almost matches: running it would not end in our lifetime.
     evil = r"^(https?:\/\/)?([\da-z\.-]+)\.([a-z\.]{2,6})([\/\w \.-]*)*\/?$"
     example = "http://" + "a" * 30 + ".com/" + "x" * 40 + "!"
-    body = {"content": {"application/json": {"schema": {"type": "object", "properties": {
-        "url": {"type": "string", "pattern": evil, "example": example},
-        "code": {"type": "string", "pattern": "^[A-Z]{3}$", "example": "EUR"}}}}}}
-    ops = {f"/r{i}": {"post": {"summary": "Create.", "requestBody": body, "responses": {"200": {"description": "ok"}}}}
-           for i in range(5)}
+    body = {
+        "content": {
+            "application/json": {
+                "schema": {
+                    "type": "object",
+                    "properties": {
+                        "url": {"type": "string", "pattern": evil, "example": example},
+                        "code": {"type": "string", "pattern": "^[A-Z]{3}$", "example": "EUR"},
+                    },
+                }
+            }
+        }
+    }
+    ops = {
+        f"/r{i}": {
+            "post": {"summary": "Create.", "requestBody": body, "responses": {"200": {"description": "ok"}}}
+        }
+        for i in range(5)
+    }
     spec = tmp_path / "evil.json"
-    spec.write_text(json.dumps({"openapi": "3.0.3", "info": {"title": "Evil", "version": "1"},
-                                "servers": [{"url": "https://evil.example"}], "paths": ops}))
+    spec.write_text(
+        json.dumps(
+            {
+                "openapi": "3.0.3",
+                "info": {"title": "Evil", "version": "1"},
+                "servers": [{"url": "https://evil.example"}],
+                "paths": ops,
+            }
+        )
+    )
     result = compile(spec, tmp_path / "out")
     assert [d.code for d in result.diagnostics if d.level == "error"] == []
     c157 = [d for d in result.diagnostics if d.code == "C157"]
@@ -229,10 +323,25 @@ def test_a_pattern_that_can_backtrack_for_ever_is_left_out_with_c157(tmp_path: P
     assert not [f for f in lint_pack(tmp_path / "out" / "evil") if f.level == "error"]
 
 
-def test_include_and_exclude_from_the_cli_and_the_python_api(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_include_and_exclude_from_the_cli_and_the_python_api(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     spec = str(ROOT / "specs/taskboard.yaml")
-    code = main(["compile", spec, "-o", str(tmp_path / "cli"), "--json", "--include", "tasks.update",
-                 "--include", "DELETE /projects/{projectId}", "--exclude", "users.me"])
+    code = main(
+        [
+            "compile",
+            spec,
+            "-o",
+            str(tmp_path / "cli"),
+            "--json",
+            "--include",
+            "tasks.update",
+            "--include",
+            "DELETE /projects/{projectId}",
+            "--exclude",
+            "users.me",
+        ]
+    )
     data = json.loads(capsys.readouterr().out)
     assert code == 0 and data["ok"]
     manifest = json.loads((tmp_path / "cli" / "taskboard" / "surface.json").read_text(encoding="utf-8"))
@@ -242,14 +351,28 @@ def test_include_and_exclude_from_the_cli_and_the_python_api(tmp_path: Path, cap
     # The Python API takes one name or a list; a name of nothing is a usage error with the closest names.
     result = compile(spec, tmp_path / "api", include="tasks.update")
     assert "tasks.update" in result.packs[0].verbs
-    assert compile(spec, tmp_path / "set", include={"tasks.update"}, exclude=None).packs[0].verbs == \
-        result.packs[0].verbs
+    assert (
+        compile(spec, tmp_path / "set", include={"tasks.update"}, exclude=None).packs[0].verbs
+        == result.packs[0].verbs
+    )
     # A stub manifest keeps only the verbs it names: an --include beyond them says so.
     (tmp_path / "stub").mkdir()
     (tmp_path / "stub" / "api.yaml").write_bytes((ROOT / "specs/taskboard.yaml").read_bytes())
-    (tmp_path / "stub" / "surface.json").write_text(json.dumps({
-        "id": "tb", "name": "Tb", "kind": "openapi", "cliBin": "tb", "openapi": {"path": "api.yaml"},
-        "verbs": {name: {} for name in ("tasks.list", "tasks.get", "tasks.create", "tasks.update", "projects.list")}}))
+    (tmp_path / "stub" / "surface.json").write_text(
+        json.dumps(
+            {
+                "id": "tb",
+                "name": "Tb",
+                "kind": "openapi",
+                "cliBin": "tb",
+                "openapi": {"path": "api.yaml"},
+                "verbs": {
+                    name: {}
+                    for name in ("tasks.list", "tasks.get", "tasks.create", "tasks.update", "projects.list")
+                },
+            }
+        )
+    )
     with pytest.raises(PackcError, match="not among them"):
         compile(tmp_path / "stub" / "surface.json", tmp_path / "again", include=["tasks.delete"])
     with pytest.raises(PackcError, match=r"did you mean 'tasks\.update'"):

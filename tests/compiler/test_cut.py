@@ -18,34 +18,85 @@ ROOT = Path(__file__).parents[2]
 def _doc() -> dict[str, object]:
     schema = {"$ref": "#/components/schemas/Pet"}
     return {
-        "openapi": "3.0.3", "info": {"title": "Cut", "version": "1"}, "security": [{"key": []}],
+        "openapi": "3.0.3",
+        "info": {"title": "Cut", "version": "1"},
+        "security": [{"key": []}],
         "tags": [{"name": "pets"}, {"name": "unused"}],
         "paths": {
-            "/pets": {"parameters": [{"$ref": "#/components/parameters/Limit"}], "get": {
-                "tags": ["pets"], "responses": {"200": {"description": "ok", "content": {"application/json": {
-                    "schema": {"type": "array", "items": schema}}}}}}},
-            "/pets/{id}": {"get": {"parameters": [{"name": "id", "in": "path", "required": True,
-                                                   "schema": {"$ref": "#/components/schemas/Pet/properties/id"}}],
-                                   "responses": {"200": {"$ref": "#/components/responses/One"}}}},
-            "/all": {"get": {"responses": {"200": {"description": "ok", "content": {"application/json": {
-                # a ref to a whole section, then refs into it: nothing may be added to the shared section
-                "schema": {"type": "object", "x-all": {"$ref": "#/components/schemas"},
-                           "properties": {"o": {"$ref": "#/components/schemas/Owner/properties/name"}}}}}}}}},
+            "/pets": {
+                "parameters": [{"$ref": "#/components/parameters/Limit"}],
+                "get": {
+                    "tags": ["pets"],
+                    "responses": {
+                        "200": {
+                            "description": "ok",
+                            "content": {"application/json": {"schema": {"type": "array", "items": schema}}},
+                        }
+                    },
+                },
+            },
+            "/pets/{id}": {
+                "get": {
+                    "parameters": [
+                        {
+                            "name": "id",
+                            "in": "path",
+                            "required": True,
+                            "schema": {"$ref": "#/components/schemas/Pet/properties/id"},
+                        }
+                    ],
+                    "responses": {"200": {"$ref": "#/components/responses/One"}},
+                }
+            },
+            "/all": {
+                "get": {
+                    "responses": {
+                        "200": {
+                            "description": "ok",
+                            "content": {
+                                "application/json": {
+                                    # a ref to a whole section, then refs into it: nothing may be added to the shared section
+                                    "schema": {
+                                        "type": "object",
+                                        "x-all": {"$ref": "#/components/schemas"},
+                                        "properties": {
+                                            "o": {"$ref": "#/components/schemas/Owner/properties/name"}
+                                        },
+                                    }
+                                }
+                            },
+                        }
+                    }
+                }
+            },
         },
         "components": {
-            "schemas": {"Pet": {"type": "object", "properties": {"id": {"type": "integer"},
-                                                                 "owner": {"$ref": "#/components/schemas/Owner"}}},
-                        "Owner": {"type": "object", "properties": {"name": {"type": "string"}}},
-                        "Unused": {"type": "string"}},
+            "schemas": {
+                "Pet": {
+                    "type": "object",
+                    "properties": {
+                        "id": {"type": "integer"},
+                        "owner": {"$ref": "#/components/schemas/Owner"},
+                    },
+                },
+                "Owner": {"type": "object", "properties": {"name": {"type": "string"}}},
+                "Unused": {"type": "string"},
+            },
             "parameters": {"Limit": {"name": "limit", "in": "query", "schema": {"type": "integer"}}},
-            "responses": {"One": {"description": "one", "content": {"application/json": {"schema": {
-                "$ref": "#/components/schemas/Pet"}}}}},
+            "responses": {
+                "One": {
+                    "description": "one",
+                    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Pet"}}},
+                }
+            },
             "securitySchemes": {"key": {"type": "apiKey", "in": "header", "name": "X-Key"}},
         },
     }
 
 
-@pytest.mark.parametrize("source", ["inline", "specs/clinic.yaml", "specs/taskboard.yaml", "specs/bookshop.swagger.json"])
+@pytest.mark.parametrize(
+    "source", ["inline", "specs/clinic.yaml", "specs/taskboard.yaml", "specs/bookshop.swagger.json"]
+)
 def test_cut_leaves_the_document_as_it_was(source: str, tmp_path: Path) -> None:
     if source == "inline":
         path = tmp_path / "api.json"
@@ -56,7 +107,9 @@ def test_cut_leaves_the_document_as_it_was(source: str, tmp_path: Path) -> None:
     before = copy.deepcopy(api.document)
     ops = list(api.operations)
     for chosen in (ops[:1], ops[1::2], ops):
-        cut = cut_document(api, chosen, {op.key: {"verb": op.key} for op in chosen}, [{"url": "https://x.example"}])
+        cut = cut_document(
+            api, chosen, {op.key: {"verb": op.key} for op in chosen}, [{"url": "https://x.example"}]
+        )
         refs = [r for r in _refs(cut)]
         assert all(resolve_pointer(cut, r) is not None for r in refs)
     assert api.document == before
@@ -92,15 +145,30 @@ def test_responses_are_cut_two_hops_deep_and_requests_keep_all_they_reach() -> N
 
     ref = lambda name: {"$ref": f"#/components/schemas/{name}"}  # noqa: E731
     document = {
-        "openapi": "3.0.3", "info": {"title": "Chain", "version": "1"},
-        "paths": {"/intents": {"post": {
-            "requestBody": {"content": {"application/json": {"schema": ref("In1")}}},
-            "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": ref("Out1")}}}}}}},
-        "components": {"schemas": {
-            "In1": obj(a=ref("In2")), "In2": obj(b=ref("In3")), "In3": obj(c={"type": "string"}),
-            "Out1": obj(customer={"anyOf": [{"type": "string"}, ref("Out2")]}),
-            "Out2": obj(invoice=ref("Out3"), again=ref("Out1")), "Out3": obj(lines=ref("Out4")),
-            "Out4": {"type": "string"}}}}
+        "openapi": "3.0.3",
+        "info": {"title": "Chain", "version": "1"},
+        "paths": {
+            "/intents": {
+                "post": {
+                    "requestBody": {"content": {"application/json": {"schema": ref("In1")}}},
+                    "responses": {
+                        "200": {"description": "ok", "content": {"application/json": {"schema": ref("Out1")}}}
+                    },
+                }
+            }
+        },
+        "components": {
+            "schemas": {
+                "In1": obj(a=ref("In2")),
+                "In2": obj(b=ref("In3")),
+                "In3": obj(c={"type": "string"}),
+                "Out1": obj(customer={"anyOf": [{"type": "string"}, ref("Out2")]}),
+                "Out2": obj(invoice=ref("Out3"), again=ref("Out1")),
+                "Out3": obj(lines=ref("Out4")),
+                "Out4": {"type": "string"},
+            }
+        },
+    }
     api = read_api_from(document)
     before = copy.deepcopy(document)
     cut = cut_document(api, list(api.operations), {api.operations[0].key: {"verb": "intents.create"}}, [])
@@ -117,13 +185,25 @@ def test_responses_are_cut_two_hops_deep_and_requests_keep_all_they_reach() -> N
 def test_a_responses_key_inside_an_extension_is_followed_like_the_rest() -> None:
     ok = {"200": {"description": "ok"}}
     document = {
-        "openapi": "3.0.3", "info": {"title": "Ext", "version": "1"},
-        "paths": {"/orgs": {"delete": {"responses": ok, "x-breaking-changes": [
-            {"patch": {"responses": {"451": {"$ref": "#/components/responses/gone"}}}}]}}},
-        "components": {"responses": {"gone": {"description": "gone"}}}}
+        "openapi": "3.0.3",
+        "info": {"title": "Ext", "version": "1"},
+        "paths": {
+            "/orgs": {
+                "delete": {
+                    "responses": ok,
+                    "x-breaking-changes": [
+                        {"patch": {"responses": {"451": {"$ref": "#/components/responses/gone"}}}}
+                    ],
+                }
+            }
+        },
+        "components": {"responses": {"gone": {"description": "gone"}}},
+    }
     api = read_api_from(document)
     cut = cut_document(api, list(api.operations), {api.operations[0].key: {"verb": "orgs.delete"}}, [])
-    assert cut["components"]["responses"]["gone"] == {"description": "gone"}  # GitHub's cut lost it (Prism refused)
+    assert cut["components"]["responses"]["gone"] == {
+        "description": "gone"
+    }  # GitHub's cut lost it (Prism refused)
 
 
 def read_api_from(document: dict[str, object]) -> object:

@@ -23,13 +23,24 @@ def test_compiled_pack_cli_reads_and_writes_with_confirmation(demo_server: Any, 
     assert result.ok
     pack = result.packs[0].directory
     assert pack is not None
-    env = {**os.environ, "PETSTORE_API_KEY": server.api_key, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
-           "PACKC_TRUSTED_ORIGINS": server.url, "PACKC_CREDENTIALS_FILE": str(tmp_path / "creds" / "credentials.json"),
-           "PACKC_KEYRING": "off"}  # the variable goes to the server's origin because it is named here
+    env = {
+        **os.environ,
+        "PETSTORE_API_KEY": server.api_key,
+        "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
+        "PACKC_TRUSTED_ORIGINS": server.url,
+        "PACKC_CREDENTIALS_FILE": str(tmp_path / "creds" / "credentials.json"),
+        "PACKC_KEYRING": "off",
+    }  # the variable goes to the server's origin because it is named here
 
     def run(*words: str) -> dict[str, Any]:
-        proc = subprocess.run([str(pack / "bin" / "petstore"), *words, "--json"], capture_output=True, text=True,
-                              env=env, timeout=60, check=False)
+        proc = subprocess.run(
+            [str(pack / "bin" / "petstore"), *words, "--json"],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=60,
+            check=False,
+        )
         return dict(json.loads(proc.stdout))
 
     listed = run("pets", "list", "--limit", "2")

@@ -67,8 +67,13 @@ def test_each_clause_gets_the_operation_that_does_it_first() -> None:
     # "it" is the issue the first clause names as a place; "Comment on an issue" comments (issue is
     # not a second verb of its summary), so opening an issue does not come first.
     api = _api()
-    chosen, _ = select_for_goal("comment on an issue and close it", api.operations,  # type: ignore[attr-defined]
-                                rank_operations(api, api.operations), 12, 5)  # type: ignore[attr-defined]
+    chosen, _ = select_for_goal(
+        "comment on an issue and close it",
+        api.operations,  # type: ignore[attr-defined]
+        rank_operations(api, api.operations),
+        12,
+        5,
+    )  # type: ignore[attr-defined]
     assert chosen[:2] == ["POST /issues/{id}/comments", "PATCH /issues/{id}"]
     assert {"GET /issues", "GET /issues/{id}"} <= set(chosen)
 
@@ -108,7 +113,9 @@ def test_any_goal_text_gives_a_deterministic_pack_or_a_usage_error(text: str) ->
 
 
 @pytest.mark.parametrize("goal", ["", "   ", "the and of", "!!!"])
-def test_an_empty_goal_is_a_usage_error(goal: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_an_empty_goal_is_a_usage_error(
+    goal: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     with pytest.raises(UsageError, match="--for needs a task in words"):
         packc.compile(SPECS / "taskboard.yaml", tmp_path, goal=goal)
     assert main(["compile", str(SPECS / "taskboard.yaml"), "-o", str(tmp_path), "--for", goal]) == 2
@@ -123,7 +130,9 @@ def test_a_goal_that_is_not_text_is_a_usage_error(goal: object, tmp_path: Path) 
     assert not list(tmp_path.iterdir())
 
 
-def test_a_goal_longer_than_a_task_is_a_usage_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_goal_longer_than_a_task_is_a_usage_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     long = "list the tasks and comment on them " * 20
     assert len(long) > MAX_GOAL
     assert main(["plan", str(SPECS / "taskboard.yaml"), "--for", long]) == 2
@@ -145,8 +154,12 @@ def test_compile_for_writes_one_lint_clean_pack_of_the_task(tmp_path: Path) -> N
 
 
 def test_a_stub_manifest_carries_for(tmp_path: Path) -> None:
-    stub = {"id": "tb", "kind": "openapi", "openapi": {"path": str(SPECS / "taskboard.yaml")},
-            "for": "comment on tasks"}
+    stub = {
+        "id": "tb",
+        "kind": "openapi",
+        "openapi": {"path": str(SPECS / "taskboard.yaml")},
+        "for": "comment on tasks",
+    }
     (tmp_path / "surface.json").write_text(json.dumps(stub))
     planned = plan_source(tmp_path / "surface.json")
     assert "tasks.comments.create" in {v.name for v in planned.packs[0].verbs}
@@ -159,10 +172,12 @@ def test_a_stub_manifest_carries_for(tmp_path: Path) -> None:
         (tmp_path / "surface.json").write_text(json.dumps(stub))
         with pytest.raises(InputError) as err:
             plan_source(tmp_path / "surface.json")
-        assert err.value.diagnostics[0].code == "D013" and err.value.diagnostics[0].pointer.endswith("#/for"), bad
+        assert err.value.diagnostics[0].code == "D013" and err.value.diagnostics[0].pointer.endswith(
+            "#/for"
+        ), bad
     stub["for"] = "comment on tasks"
     (tmp_path / "surface.json").write_text(json.dumps(stub))
-    with pytest.raises(UsageError, match="stub's \"for\""):
+    with pytest.raises(UsageError, match='stub\'s "for"'):
         plan_source(tmp_path / "surface.json", split=True)
 
 
@@ -172,7 +187,9 @@ def test_a_task_in_words_the_document_lacks_keeps_the_apis_core() -> None:
     verbs = {v.op.key: v for v in result.packs[0].verbs}
     core = plan(_api(), Overrides())  # type: ignore[arg-type]
     assert set(verbs) == {v.op.key for v in core.packs[0].verbs}
-    assert any(name == "the API's core, in the room the task left" for name, _ in verbs["GET /issues"].signals)
+    assert any(
+        name == "the API's core, in the room the task left" for name, _ in verbs["GET /issues"].signals
+    )
     # A task the document's words meet keeps to its own verbs: no core padding.
     kept = _kept("triage issues and review pull requests")
     assert not kept & {"GET /releases", "POST /releases", "GET /wikis", "POST /wikis", "GET /teams"}
@@ -185,8 +202,16 @@ def test_an_operation_on_a_things_part_brings_the_list_that_finds_the_thing() ->
         op("get", "/{realm}/users/{id}", summary="Get representation of the user"),
         op("put", "/{realm}/users/{id}", summary="Update the user"),
         op("get", "/{realm}/users/{id}/sessions", summary="Get sessions associated with the user"),
-        op("delete", "/{realm}/users/{id}/sessions", summary="Remove all user sessions associated with the user"),
-        op("put", "/{realm}/users/{id}/disable-credential-types", summary="Disable all credentials for a user"),
+        op(
+            "delete",
+            "/{realm}/users/{id}/sessions",
+            summary="Remove all user sessions associated with the user",
+        ),
+        op(
+            "put",
+            "/{realm}/users/{id}/disable-credential-types",
+            summary="Disable all credentials for a user",
+        ),
         op("get", "/{realm}/clients", summary="Get clients"),
         op("get", "/{realm}/clients/{id}/user-sessions", summary="Get user sessions for client"),
         op("get", "/{realm}/clients/{id}/offline-sessions", summary="Get offline sessions for client"),
@@ -197,8 +222,15 @@ def test_an_operation_on_a_things_part_brings_the_list_that_finds_the_thing() ->
         op("post", "/{realm}/groups", summary="Create a group"),
         op("get", "/{realm}/roles", summary="Get all roles for the realm"),
     )
-    kept = set(select_for_goal("lock out a new hire and end all their sessions", api.operations,
-                               rank_operations(api, api.operations), 12, 5)[0])
+    kept = set(
+        select_for_goal(
+            "lock out a new hire and end all their sessions",
+            api.operations,
+            rank_operations(api, api.operations),
+            12,
+            5,
+        )[0]
+    )
     assert "GET /{realm}/users" in kept
     assert {"DELETE /{realm}/users/{id}/sessions"} <= kept
 
@@ -207,8 +239,12 @@ def test_the_whole_description_counts_not_only_its_lead() -> None:
     # What an operation is for is often said after its caveats: Droplet actions' reboot and power off.
     lead = "Droplet actions are tasks that can be executed on a Droplet. " * 8
     api = make_api(
-        op("post", "/droplets/{id}/actions", summary="Initiate a Droplet action",
-           description=lead + "For example, reboot the Droplet, or power it off."),
+        op(
+            "post",
+            "/droplets/{id}/actions",
+            summary="Initiate a Droplet action",
+            description=lead + "For example, reboot the Droplet, or power it off.",
+        ),
         op("get", "/droplets", summary="List all Droplets"),
         op("get", "/droplets/{id}", summary="Retrieve an existing Droplet"),
         op("post", "/droplets", summary="Create a new Droplet"),
@@ -218,8 +254,13 @@ def test_the_whole_description_counts_not_only_its_lead() -> None:
         op("get", "/account", summary="Get user information"),
     )
     assert len(lead) > 400
-    chosen, matches = select_for_goal("reboot my server", api.operations,  # type: ignore[attr-defined]
-                                      rank_operations(api, api.operations), 12, 5)  # type: ignore[attr-defined]
+    chosen, matches = select_for_goal(
+        "reboot my server",
+        api.operations,  # type: ignore[attr-defined]
+        rank_operations(api, api.operations),
+        12,
+        5,
+    )  # type: ignore[attr-defined]
     assert "reboot" in matches["POST /droplets/{id}/actions"].matched
     assert "POST /droplets/{id}/actions" in chosen
 
@@ -236,8 +277,13 @@ def test_a_task_word_meets_another_form_of_it_the_document_uses() -> None:
         op("get", "/users", summary="List enterprise users"),
         op("get", "/webhooks", summary="List all webhooks"),
     )
-    _, matches = select_for_goal("share a file with a collaborator", api.operations,  # type: ignore[attr-defined]
-                                 rank_operations(api, api.operations), 12, 5)  # type: ignore[attr-defined]
+    _, matches = select_for_goal(
+        "share a file with a collaborator",
+        api.operations,  # type: ignore[attr-defined]
+        rank_operations(api, api.operations),
+        12,
+        5,
+    )  # type: ignore[attr-defined]
     assert matches["POST /collaborations"].relevance >= 0.25
     assert matches["GET /webhooks"].relevance == 0
 
@@ -307,7 +353,9 @@ def test_a_task_pack_says_what_it_was_made_for_and_lacks_as_plain_text(tmp_path:
     assert plan(_api(), Overrides(), goal="merge pull requests").task == "merge pull requests"  # type: ignore[arg-type]
 
 
-def test_a_usage_or_input_error_under_json_is_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_usage_or_input_error_under_json_is_json(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["plan", str(SPECS / "taskboard.yaml"), "--for", "!!!", "--json"]) == 2
     out = json.loads(capsys.readouterr().out)
     assert out["ok"] is False and out["error"]["kind"] == "usage" and out["error"]["exit"] == 2

@@ -15,7 +15,9 @@ _spec.loader.exec_module(rebuild)
 
 
 def _tree(directory: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(directory)): p.read_bytes() for p in sorted(directory.rglob("*")) if p.is_file()}
+    return {
+        str(p.relative_to(directory)): p.read_bytes() for p in sorted(directory.rglob("*")) if p.is_file()
+    }
 
 
 @pytest.mark.parametrize("name", sorted(rebuild.CASES))

@@ -13,23 +13,41 @@ from packc.implied import ADDED_SCHEME
 from .helpers import write_doc
 
 OK = {"200": {"description": "ok"}}
-AUTH = {"name": "Authorization", "in": "header", "required": True, "description": "e.g. `JE-API-KEY ABC`",
-        "schema": {"type": "string"}}
+AUTH = {
+    "name": "Authorization",
+    "in": "header",
+    "required": True,
+    "description": "e.g. `JE-API-KEY ABC`",
+    "schema": {"type": "string"},
+}
 
 
 def _document(*, scheme: bool) -> dict[str, Any]:
-    ops = {f"/orders/{name}": {"post": {"operationId": name, "responses": OK, "parameters": [AUTH]}}
-           for name in ("a", "b", "c", "d", "e")}
-    ops["/public"] = {"get": {"operationId": "open", "responses": OK,
-                              "parameters": [{**AUTH, "required": False}]}}
-    ops["/keyed"] = {"get": {"operationId": "keyed", "responses": OK, "parameters": [AUTH],
-                             "security": [{"query_key": []}]}}
+    ops = {
+        f"/orders/{name}": {"post": {"operationId": name, "responses": OK, "parameters": [AUTH]}}
+        for name in ("a", "b", "c", "d", "e")
+    }
+    ops["/public"] = {
+        "get": {"operationId": "open", "responses": OK, "parameters": [{**AUTH, "required": False}]}
+    }
+    ops["/keyed"] = {
+        "get": {
+            "operationId": "keyed",
+            "responses": OK,
+            "parameters": [AUTH],
+            "security": [{"query_key": []}],
+        }
+    }
     schemes: dict[str, Any] = {"query_key": {"type": "apiKey", "in": "query", "name": "key"}}
     if scheme:
         schemes["partner_key"] = {"type": "apiKey", "in": "header", "name": "Authorization"}
-    return {"openapi": "3.0.3", "info": {"title": "Orders", "version": "1"},
-            "servers": [{"url": "https://api.example.com"}],
-            "components": {"securitySchemes": schemes}, "paths": ops}
+    return {
+        "openapi": "3.0.3",
+        "info": {"title": "Orders", "version": "1"},
+        "servers": [{"url": "https://api.example.com"}],
+        "components": {"securitySchemes": schemes},
+        "paths": ops,
+    }
 
 
 def _pack(tmp_path: Path, document: dict[str, Any]) -> tuple[Any, dict[str, Any], dict[str, Any]]:
@@ -37,8 +55,11 @@ def _pack(tmp_path: Path, document: dict[str, Any]) -> tuple[Any, dict[str, Any]
     result = compile_api(source, tmp_path / "packs")
     assert result.ok, [str(d) for d in result.diagnostics]
     directory = result.packs[0].directory
-    return (result, json.loads((directory / "openapi.json").read_text()),
-            json.loads((directory / "surface.json").read_text()))
+    return (
+        result,
+        json.loads((directory / "openapi.json").read_text()),
+        json.loads((directory / "surface.json").read_text()),
+    )
 
 
 def test_the_documents_authorization_api_key_scheme_is_used(tmp_path: Path) -> None:

@@ -22,8 +22,9 @@ SPEC = ROOT / "specs" / "demo" / "petstore.yaml"
 
 
 def _packc(*argv: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "packc.cli", *argv], capture_output=True, text=True, env=env,
-                          timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "packc.cli", *argv], capture_output=True, text=True, env=env, timeout=120
+    )
 
 
 def test_where_things_go_honours_packc_home_and_xdg(tmp_path: Path) -> None:
@@ -53,11 +54,23 @@ def test_installed_command_runs_from_an_empty_environment(tmp_path: Path, demo_s
     shutil.rmtree(tmp_path / "out")  # the command runs from its installed copy
     env_i = shutil.which("env")
     assert env_i is not None
-    plain = [env_i, "-i", f"HOME={home}", f"PATH={home / '.local' / 'bin'}:/usr/bin:/bin",
-             f"PETSTORE_API_KEY={demo_server.api_key}", f"PACKC_TRUSTED_ORIGINS={demo_server.url}",
-             "PACKC_KEYRING=off", f"PACKC_CREDENTIALS_FILE={home / 'credentials.json'}"]
-    ran = subprocess.run([*plain, "petstore", "pets", "list", "--json", "--server", demo_server.url],
-                         capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    plain = [
+        env_i,
+        "-i",
+        f"HOME={home}",
+        f"PATH={home / '.local' / 'bin'}:/usr/bin:/bin",
+        f"PETSTORE_API_KEY={demo_server.api_key}",
+        f"PACKC_TRUSTED_ORIGINS={demo_server.url}",
+        "PACKC_KEYRING=off",
+        f"PACKC_CREDENTIALS_FILE={home / 'credentials.json'}",
+    ]
+    ran = subprocess.run(
+        [*plain, "petstore", "pets", "list", "--json", "--server", demo_server.url],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path,
+    )
     assert ran.returncode == 0, ran.stderr
     envelope = json.loads(ran.stdout)
     assert envelope["ok"] is True and {pet["name"] for pet in envelope["body"]} >= {"Rex", "Mittens"}
@@ -92,6 +105,17 @@ def test_install_venv_gives_the_pack_its_own_interpreter(tmp_path: Path) -> None
     assert done.python == tmp_path / ".local" / "share" / "packc" / "venvs" / "petstore" / "bin" / "python"
     probe = subprocess.run([str(done.python), "-c", "import packc"], capture_output=True, timeout=60)
     assert probe.returncode != 0  # the runtime alone, not the compiler
-    ran = subprocess.run([shutil.which("env") or "/usr/bin/env", "-i", f"HOME={tmp_path}", "PATH=/usr/bin:/bin",
-                          str(done.command), "--help"], capture_output=True, text=True, timeout=120)
+    ran = subprocess.run(
+        [
+            shutil.which("env") or "/usr/bin/env",
+            "-i",
+            f"HOME={tmp_path}",
+            "PATH=/usr/bin:/bin",
+            str(done.command),
+            "--help",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert ran.returncode == 0 and "usage: petstore VERB" in ran.stdout

@@ -66,11 +66,30 @@ def _cluster() -> object:
 
 def test_a_task_in_the_users_words_finds_the_documents_word() -> None:
     # The document never says "password": a password kept in the cluster is a secret.
-    kept = {v.op.key for v in plan(_cluster(), Overrides(), goal="keep a database password in the cluster"  # type: ignore[arg-type]
-                                   ).packs[0].verbs}
+    kept = {
+        v.op.key
+        for v in plan(
+            _cluster(),
+            Overrides(),
+            goal="keep a database password in the cluster",  # type: ignore[arg-type]
+        )
+        .packs[0]
+        .verbs
+    }
     assert "POST /namespaces/{namespace}/secrets" in kept
-    assert not kept & {"POST /namespaces/{namespace}/pods", "POST /namespaces/{namespace}/configmaps"}  # not the 12 best
+    assert not kept & {
+        "POST /namespaces/{namespace}/pods",
+        "POST /namespaces/{namespace}/configmaps",
+    }  # not the 12 best
     # A word the document uses is read as itself: no group widens it.
-    kept = {v.op.key for v in plan(_cluster(), Overrides(), goal="create a config map"  # type: ignore[arg-type]
-                                   ).packs[0].verbs}
+    kept = {
+        v.op.key
+        for v in plan(
+            _cluster(),
+            Overrides(),
+            goal="create a config map",  # type: ignore[arg-type]
+        )
+        .packs[0]
+        .verbs
+    }
     assert "POST /namespaces/{namespace}/configmaps" in kept

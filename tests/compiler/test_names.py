@@ -24,14 +24,20 @@ corpus = pytest.mark.skipif(not CORPUS.is_dir(), reason="the APIs.guru corpus is
 @functools.lru_cache(maxsize=8)
 def _verbs(relative: str) -> tuple[str, dict[str, Any]]:
     """(api id, {op key: (name, derived verb)}) of a corpus document compiled as a family."""
-    api, overrides, _ = _front(CORPUS / relative, strict=False, allow_remote_refs=False, allow_outside=False,
-                               overlay=None)
+    api, overrides, _ = _front(
+        CORPUS / relative, strict=False, allow_remote_refs=False, allow_outside=False, overlay=None
+    )
     result = plan(api, overrides, split=True)
     out: dict[str, Any] = {}
     for pack in result.packs:
         for v in pack.verbs:
             out[v.op.key] = (v, pack.id)
-    return result.api_id, {"api": api, "overrides": overrides, "verbs": out, "packs": [p.id for p in result.packs]}
+    return result.api_id, {
+        "api": api,
+        "overrides": overrides,
+        "verbs": out,
+        "packs": [p.id for p in result.packs],
+    }
 
 
 def _derived(relative: str, key: str) -> Any:
@@ -44,10 +50,22 @@ def _name(relative: str, key: str) -> str:
     return str(_verbs(relative)[1]["verbs"][key][0].name)
 
 
-@pytest.mark.parametrize(("word", "one"), [("addresses", "address"), ("statuses", "status"), ("policies", "policy"),
-                                           ("branches", "branch"), ("repos", "repo"), ("messages", "message"),
-                                           ("status", "status"), ("people", "person"), ("aliases", "alias"),
-                                           ("payment_intents", "payment_intent"), ("archives", "archive")])
+@pytest.mark.parametrize(
+    ("word", "one"),
+    [
+        ("addresses", "address"),
+        ("statuses", "status"),
+        ("policies", "policy"),
+        ("branches", "branch"),
+        ("repos", "repo"),
+        ("messages", "message"),
+        ("status", "status"),
+        ("people", "person"),
+        ("aliases", "alias"),
+        ("payment_intents", "payment_intent"),
+        ("archives", "archive"),
+    ],
+)
 def test_singulars_of_path_words(word: str, one: str) -> None:
     assert singular(word) == one
     assert is_plural(word) == (word != one or word in ("people",))
@@ -57,21 +75,45 @@ def test_phrases_spell_abbreviations_once() -> None:
     from packc.english import phrase
 
     assert [phrase(w) for w in ("pull", "repo", "pull_requests", "required_pull_request_reviews")] == [
-        "pull request", "repository", "pull requests", "required pull request reviews"]
+        "pull request",
+        "repository",
+        "pull requests",
+        "required pull request reviews",
+    ]
 
 
 def test_verb_forms() -> None:
     assert [past(v) for v in ("merge", "send", "copy", "stop", "lock", "pay", "transfer")] == [
-        "merged", "sent", "copied", "stopped", "locked", "paid", "transferred"]
-    assert [gerund(v) for v in ("merge", "stop", "copy", "refund")] == ["merging", "stopping", "copying", "refunding"]
+        "merged",
+        "sent",
+        "copied",
+        "stopped",
+        "locked",
+        "paid",
+        "transferred",
+    ]
+    assert [gerund(v) for v in ("merge", "stop", "copy", "refund")] == [
+        "merging",
+        "stopping",
+        "copying",
+        "refunding",
+    ]
 
 
-@pytest.mark.parametrize(("title", "brand", "expected"), [
-    ("GitHub's official OpenAPI spec + Octokit extension", "github", "github"),
-    ("GitHub v3 REST API", "github", "github"), ("Slack Web API", "slack", "slack"), ("Stripe API", "stripe", "stripe"),
-    ("Twilio - Api", "twilio", "twilio"), ("Twilio - Chat", "twilio", "twilio-chat"),
-    ("CRM cards", "hubspot", "hubspot-crm-cards"), ("Pet Clinic", "", "pet-clinic"), ("3D Prints", "", "n3d-prints"),
-])
+@pytest.mark.parametrize(
+    ("title", "brand", "expected"),
+    [
+        ("GitHub's official OpenAPI spec + Octokit extension", "github", "github"),
+        ("GitHub v3 REST API", "github", "github"),
+        ("Slack Web API", "slack", "slack"),
+        ("Stripe API", "stripe", "stripe"),
+        ("Twilio - Api", "twilio", "twilio"),
+        ("Twilio - Chat", "twilio", "twilio-chat"),
+        ("CRM cards", "hubspot", "hubspot-crm-cards"),
+        ("Pet Clinic", "", "pet-clinic"),
+        ("3D Prints", "", "n3d-prints"),
+    ],
+)
 def test_pack_ids_are_the_brand(title: str, brand: str, expected: str) -> None:
     assert api_slug(title, brand) == expected
     assert re.fullmatch(r"[a-z][a-z0-9]*(-[a-z0-9]+)*", expected)
@@ -105,7 +147,10 @@ def test_twilio_names_have_no_version() -> None:
     names = [v[0].name for v in _verbs("twilio.com/api.json")[1]["verbs"].values()]
     assert names and not [n for n in names if re.search(r"2010|n\d", n)]
     # The account is the API's scope: its word goes (the account_sid argument carries it).
-    assert _name("twilio.com/api.json", "POST /2010-04-01/Accounts/{AccountSid}/Messages.json") == "messages.create"
+    assert (
+        _name("twilio.com/api.json", "POST /2010-04-01/Accounts/{AccountSid}/Messages.json")
+        == "messages.create"
+    )
     assert not [p for p in _verbs("twilio.com/api.json")[1]["packs"] if "2010" in p]
 
 
@@ -181,8 +226,10 @@ def test_message_previews_name_recipient_and_text() -> None:
 
 def _pack_of(relative: str) -> dict[str, str]:
     """``METHOD path`` (``GET /pets``) → its pack in the family; names repeat across packs, keys do not."""
-    return {f"{k.split(' ', 1)[0].upper()} {k.split(' ', 1)[1]}": pack
-            for k, (_pv, pack) in _verbs(relative)[1]["verbs"].items()}
+    return {
+        f"{k.split(' ', 1)[0].upper()} {k.split(' ', 1)[1]}": pack
+        for k, (_pv, pack) in _verbs(relative)[1]["verbs"].items()
+    }
 
 
 @corpus
@@ -190,23 +237,67 @@ def test_split_families_group_as_a_person_would() -> None:
     gh = _pack_of("github.com/api.github.com.json")
     pull, issue = "/repos/{owner}/{repo}/pulls", "/repos/{owner}/{repo}/issues"
     # A pull request with its merge and reviews; an issue with its comments.
-    assert {gh[k] for k in (f"GET {pull}/{{pull_number}}", f"GET {pull}", f"POST {pull}",
-                            f"PUT {pull}/{{pull_number}}/merge",
-                            f"GET {pull}/{{pull_number}}/reviews", f"POST {pull}/{{pull_number}}/reviews")} == {
-        "github-pulls"}
-    assert len({gh[k] for k in (f"GET {issue}/{{issue_number}}", f"POST {issue}",
-                                f"POST {issue}/{{issue_number}}/comments", f"GET {issue}/{{issue_number}}/comments")}) == 1
+    assert {
+        gh[k]
+        for k in (
+            f"GET {pull}/{{pull_number}}",
+            f"GET {pull}",
+            f"POST {pull}",
+            f"PUT {pull}/{{pull_number}}/merge",
+            f"GET {pull}/{{pull_number}}/reviews",
+            f"POST {pull}/{{pull_number}}/reviews",
+        )
+    } == {"github-pulls"}
+    assert (
+        len(
+            {
+                gh[k]
+                for k in (
+                    f"GET {issue}/{{issue_number}}",
+                    f"POST {issue}",
+                    f"POST {issue}/{{issue_number}}/comments",
+                    f"GET {issue}/{{issue_number}}/comments",
+                )
+            }
+        )
+        == 1
+    )
     assert len({gh[f"{m} /repos/{{owner}}/{{repo}}"] for m in ("GET", "PATCH", "DELETE")}) == 1
     # A repository's core in one pack: its list and create where they live (the caller's /user/repos,
     # an organization's /orgs/{org}/repos) beside its get/update/delete, then its item's parts that
     # rank highest (commits, releases), not the first in path order.
-    assert len({gh[k] for k in ("GET /user/repos", "POST /user/repos", "GET /orgs/{org}/repos",
-                                "POST /orgs/{org}/repos", "GET /repos/{owner}/{repo}",
-                                "GET /repos/{owner}/{repo}/commits")}) == 1
+    assert (
+        len(
+            {
+                gh[k]
+                for k in (
+                    "GET /user/repos",
+                    "POST /user/repos",
+                    "GET /orgs/{org}/repos",
+                    "POST /orgs/{org}/repos",
+                    "GET /repos/{owner}/{repo}",
+                    "GET /repos/{owner}/{repo}/commits",
+                )
+            }
+        )
+        == 1
+    )
     stripe = _pack_of("stripe.com.json")
     charge = "/v1/charges/{charge}"
-    assert len({stripe[k] for k in ("POST /v1/charges", f"GET {charge}", f"POST {charge}/capture",
-                                    f"POST {charge}/refund")}) == 1
+    assert (
+        len(
+            {
+                stripe[k]
+                for k in (
+                    "POST /v1/charges",
+                    f"GET {charge}",
+                    f"POST {charge}/capture",
+                    f"POST {charge}/refund",
+                )
+            }
+        )
+        == 1
+    )
     # The rest of a split group still makes packs of 5 or more, its list and create together.
     assert stripe[f"GET {charge}/refunds"] == stripe[f"POST {charge}/refunds"]
     counts: dict[str, int] = {}

@@ -20,8 +20,9 @@ CLINIC = ROOT / "specs" / "clinic.yaml"
 
 def _overlay(tmp_path: Path, *actions: dict[str, Any]) -> Path:
     path = tmp_path / "overlay.yaml"
-    path.write_text(yaml.safe_dump({"overlay": "1.0.0", "info": {"title": "t", "version": "1"},
-                                    "actions": list(actions)}))
+    path.write_text(
+        yaml.safe_dump({"overlay": "1.0.0", "info": {"title": "t", "version": "1"}, "actions": list(actions)})
+    )
     return path
 
 
@@ -31,10 +32,20 @@ def _surface(out: Path) -> dict[str, Any]:
 
 
 def test_an_added_required_query_parameter_becomes_an_argument(tmp_path: Path) -> None:
-    overlay = _overlay(tmp_path, {"target": "$.paths['/owners'].get.parameters", "update": {
-        "name": "kind", "in": "query", "required": True, "description": "Owner kind to list.",
-        "schema": {"type": "string", "enum": ["person", "shelter"]}}},
-        {"target": "$.paths['/owners'].get", "update": {"summary": "List the owners of one kind."}})
+    overlay = _overlay(
+        tmp_path,
+        {
+            "target": "$.paths['/owners'].get.parameters",
+            "update": {
+                "name": "kind",
+                "in": "query",
+                "required": True,
+                "description": "Owner kind to list.",
+                "schema": {"type": "string", "enum": ["person", "shelter"]},
+            },
+        },
+        {"target": "$.paths['/owners'].get", "update": {"summary": "List the owners of one kind."}},
+    )
     result = compile(CLINIC, tmp_path / "out", overlay=overlay)
     assert result.ok, result.diagnostics
     verb = _surface(tmp_path / "out")["verbs"]["owners.list"]
@@ -52,9 +63,18 @@ def test_added_security_gives_the_pack_credentials(tmp_path: Path) -> None:
     before = compile(bare, tmp_path / "before")
     assert before.ok
     assert "None: the API is public." in (tmp_path / "before" / before.packs[0].id / "README.md").read_text()
-    overlay = _overlay(tmp_path, {"target": "$", "update": {
-        "security": [{"vetKey": []}],
-        "components": {"securitySchemes": {"vetKey": {"type": "apiKey", "in": "header", "name": "X-Vet-Key"}}}}})
+    overlay = _overlay(
+        tmp_path,
+        {
+            "target": "$",
+            "update": {
+                "security": [{"vetKey": []}],
+                "components": {
+                    "securitySchemes": {"vetKey": {"type": "apiKey", "in": "header", "name": "X-Vet-Key"}}
+                },
+            },
+        },
+    )
     after = compile(bare, tmp_path / "after", overlay=overlay)
     assert after.ok
     readme = (tmp_path / "after" / after.packs[0].id / "README.md").read_text()
@@ -66,8 +86,11 @@ def test_added_security_gives_the_pack_credentials(tmp_path: Path) -> None:
 def test_the_overlay_is_read_with_the_bounded_loader(tmp_path: Path) -> None:
     bomb = tmp_path / "bomb.yaml"
     lines = ["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
-    lines += [f"a{i}: &a{i} [*a{i - 1}, *a{i - 1}, *a{i - 1}, *a{i - 1}, *a{i - 1}, *a{i - 1}, *a{i - 1}, "
-              f"*a{i - 1}, *a{i - 1}, *a{i - 1}]" for i in range(1, 9)]
+    lines += [
+        f"a{i}: &a{i} [*a{i - 1}, *a{i - 1}, *a{i - 1}, *a{i - 1}, *a{i - 1}, *a{i - 1}, *a{i - 1}, "
+        f"*a{i - 1}, *a{i - 1}, *a{i - 1}]"
+        for i in range(1, 9)
+    ]
     bomb.write_text("\n".join(["overlay: 1.0.0", "actions: []", *lines]) + "\n")
     with pytest.raises(UsageError) as info:
         compile(CLINIC, tmp_path / "out", overlay=bomb)
@@ -80,8 +103,16 @@ def test_the_overlay_is_read_with_the_bounded_loader(tmp_path: Path) -> None:
 
 def test_update_appends_to_an_array_and_merges_into_an_object() -> None:
     doc = {"tags": [{"name": "a"}], "info": {"title": "x", "version": "1"}}
-    out, diags = apply_overlay(doc, {"overlay": "1.0.0", "actions": [
-        {"target": "$.tags", "update": {"name": "b"}}, {"target": "$.tags", "update": [{"name": "c"}]},
-        {"target": "$.info", "update": {"title": "y"}}]})
+    out, diags = apply_overlay(
+        doc,
+        {
+            "overlay": "1.0.0",
+            "actions": [
+                {"target": "$.tags", "update": {"name": "b"}},
+                {"target": "$.tags", "update": [{"name": "c"}]},
+                {"target": "$.info", "update": {"title": "y"}},
+            ],
+        },
+    )
     assert diags == [] and out["tags"] == [{"name": "a"}, {"name": "b"}, {"name": "c"}]
     assert out["info"] == {"title": "y", "version": "1"} and doc["info"]["title"] == "x"  # a new value

@@ -17,13 +17,27 @@ from .helpers import write_doc
 def _doc(n: int = 6, **root: Any) -> dict[str, Any]:
     paths: dict[str, Any] = {}
     for i in range(n):
-        paths[f"/items{i}"] = {"get": {"operationId": f"listItems{i}", "summary": f"List items {i}.",
-                                       "responses": {"200": {"description": "ok"}}}}
-    paths["/items0/{id}/pay"] = {"post": {"operationId": "payItem", "parameters": [
-        {"name": "id", "in": "path", "required": True, "schema": {"type": "string"}}],
-        "responses": {"200": {"description": "ok"}}}}
-    return {"openapi": "3.0.3", "info": {"title": "Shop", "version": "1"}, "servers": [{"url": "https://s.example"}],
-            "paths": paths, **root}
+        paths[f"/items{i}"] = {
+            "get": {
+                "operationId": f"listItems{i}",
+                "summary": f"List items {i}.",
+                "responses": {"200": {"description": "ok"}},
+            }
+        }
+    paths["/items0/{id}/pay"] = {
+        "post": {
+            "operationId": "payItem",
+            "parameters": [{"name": "id", "in": "path", "required": True, "schema": {"type": "string"}}],
+            "responses": {"200": {"description": "ok"}},
+        }
+    }
+    return {
+        "openapi": "3.0.3",
+        "info": {"title": "Shop", "version": "1"},
+        "servers": [{"url": "https://s.example"}],
+        "paths": paths,
+        **root,
+    }
 
 
 def _verbs(result_dir: Path, pack: str) -> dict[str, Any]:
@@ -33,7 +47,11 @@ def _verbs(result_dir: Path, pack: str) -> dict[str, Any]:
 def test_x_packc_on_operations_and_root(tmp_path: Path) -> None:
     doc = _doc()
     doc["x-packc"] = {"id": "myshop", "name": "My Shop", "exclude": ["listItems5"]}
-    doc["paths"]["/items0/{id}/pay"]["post"]["x-packc"] = {"verb": "items.checkout", "access": "write", "preview": "payment"}
+    doc["paths"]["/items0/{id}/pay"]["post"]["x-packc"] = {
+        "verb": "items.checkout",
+        "access": "write",
+        "preview": "payment",
+    }
     doc["paths"]["/items1"]["get"]["x-packc"] = {"exclude": True}
     result = compile(write_doc(tmp_path, doc), tmp_path / "out")
     assert result.ok and [p.id for p in result.packs] == ["myshop"]
@@ -52,12 +70,19 @@ def test_bad_x_packc_values_are_diagnostics(tmp_path: Path) -> None:
 
 
 def test_overlay_adds_x_packc_and_removes_operations(tmp_path: Path) -> None:
-    overlay = {"overlay": "1.0.0", "info": {"title": "tweaks", "version": "1"}, "actions": [
-        {"target": "$.paths['/items0/{id}/pay'].post", "update": {"x-packc": {"verb": "items.buy", "access": "read"}}},
-        {"target": "$.paths['/items2']", "remove": True},
-        {"target": "$.paths.*.get", "update": {"x-packc": {"group": "everything"}}},
-        {"target": "$.nowhere", "update": {}},
-    ]}
+    overlay = {
+        "overlay": "1.0.0",
+        "info": {"title": "tweaks", "version": "1"},
+        "actions": [
+            {
+                "target": "$.paths['/items0/{id}/pay'].post",
+                "update": {"x-packc": {"verb": "items.buy", "access": "read"}},
+            },
+            {"target": "$.paths['/items2']", "remove": True},
+            {"target": "$.paths.*.get", "update": {"x-packc": {"group": "everything"}}},
+            {"target": "$.nowhere", "update": {}},
+        ],
+    }
     overlay_file = tmp_path / "overlay.yaml"
     overlay_file.write_text(yaml.safe_dump(overlay))
     result = compile(write_doc(tmp_path, _doc()), tmp_path / "out", overlay=overlay_file)
@@ -69,12 +94,20 @@ def test_overlay_adds_x_packc_and_removes_operations(tmp_path: Path) -> None:
 
 def test_stub_manifest_selects_and_names(tmp_path: Path) -> None:
     write_doc(tmp_path, _doc(), name="api.json")
-    stub = {"id": "tiny", "name": "Tiny shop", "kind": "openapi", "cliBin": "tiny", "openapi": {"path": "api.json"},
-            "binding": {"mode": "public", "hub": "public"},
-            "verbs": {"items0.list": {"description": "Everything in aisle zero."}, "items1.list": {}}}
+    stub = {
+        "id": "tiny",
+        "name": "Tiny shop",
+        "kind": "openapi",
+        "cliBin": "tiny",
+        "openapi": {"path": "api.json"},
+        "binding": {"mode": "public", "hub": "public"},
+        "verbs": {"items0.list": {"description": "Everything in aisle zero."}, "items1.list": {}},
+    }
     (tmp_path / "surface.json").write_text(json.dumps(stub))
     result = compile(tmp_path / "surface.json", tmp_path / "out")
-    assert result.ok and result.packs[0].id == "tiny" and result.packs[0].verbs == ("items0.list", "items1.list")
+    assert (
+        result.ok and result.packs[0].id == "tiny" and result.packs[0].verbs == ("items0.list", "items1.list")
+    )
     verbs = _verbs(tmp_path / "out", "tiny")
     assert verbs["items0.list"]["description"] == "Everything in aisle zero."
     assert verbs["items0.list"]["cli"][0] == "tiny"

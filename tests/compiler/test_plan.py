@@ -60,7 +60,10 @@ def test_a_name_does_not_depend_on_unrelated_operations() -> None:
 
 
 def test_clashes_resolve_deterministically_patch_keeps_update() -> None:
-    ops = [op("put", "/pets/{id}", operation_id="replacePet"), op("patch", "/pets/{id}", operation_id="patchPet")]
+    ops = [
+        op("put", "/pets/{id}", operation_id="replacePet"),
+        op("patch", "/pets/{id}", operation_id="patchPet"),
+    ]
     names = _names(*ops)
     assert names == {"PUT /pets/{id}": "pets.replace", "PATCH /pets/{id}": "pets.update"}
     assert _names(*reversed(ops)) == names
@@ -71,12 +74,21 @@ def test_clash_falls_back_to_operation_id_then_counter() -> None:
     assert sorted(names.values()) == ["pets.list", "pets.list_b_pets", "pets.list_get"]
 
 
-
 def test_a_derived_name_is_never_one_of_the_pack_clis_commands() -> None:
     # GET / named by its operationId alone would be "help": the CLI's own word (RESERVED_VERBS)
-    names = _names(op("get", "/", operation_id="help"), op("post", "/", operation_id="connect"),
-                   op("get", "/{x}", operation_id="mcp", parameters=(path_param("x"),)), op("get", "/help"))
-    assert names == {"GET /": "help_get", "POST /": "connect.update", "GET /{x}": "mcp_get", "GET /help": "help.list"}
+    names = _names(
+        op("get", "/", operation_id="help"),
+        op("post", "/", operation_id="connect"),
+        op("get", "/{x}", operation_id="mcp", parameters=(path_param("x"),)),
+        op("get", "/help"),
+    )
+    assert names == {
+        "GET /": "help_get",
+        "POST /": "connect.update",
+        "GET /{x}": "mcp_get",
+        "GET /help": "help.list",
+    }
+
 
 def test_a_verb_is_never_a_dotted_prefix_of_another() -> None:
     names = set(_names(op("get", "/pets/{id}/owner"), op("put", "/pets/{id}/owner")).values())
@@ -97,9 +109,14 @@ def _many(n: int) -> list[object]:
     ops = []
     for i in range(n):
         res = f"res{i // 5}"
-        ops.append(op(["get", "post", "get", "patch", "delete"][i % 5],
-                      f"/{res}" if i % 5 < 2 else f"/{res}/{{id}}" + ("" if i % 5 != 2 else "/sub"),
-                      tags=(f"tag{i // 10}",), summary="Documented." if i % 3 else ""))
+        ops.append(
+            op(
+                ["get", "post", "get", "patch", "delete"][i % 5],
+                f"/{res}" if i % 5 < 2 else f"/{res}/{{id}}" + ("" if i % 5 != 2 else "/sub"),
+                tags=(f"tag{i // 10}",),
+                summary="Documented." if i % 3 else "",
+            )
+        )
     return ops
 
 
@@ -132,15 +149,22 @@ def test_split_covers_every_operation_in_packs_of_five_to_twelve(n: int) -> None
 
 
 def test_split_groups_by_tag_and_merges_small_groups() -> None:
-    ops = [op("get", f"/a{i}", tags=("alpha",)) for i in range(6)] + [op("get", f"/b{i}", tags=("beta",)) for i in range(2)]
+    ops = [op("get", f"/a{i}", tags=("alpha",)) for i in range(6)] + [
+        op("get", f"/b{i}", tags=("beta",)) for i in range(2)
+    ]
     result = plan(make_api(*ops, title="T"), Overrides(), split=True)  # type: ignore[arg-type]
     assert [(p.id, len(p.verbs)) for p in result.packs] == [("t", 8)]
 
 
 def test_overrides_exclude_rename_and_include() -> None:
     ops = [op("get", f"/r{i}") for i in range(14)] + [op("get", "/x/y/z/w", operation_id="special")]
-    overrides = Overrides(ops={"GET /r0": OpOverride(exclude=True), "GET /r1": OpOverride(verb="first.one"),
-                               "GET /x/y/z/w": OpOverride(include=True)})
+    overrides = Overrides(
+        ops={
+            "GET /r0": OpOverride(exclude=True),
+            "GET /r1": OpOverride(verb="first.one"),
+            "GET /x/y/z/w": OpOverride(include=True),
+        }
+    )
     result = plan(make_api(*ops), overrides)  # type: ignore[arg-type]
     names = {v.name for v in result.packs[0].verbs}
     assert "first.one" in names and "r0.list" not in names
@@ -155,9 +179,17 @@ def test_plan_json_lists_kept_and_left_out() -> None:
     assert {"verb", "method", "path", "reason"} <= set(data["left_out"][0])
 
 
-@pytest.mark.parametrize(("title", "expected"), [("GitHub v3 REST API", "github"), ("Pet Clinic", "pet-clinic"),
-                                                 ("API", "api"), ("", "api"), ("Ünïcode Shop", "unicode-shop"),
-                                                 ("3D Prints", "n3d-prints")])
+@pytest.mark.parametrize(
+    ("title", "expected"),
+    [
+        ("GitHub v3 REST API", "github"),
+        ("Pet Clinic", "pet-clinic"),
+        ("API", "api"),
+        ("", "api"),
+        ("Ünïcode Shop", "unicode-shop"),
+        ("3D Prints", "n3d-prints"),
+    ],
+)
 def test_api_ids_from_titles(title: str, expected: str) -> None:
     from packc.plan import api_slug
 
@@ -168,7 +200,9 @@ def test_many_clashing_long_names_stay_unique_and_short() -> None:
     # The resource words alone pass 64 characters, so every candidate name cuts to the same text:
     # the counter suffix must survive the cut (it once looped forever on AWS documents).
     tail = "/" + "a" * 40 + "/" + "b" * 40 + "/{id}"
-    ops = [op("get", "".join(f"/{{p{j}}}" for j in range(i)) + tail, operation_id="x" * 80) for i in range(30)]
+    ops = [
+        op("get", "".join(f"/{{p{j}}}" for j in range(i)) + tail, operation_id="x" * 80) for i in range(30)
+    ]
     names = list(_names(*ops).values())
     assert len(set(names)) == len(names) == 30
     assert all(len(n) <= 64 for n in names)
@@ -182,8 +216,13 @@ def _crud(prefix: str, item: str) -> list[object]:
 
 def test_split_core_pack_holds_the_group_and_its_item_children_the_rest_by_sub_resource() -> None:
     # 20 operations under /charges: the core five, refunds (5), disputes (5), captures (5).
-    ops = [*_crud("/v1/charges", "c"), *_crud("/v1/charges/{c}/refunds", "r"), *_crud("/v1/charges/{c}/disputes", "d"),
-           *_crud("/v1/charges/{c}/captures", "p"), op("post", "/v1/charges/{c}/capture")]
+    ops = [
+        *_crud("/v1/charges", "c"),
+        *_crud("/v1/charges/{c}/refunds", "r"),
+        *_crud("/v1/charges/{c}/disputes", "d"),
+        *_crud("/v1/charges/{c}/captures", "p"),
+        op("post", "/v1/charges/{c}/capture"),
+    ]
     result = plan(make_api(*ops, title="Pay"), Overrides(), split=True)  # type: ignore[arg-type]
     packs = {p.id: sorted(f"{v.op.method} {v.op.path}" for v in p.verbs) for p in result.packs}
     assert len(packs) == 2 and all(MIN_VERBS <= len(v) <= MAX_VERBS for v in packs.values())
@@ -194,7 +233,11 @@ def test_split_core_pack_holds_the_group_and_its_item_children_the_rest_by_sub_r
     for sub in ("refunds", "disputes", "captures"):
         assert {f"get /v1/charges/{{c}}/{sub}", f"post /v1/charges/{{c}}/{sub}"} <= set(core)
     other = next(i for i in packs if i != "pay-charges")
-    assert other.startswith("pay-charges-") and other.removeprefix("pay-charges-") in ("refunds", "disputes", "captures")
+    assert other.startswith("pay-charges-") and other.removeprefix("pay-charges-") in (
+        "refunds",
+        "disputes",
+        "captures",
+    )
     assert all("/{r}" in p or "/{d}" in p or "/{p}" in p for p in packs[other])
 
 
@@ -202,21 +245,45 @@ def test_split_core_pack_takes_the_collections_of_its_noun_that_live_elsewhere()
     # Tag "repos": the repository item under /repos/{o}/{r} with many parts, and the list and create
     # of repositories where they live (/user/repos, /orgs/{org}/repos): one core pack holds them all.
     one = "/repos/{o}/{r}"
-    parts = [op(m, f"{one}/{part}", tags=["repos"]) for part in ("branches", "commits", "releases", "hooks", "keys")
-             for m in ("get", "post")]
-    ops = [op("get", one, tags=["repos"]), op("patch", one, tags=["repos"]), op("delete", one, tags=["repos"]),
-           *parts, *(op(m, p, tags=["repos"]) for p in ("/user/repos", "/orgs/{org}/repos") for m in ("get", "post"))]
+    parts = [
+        op(m, f"{one}/{part}", tags=["repos"])
+        for part in ("branches", "commits", "releases", "hooks", "keys")
+        for m in ("get", "post")
+    ]
+    ops = [
+        op("get", one, tags=["repos"]),
+        op("patch", one, tags=["repos"]),
+        op("delete", one, tags=["repos"]),
+        *parts,
+        *(op(m, p, tags=["repos"]) for p in ("/user/repos", "/orgs/{org}/repos") for m in ("get", "post")),
+    ]
     result = plan(make_api(*ops, title="Git"), Overrides(), split=True)  # type: ignore[arg-type]
     pack_of = {f"{v.op.method} {v.op.path}": p.id for p in result.packs for v in p.verbs}
-    assert {pack_of[k] for k in ("get /user/repos", "post /user/repos", "get /orgs/{org}/repos",
-                                 "post /orgs/{org}/repos", f"get {one}", f"patch {one}")} == {"git-repos"}
+    assert {
+        pack_of[k]
+        for k in (
+            "get /user/repos",
+            "post /user/repos",
+            "get /orgs/{org}/repos",
+            "post /orgs/{org}/repos",
+            f"get {one}",
+            f"patch {one}",
+        )
+    } == {"git-repos"}
     assert all(MIN_VERBS <= len(p.verbs) <= MAX_VERBS for p in result.packs)
     # Where the group's body is elsewhere (tag "issues": /issues is one list, the body is under
     # /repos/...), the small sub named like the group takes nothing from it.
     issue = "/repos/{o}/{r}/issues"
-    ops = [op("get", "/issues", tags=["issues"]), op("get", issue, tags=["issues"]), op("post", issue, tags=["issues"]),
-           *(op(m, f"{issue}/{{n}}{tail}", tags=["issues"]) for tail in ("", "/comments", "/labels", "/events", "/lock",
-                                                                          "/assignees", "/reactions") for m in ("get", "post"))]
+    ops = [
+        op("get", "/issues", tags=["issues"]),
+        op("get", issue, tags=["issues"]),
+        op("post", issue, tags=["issues"]),
+        *(
+            op(m, f"{issue}/{{n}}{tail}", tags=["issues"])
+            for tail in ("", "/comments", "/labels", "/events", "/lock", "/assignees", "/reactions")
+            for m in ("get", "post")
+        ),
+    ]
     result = plan(make_api(*ops, title="Git"), Overrides(), split=True)  # type: ignore[arg-type]
     pack_of = {f"{v.op.method} {v.op.path}": p.id for p in result.packs for v in p.verbs}
     assert pack_of[f"get {issue}"] == pack_of[f"post {issue}"] == pack_of[f"get {issue}/{{n}}"]
@@ -231,8 +298,14 @@ def test_split_groups_deep_paths_by_their_top_resource_not_their_last_words() ->
 
 
 def test_split_names_a_merge_of_unrelated_small_groups_after_its_parts() -> None:
-    ops = [op("get", "/alpha"), op("post", "/alpha"), op("get", "/alpha/{a}"),
-           op("get", "/beta"), op("post", "/beta"), op("get", "/gamma")]
+    ops = [
+        op("get", "/alpha"),
+        op("post", "/alpha"),
+        op("get", "/alpha/{a}"),
+        op("get", "/beta"),
+        op("post", "/beta"),
+        op("get", "/gamma"),
+    ]
     result = plan(make_api(*ops, title="Mix"), Overrides(), split=True)  # type: ignore[arg-type]
     assert [p.id for p in result.packs] == ["mix"]  # one pack left: the API's own id
     ops += [*_crud("/delta", "d"), *_crud("/epsilon", "e")]
@@ -242,17 +315,22 @@ def test_split_names_a_merge_of_unrelated_small_groups_after_its_parts() -> None
 
 def test_clashes_prefer_path_words_over_operation_ids() -> None:
     names = _names(
-        op("get", "/v1/charges/{c}/dispute"), op("post", "/v1/charges/{c}/dispute", operation_id="postChargesDispute"),
-        op("delete", "/runners/{r}/labels"), op("delete", "/runners/{r}/labels/{name}", operation_id="removeLabel"),
+        op("get", "/v1/charges/{c}/dispute"),
+        op("post", "/v1/charges/{c}/dispute", operation_id="postChargesDispute"),
+        op("delete", "/runners/{r}/labels"),
+        op("delete", "/runners/{r}/labels/{name}", operation_id="removeLabel"),
         op("get", "/orgs/{o}/actions/secrets/{s}/repos"),
         op("get", "/orgs/{o}/dependabot/secrets/{s}/repos", operation_id="depList"),
         op("get", "/user/dependabot/secrets/{s}/repos", operation_id="userDepList"),
-        op("get", "/balance/history"), op("get", "/balance/history/{id}"),
+        op("get", "/balance/history"),
+        op("get", "/balance/history/{id}"),
     )
     assert names["POST /v1/charges/{c}/dispute"] == "charges.dispute.update"
     assert names["GET /v1/charges/{c}/dispute"] == "charges.dispute.get"  # a prefix of .update: lengthened
     assert {names["DELETE /runners/{r}/labels"], names["DELETE /runners/{r}/labels/{name}"]} == {
-        "runners.labels.delete", "runners.labels.delete_all"}
+        "runners.labels.delete",
+        "runners.labels.delete_all",
+    }
     assert names["GET /orgs/{o}/actions/secrets/{s}/repos"] == "secrets.repos.list"
     assert names["GET /orgs/{o}/dependabot/secrets/{s}/repos"] == "dependabot.secrets.repos.list"
     assert names["GET /user/dependabot/secrets/{s}/repos"] == "user.secrets.repos.list"
@@ -268,24 +346,37 @@ def _pack(*ops: object) -> dict[str, str]:
 def _scoped_api(*extra: object) -> list[object]:
     """Eleven operations, all inside /repos/{owner}/{repo}: the API's scope."""
     r = "/repos/{owner}/{repo}"
-    return [op("get", f"{r}/issues"), op("post", f"{r}/issues"), op("get", f"{r}/issues/{{n}}"),
-            op("get", f"{r}/pulls"), op("post", f"{r}/pulls"), op("put", f"{r}/pulls/{{n}}/merge"),
-            op("get", f"{r}/issues/{{n}}/comments"), op("get", f"{r}/issues/comments"), op("get", r),
-            op("get", f"{r}/labels"), op("post", f"{r}/labels"), *extra]
+    return [
+        op("get", f"{r}/issues"),
+        op("post", f"{r}/issues"),
+        op("get", f"{r}/issues/{{n}}"),
+        op("get", f"{r}/pulls"),
+        op("post", f"{r}/pulls"),
+        op("put", f"{r}/pulls/{{n}}/merge"),
+        op("get", f"{r}/issues/{{n}}/comments"),
+        op("get", f"{r}/issues/comments"),
+        op("get", r),
+        op("get", f"{r}/labels"),
+        op("post", f"{r}/labels"),
+        *extra,
+    ]
 
 
 def test_a_pack_leaves_out_the_scope_word_its_arguments_carry() -> None:
     names = _pack(*_scoped_api(op("get", "/user/repos")))
     assert {names["GET /repos/{owner}/{repo}/issues"], names["POST /repos/{owner}/{repo}/pulls"]} == {
-        "issues.list", "pulls.create"}
+        "issues.list",
+        "pulls.create",
+    }
     assert names["GET /repos/{owner}/{repo}"] == "repos.get"  # nothing is left but the action
     assert names["PUT /repos/{owner}/{repo}/pulls/{n}/merge"] == "pulls.merge"
     # No parameter after "user": the word says whose repositories these are, so it stays.
     assert names["GET /user/repos"] == "user.repos.list"
     # Both comment lists are in the pack: each keeps what tells them apart.
-    assert {names["GET /repos/{owner}/{repo}/issues/{n}/comments"],
-            names["GET /repos/{owner}/{repo}/issues/comments"]} == {"repos.issues.comments.list",
-                                                                      "issues.comments.list"}
+    assert {
+        names["GET /repos/{owner}/{repo}/issues/{n}/comments"],
+        names["GET /repos/{owner}/{repo}/issues/comments"],
+    } == {"repos.issues.comments.list", "issues.comments.list"}
     assert len(set(names.values())) == len(names)
 
 
@@ -312,17 +403,22 @@ def test_names_set_by_the_user_are_kept_in_a_pack() -> None:
 
 
 def test_a_word_with_items_below_it_is_a_collection_though_a_verb_leads_it() -> None:
-    names = _names(op("get", "/projects/{id}/merge_requests"), op("post", "/projects/{id}/merge_requests"),
-                   op("get", "/projects/{id}/merge_requests/{mr}"))
+    names = _names(
+        op("get", "/projects/{id}/merge_requests"),
+        op("post", "/projects/{id}/merge_requests"),
+        op("get", "/projects/{id}/merge_requests/{mr}"),
+    )
     assert names["GET /projects/{id}/merge_requests"] == "projects.merge_requests.list"
     assert names["POST /projects/{id}/merge_requests"] == "projects.merge_requests.create"
 
 
 def test_an_operation_id_that_spells_its_path_gives_only_what_the_path_does_not_say() -> None:
-    names = _names(op("get", "/files/{file_id}", operation_id="get_files_id"),
-                   op("get", "/files/{file_id}#get_shared_link", operation_id="get_files_id_get_shared_link"),
-                   op("post", "/v1/sources/{source}/verify"),
-                   op("post", "/v1/sources/{source}/verify#x", operation_id="PostSourcesSourceVerify"))
+    names = _names(
+        op("get", "/files/{file_id}", operation_id="get_files_id"),
+        op("get", "/files/{file_id}#get_shared_link", operation_id="get_files_id_get_shared_link"),
+        op("post", "/v1/sources/{source}/verify"),
+        op("post", "/v1/sources/{source}/verify#x", operation_id="PostSourcesSourceVerify"),
+    )
     assert names["GET /files/{file_id}#get_shared_link"] == "files.get_shared_link"
     # Nothing of its own: the method is the next distinction, never an echo of the action.
     assert names["POST /v1/sources/{source}/verify#x"] == "sources.verify_post"
@@ -335,15 +431,20 @@ def test_a_stub_may_name_verbs_as_their_pack_did() -> None:
     api = make_api(*_scoped_api(op("get", "/issues")))
     result = plan(api, Overrides(stub_verbs=stub))  # type: ignore[arg-type]
     names = {v.op.key: v.name for p in result.packs for v in p.verbs}
-    assert names == {"POST /repos/{owner}/{repo}/issues": "issues.create", "GET /issues": "issues.list",
-                     "PUT /repos/{owner}/{repo}/pulls/{n}/merge": "pulls.merge",
-                     "GET /repos/{owner}/{repo}/labels": "repos.labels.list"}  # as the stub says
+    assert names == {
+        "POST /repos/{owner}/{repo}/issues": "issues.create",
+        "GET /issues": "issues.list",
+        "PUT /repos/{owner}/{repo}/pulls/{n}/merge": "pulls.merge",
+        "GET /repos/{owner}/{repo}/labels": "repos.labels.list",
+    }  # as the stub says
 
 
 def _hand_api():  # type: ignore[no-untyped-def]
     ops = [op("get", f"/r{i}", summary=f"List r{i}") for i in range(14)]
-    ops += [op("post", "/refunds", operation_id="PostRefunds", summary="Create a refund"),
-            op("delete", "/x/{id}", summary="Remove an x")]
+    ops += [
+        op("post", "/refunds", operation_id="PostRefunds", summary="Create a refund"),
+        op("delete", "/x/{id}", summary="Remove an x"),
+    ]
     return make_api(*ops, title="Shop")
 
 
@@ -364,7 +465,9 @@ def test_an_include_that_names_nothing_says_what_is_close_and_nothing_is_planned
     from packc.errors import UsageError
 
     api = _hand_api()
-    with pytest.raises(UsageError, match=r"--include 'refund\.create' \(did you mean 'refunds\.create'.*names no operation"):
+    with pytest.raises(
+        UsageError, match=r"--include 'refund\.create' \(did you mean 'refunds\.create'.*names no operation"
+    ):
         plan(api, Overrides(), include=["refund.create"])  # type: ignore[arg-type]
     with pytest.raises(UsageError, match="name the same operation"):
         plan(api, Overrides(), include=["refunds.create"], exclude=["POST /refunds"])  # type: ignore[arg-type]
@@ -395,12 +498,20 @@ def test_names_as_a_pack_shows_them_work_and_a_name_of_two_operations_is_refused
 
     # GitHub-like: most paths sit under /repos/{owner}/{repo}, so inside a pack repos.issues.list is
     # issues.list, and GET /issues is issues.list API-wide.
-    ops = [op(m, f"/repos/{{owner}}/{{repo}}/{noun}", summary=f"{m} {noun}") for noun in
-           ("issues", "pulls", "labels", "milestones", "releases", "branches", "tags", "hooks") for m in ("get", "post")]
-    ops += [op("get", "/issues", summary="Issues assigned to you"), op("get", "/user", summary="The current user")]
+    ops = [
+        op(m, f"/repos/{{owner}}/{{repo}}/{noun}", summary=f"{m} {noun}")
+        for noun in ("issues", "pulls", "labels", "milestones", "releases", "branches", "tags", "hooks")
+        for m in ("get", "post")
+    ]
+    ops += [
+        op("get", "/issues", summary="Issues assigned to you"),
+        op("get", "/user", summary="The current user"),
+    ]
     api = make_api(*ops, title="Hub")
     short = plan(api, Overrides(), include=["pulls.list"])  # type: ignore[arg-type]
-    assert any(v.op.key == "GET /repos/{owner}/{repo}/pulls" and v.override.by_hand for v in short.packs[0].verbs)
+    assert any(
+        v.op.key == "GET /repos/{owner}/{repo}/pulls" and v.override.by_hand for v in short.packs[0].verbs
+    )
     with pytest.raises(UsageError, match=r"'issues\.list' names 2 operations .*GET /issues.*say which one"):
         plan(api, Overrides(), exclude=["issues.list"])  # type: ignore[arg-type]
     kept = plan(api, Overrides(), exclude=["GET /issues"])  # type: ignore[arg-type]
@@ -410,11 +521,15 @@ def test_names_as_a_pack_shows_them_work_and_a_name_of_two_operations_is_refused
 
 
 def test_twelve_includes_are_twelve_verbs_and_a_task_keeps_them_too() -> None:
-    ops = [op("get", f"/r{i}", summary=f"List r{i}") for i in range(20)] + [op("get", "/me", summary="Who am I")]
+    ops = [op("get", f"/r{i}", summary=f"List r{i}") for i in range(20)] + [
+        op("get", "/me", summary="Who am I")
+    ]
     api = make_api(*ops, title="Shop")
     wanted = [f"r{i}.list" for i in range(8, 20)]
     result = plan(api, Overrides(), include=wanted)  # type: ignore[arg-type]
-    assert sorted(v.name for v in result.packs[0].verbs) == sorted(wanted)  # the who-am-I takes no slot of theirs
+    assert sorted(v.name for v in result.packs[0].verbs) == sorted(
+        wanted
+    )  # the who-am-I takes no slot of theirs
     task = plan(api, Overrides(), include=wanted[:6], goal="list r1 r2 r3 r8 r9 r10")  # type: ignore[arg-type]
     assert set(wanted[:6]) <= {v.name for v in task.packs[0].verbs}
 
@@ -422,7 +537,9 @@ def test_twelve_includes_are_twelve_verbs_and_a_task_keeps_them_too() -> None:
 def test_an_included_deprecated_operation_warns_and_long_names_are_cut() -> None:
     from packc.errors import UsageError
 
-    api = make_api(*[op("get", f"/r{i}") for i in range(14)], op("get", "/old", deprecated=True), title="Shop")
+    api = make_api(
+        *[op("get", f"/r{i}") for i in range(14)], op("get", "/old", deprecated=True), title="Shop"
+    )
     result = plan(api, Overrides(), include=["GET /old"])  # type: ignore[arg-type]
     assert [d.code for d in result.diagnostics] == ["C113"] and result.diagnostics[0].level == "warning"
     with pytest.raises(UsageError) as caught:
@@ -430,12 +547,21 @@ def test_an_included_deprecated_operation_warns_and_long_names_are_cut() -> None
     assert len(str(caught.value)) < 400
 
 
-@pytest.mark.parametrize(("path", "summary", "expected"), [
-    ("/flags/{projectKey}", "Creates a new feature flag.", "flags.create"),  # LaunchDarkly: under the project key
-    ("/repositories/{workspace}/{repo_slug}", "Create a repository", "repositories.create"),  # Bitbucket
-    ("/files/{path}", "Create or update a file", "files.update"),
-    ("/flags/{projectKey}", "Copy a flag", "flags.update"),
-])
-def test_a_post_on_an_item_that_its_summary_says_creates_is_a_create(path: str, summary: str, expected: str) -> None:
+@pytest.mark.parametrize(
+    ("path", "summary", "expected"),
+    [
+        (
+            "/flags/{projectKey}",
+            "Creates a new feature flag.",
+            "flags.create",
+        ),  # LaunchDarkly: under the project key
+        ("/repositories/{workspace}/{repo_slug}", "Create a repository", "repositories.create"),  # Bitbucket
+        ("/files/{path}", "Create or update a file", "files.update"),
+        ("/flags/{projectKey}", "Copy a flag", "flags.update"),
+    ],
+)
+def test_a_post_on_an_item_that_its_summary_says_creates_is_a_create(
+    path: str, summary: str, expected: str
+) -> None:
     result = plan(make_api(op("post", path, summary=summary)), Overrides())  # type: ignore[arg-type]
     assert [v.name for v in result.packs[0].verbs] == [expected]

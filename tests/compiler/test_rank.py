@@ -24,7 +24,12 @@ from .helpers import make_api, op
     [
         ("get", "/repos/{owner}/{repo}/issues", ("repos", "{}", "{}", "issues"), "list"),
         ("get", "/repos/{owner}/{repo}/issues/{issue_number}", ("repos", "{}", "{}", "issues"), "get"),
-        ("get", "/repos/{owner}/{repo}/pulls/{pull_number}/merge", ("repos", "{}", "{}", "pulls", "{}", "merge"), "get"),
+        (
+            "get",
+            "/repos/{owner}/{repo}/pulls/{pull_number}/merge",
+            ("repos", "{}", "{}", "pulls", "{}", "merge"),
+            "get",
+        ),
         ("post", "/repos/{owner}/{repo}/pulls/{pull_number}/merge", ("repos", "{}", "{}", "pulls"), "merge"),
         ("post", "/v1/payment_intents/{intent}/confirm", ("payment_intents",), "confirm"),
         ("get", "/v1/customers/search", ("customers",), "search"),
@@ -37,8 +42,9 @@ from .helpers import make_api, op
         ("delete", "/v2/droplets/{droplet_id}", ("droplets",), "delete"),
     ],
 )
-def test_shape_reads_resource_and_action_from_the_path(method: str, path: str, resource: tuple[str, ...],
-                                                       action: str) -> None:
+def test_shape_reads_resource_and_action_from_the_path(
+    method: str, path: str, resource: tuple[str, ...], action: str
+) -> None:
     s = shape(op(method, path))
     assert (s.resource, s.action) == (resource, action)
 
@@ -47,16 +53,28 @@ def test_words_and_stems_meet_other_forms() -> None:
     assert words("chat.postMessage") == ("chat", "post", "message")
     assert words("payment_intents") == ("payment", "intents")
     assert [stem(w) for w in ("issues", "replies", "merged", "merging", "addresses", "status")] == [
-        "issue", "reply", "merge", "merge", "address", "status"]
+        "issue",
+        "reply",
+        "merge",
+        "merge",
+        "address",
+        "status",
+    ]
     # A noun in -ing meets its plural: /meetings is what "List meeting registrants" names.
-    assert [stem(w) for w in ("meetings", "meeting", "greetings", "greeting")] == ["meeting", "meeting", "greet", "greet"]
+    assert [stem(w) for w in ("meetings", "meeting", "greetings", "greeting")] == [
+        "meeting",
+        "meeting",
+        "greet",
+        "greet",
+    ]
     # ... and a noun in -ing whose base is an everyday verb stays apart from it: "set a due date" is
     # not about /settings, "list" not about /listings.
     assert stem("settings") == stem("setting") != stem("set") and stem("listings") != stem("list")
     # Plurals whose singular the suffix rules would get wrong meet it too.
     for singular in ("movie", "cookie", "alias", "cache", "series", "policy", "category", "match"):
         plural = {"policy": "policies", "category": "categories", "series": "series"}.get(
-            singular, singular + ("es" if singular.endswith(("s", "ch")) else "s"))
+            singular, singular + ("es" if singular.endswith(("s", "ch")) else "s")
+        )
         assert stem(plural) == stem(singular), (plural, singular)
 
 
@@ -96,10 +114,20 @@ def _doc_api() -> object:
 def test_one_pack_keeps_the_core_and_leaves_admin_and_plumbing_out() -> None:
     result = plan(_doc_api(), Overrides())  # type: ignore[arg-type]
     kept = {v.op.key for v in result.packs[0].verbs}
-    assert {"GET /notes", "POST /notes", "GET /notes/{id}", "GET /notes/search", "POST /notes/{id}/share",
-            "GET /me"} <= kept
-    assert not kept & {"GET /admin/audit/logs", "GET /enterprise/settings", "GET /legacy/notes",
-                       "GET /beta/experiments"}
+    assert {
+        "GET /notes",
+        "POST /notes",
+        "GET /notes/{id}",
+        "GET /notes/search",
+        "POST /notes/{id}/share",
+        "GET /me",
+    } <= kept
+    assert not kept & {
+        "GET /admin/audit/logs",
+        "GET /enterprise/settings",
+        "GET /legacy/notes",
+        "GET /beta/experiments",
+    }
     assert len(kept) == 12
 
 
@@ -108,7 +136,9 @@ def test_signals_explain_the_score_and_penalties_show() -> None:
     ranking = rank_operations(api, api.operations)  # type: ignore[attr-defined]
     for r in ranking.values():
         assert r.score == sum(p for _, p in r.points)
-    assert any(name.startswith("signature verb share") for name, _ in ranking["POST /notes/{id}/share"].points)
+    assert any(
+        name.startswith("signature verb share") for name, _ in ranking["POST /notes/{id}/share"].points
+    )
     assert any(name.startswith("entry point") for name, _ in ranking["GET /me"].points)
     assert ("deprecated", -100) in ranking["GET /legacy/notes"].points
     assert any(p < 0 and "admin" in name for name, p in ranking["GET /admin/audit/logs"].points)
@@ -153,14 +183,19 @@ def test_rpc_companions_are_told_apart_and_a_camel_case_noun_is_no_verb() -> Non
     assert shape(op("get", "/conversations.list")).verb == ""
     # /membersInvited names a resource; only a dotted name (/conversations.members) reads "members" as a verb.
     assert shape(op("get", "/boards/{id}/membersInvited")).resource == ("boards", "{}", "membersInvited")
-    ops = [op("get", f"/conversations.{m}", summary=f"{m} of a conversation") for m in ("history", "replies", "list", "info")]
+    ops = [
+        op("get", f"/conversations.{m}", summary=f"{m} of a conversation")
+        for m in ("history", "replies", "list", "info")
+    ]
     ops += [op("post", "/conversations.create", summary="Create a conversation")]
     ops += [op(m, f"/x{i}", summary="Filler") for i in range(8) for m in ("get", "post")]
     api = make_api(*ops)
     ranking = rank_operations(api, api.operations)
     ranked = sorted(ranking.items(), key=lambda kv: (-kv[1].score, kv[0]))
     # history and replies are lists too, but not list's companion: all five conversation calls fit in.
-    assert {"GET /conversations.list", "GET /conversations.info", "GET /conversations.history"} <= set(select(ranked, 12))
+    assert {"GET /conversations.list", "GET /conversations.info", "GET /conversations.history"} <= set(
+        select(ranked, 12)
+    )
 
 
 def test_actions_namespace_and_a_signature_act_come_with_their_resource() -> None:
@@ -169,24 +204,34 @@ def test_actions_namespace_and_a_signature_act_come_with_their_resource() -> Non
 
 
 def test_directory_management_and_a_container_of_the_whole_api_are_not_the_core() -> None:
-    ops = [op("post", "/teams", summary="Create a team"), op("get", "/teams", summary="List teams"),
-           op("post", "/tickets", summary="Create a ticket"), op("get", "/tickets", summary="List tickets")]
+    ops = [
+        op("post", "/teams", summary="Create a team"),
+        op("get", "/teams", summary="List teams"),
+        op("post", "/tickets", summary="Create a ticket"),
+        op("get", "/tickets", summary="List tickets"),
+    ]
     api = make_api(*ops)
     ranking = rank_operations(api, api.operations)
     assert _points(ranking, "POST /teams")["create a team: directory management"] == -15
     assert not any("directory" in n for n in _points(ranking, "POST /tickets"))
     # Every call works inside /accounts/{sid}: listing or creating accounts is management; its items are the API.
     inside = [op(m, f"/accounts/{{sid}}/thing{i}", summary="Thing") for i in range(24) for m in ("get",)]
-    api = make_api(op("get", "/accounts", summary="List accounts"), op("post", "/accounts", summary="Create an account"),
-                   op("get", "/accounts/{sid}", summary="Get an account"), *inside)
+    api = make_api(
+        op("get", "/accounts", summary="List accounts"),
+        op("post", "/accounts", summary="Create an account"),
+        op("get", "/accounts/{sid}", summary="Get an account"),
+        *inside,
+    )
     ranking = rank_operations(api, api.operations)
     assert any(p == -25 and "work inside one of its items" in n for n, p in ranking["GET /accounts"].points)
     assert not any("work inside" in n for n, _ in ranking["GET /accounts/{sid}"].points)
 
 
 def test_plumbing_nouns_alphabetical_tags_and_the_most_described_operations() -> None:
-    ops = [op("post", "/field", summary="Create a custom field"), op("get", "/things", summary="List things",
-                                                                   description="x" * 4000)]
+    ops = [
+        op("post", "/field", summary="Create a custom field"),
+        op("get", "/things", summary="List things", description="x" * 4000),
+    ]
     ops += [op("get", f"/other{i}", summary="Other", description=f"short {i}") for i in range(30)]
     api = make_api(*ops)
     ranking = rank_operations(api, api.operations)
@@ -197,12 +242,18 @@ def test_plumbing_nouns_alphabetical_tags_and_the_most_described_operations() ->
 
 def test_a_noun_listed_only_under_its_parent_earns_its_home_there() -> None:
     # No GET /cards: the cards of a list are how cards are listed; that listing earns the cards' fame.
-    ops = [op("post", "/cards", summary="Create a card"), op("get", "/cards/{id}", summary="Get a card"),
-           op("put", "/cards/{id}", summary="Update a card"), op("delete", "/cards/{id}", summary="Delete a card"),
-           op("get", "/lists/{id}/cards", summary="Cards in a list"), op("get", "/lists/{id}", summary="Get a list"),
-           op("post", "/labels", summary="Create a label"), op("get", "/labels", summary="List labels"),
-           op("get", "/labels/{id}/cards", summary="Cards with a label (older)"),
-           op("get", "/boards/{id}/stickers/{s}/cards", summary="Cards of a sticker")]
+    ops = [
+        op("post", "/cards", summary="Create a card"),
+        op("get", "/cards/{id}", summary="Get a card"),
+        op("put", "/cards/{id}", summary="Update a card"),
+        op("delete", "/cards/{id}", summary="Delete a card"),
+        op("get", "/lists/{id}/cards", summary="Cards in a list"),
+        op("get", "/lists/{id}", summary="Get a list"),
+        op("post", "/labels", summary="Create a label"),
+        op("get", "/labels", summary="List labels"),
+        op("get", "/labels/{id}/cards", summary="Cards with a label (older)"),
+        op("get", "/boards/{id}/stickers/{s}/cards", summary="Cards of a sticker"),
+    ]
     api = make_api(*ops)
     ranking = rank_operations(api, api.operations)
     listing = _points(ranking, "GET /lists/{id}/cards")
@@ -213,10 +264,15 @@ def test_a_noun_listed_only_under_its_parent_earns_its_home_there() -> None:
 
 def test_the_callers_own_listing_stands_in_for_a_home_that_cannot_list() -> None:
     # No GET /playlists: /me/playlists is how the caller lists playlists, and earns the playlists' fame.
-    ops = [op("get", "/playlists/{id}", summary="Get a playlist"), op("put", "/playlists/{id}", summary="Change a playlist"),
-           op("get", "/playlists/{id}/tracks", summary="Tracks of a playlist"),
-           op("get", "/me/playlists", summary="My playlists"), op("get", "/me/shows", summary="My shows"),
-           op("get", "/shows/{id}", summary="Get a show"), op("get", "/shows", summary="List shows")]
+    ops = [
+        op("get", "/playlists/{id}", summary="Get a playlist"),
+        op("put", "/playlists/{id}", summary="Change a playlist"),
+        op("get", "/playlists/{id}/tracks", summary="Tracks of a playlist"),
+        op("get", "/me/playlists", summary="My playlists"),
+        op("get", "/me/shows", summary="My shows"),
+        op("get", "/shows/{id}", summary="Get a show"),
+        op("get", "/shows", summary="List shows"),
+    ]
     api = make_api(*ops)
     ranking = rank_operations(api, api.operations)
     assert "3 operations under playlists" in _points(ranking, "GET /me/playlists")
@@ -232,25 +288,44 @@ def test_the_callers_own_listing_stands_in_for_a_home_that_cannot_list() -> None
         # A camel-case verb on an item is an act on it (add the task to a project), not a create.
         ("post", "/tasks/{task_gid}/addProject", "Add a project to a task", ("tasks",), "add_project"),
         # A create at a name the caller chooses; "Create or update" stays an update.
-        ("post", "/repos/{owner}/{repo}/contents/{filepath}", "Create a file in a repository",
-         ("repos", "{}", "{}", "contents"), "create"),
-        ("put", "/repos/{owner}/{repo}/contents/{path}", "Create or update file contents",
-         ("repos", "{}", "{}", "contents"), "update"),
+        (
+            "post",
+            "/repos/{owner}/{repo}/contents/{filepath}",
+            "Create a file in a repository",
+            ("repos", "{}", "{}", "contents"),
+            "create",
+        ),
+        (
+            "put",
+            "/repos/{owner}/{repo}/contents/{path}",
+            "Create or update file contents",
+            ("repos", "{}", "{}", "contents"),
+            "update",
+        ),
         # The item in another form is not the item's get.
-        ("get", "/repos/{owner}/{repo}/pulls/{index}.{diffType}", "Get a pull request diff or patch",
-         ("repos", "{}", "{}", "pulls", "{}", "diffType"), "get"),
+        (
+            "get",
+            "/repos/{owner}/{repo}/pulls/{index}.{diffType}",
+            "Get a pull request diff or patch",
+            ("repos", "{}", "{}", "pulls", "{}", "diffType"),
+            "get",
+        ),
     ],
 )
-def test_acts_on_an_item_creates_at_a_name_and_other_forms(method: str, path: str, summary: str,
-                                                          resource: tuple[str, ...], action: str) -> None:
+def test_acts_on_an_item_creates_at_a_name_and_other_forms(
+    method: str, path: str, summary: str, resource: tuple[str, ...], action: str
+) -> None:
     s = shape(op(method, path, summary=summary))
     assert (s.resource, s.action) == (resource, action)
 
 
 def test_tags_alphabetical_by_their_head_word_say_nothing() -> None:
     from packc.model import Tag
-    ops = [op("get", "/certificates", summary="List certificates", tags=("Certificates",)),
-           op("get", "/servers", summary="List servers", tags=("Servers",))]
+
+    ops = [
+        op("get", "/certificates", summary="List certificates", tags=("Certificates",)),
+        op("get", "/servers", summary="List servers", tags=("Servers",)),
+    ]
     names = ("Actions", "Certificates", "Certificate Actions", "Servers", "Server Actions", "Volumes")
     api = make_api(*ops)
     object.__setattr__(api, "tags", tuple(Tag(name=n) for n in names))
@@ -263,17 +338,37 @@ def test_tags_alphabetical_by_their_head_word_say_nothing() -> None:
 
 
 def test_a_create_brings_the_lists_that_give_its_required_values() -> None:
-    body = {"content": {"application/json": {"schema": {
-        "type": "object", "required": ["name", "server_type", "image"],
-        "properties": {"name": {"type": "string"}, "server_type": {"type": "string"}, "image": {"type": "string"},
-                       "labels": {"type": "object"}}}}}}
+    body = {
+        "content": {
+            "application/json": {
+                "schema": {
+                    "type": "object",
+                    "required": ["name", "server_type", "image"],
+                    "properties": {
+                        "name": {"type": "string"},
+                        "server_type": {"type": "string"},
+                        "image": {"type": "string"},
+                        "labels": {"type": "object"},
+                    },
+                }
+            }
+        }
+    }
     document = {"paths": {"/servers": {"post": {"requestBody": body}}}}
-    ops = [op("post", "/servers", summary="Create a server"), op("get", "/servers", summary="List servers"),
-           op("get", "/servers/{id}", summary="Get a server"), op("delete", "/servers/{id}", summary="Delete a server"),
-           op("get", "/server_types", summary="List server types"), op("get", "/images", summary="List images"),
-           op("get", "/labels", summary="List labels")]
-    ops += [op(m, f"/{noun}", summary=f"{m} {noun}") for noun in ("networks", "volumes", "firewalls", "certificates",
-                                                                  "floating_ips") for m in ("get", "post")]
+    ops = [
+        op("post", "/servers", summary="Create a server"),
+        op("get", "/servers", summary="List servers"),
+        op("get", "/servers/{id}", summary="Get a server"),
+        op("delete", "/servers/{id}", summary="Delete a server"),
+        op("get", "/server_types", summary="List server types"),
+        op("get", "/images", summary="List images"),
+        op("get", "/labels", summary="List labels"),
+    ]
+    ops += [
+        op(m, f"/{noun}", summary=f"{m} {noun}")
+        for noun in ("networks", "volumes", "firewalls", "certificates", "floating_ips")
+        for m in ("get", "post")
+    ]
     api = make_api(*ops, document=document)
     ranking = rank_operations(api, api.operations)
     assert ranking["POST /servers"].needs == {("name",), ("server", "type"), ("image",)}
@@ -284,10 +379,14 @@ def test_a_create_brings_the_lists_that_give_its_required_values() -> None:
 
 
 def test_creating_a_refund_is_the_act_and_other_accounts_are_a_directory() -> None:
-    ops = [op("post", "/v1/refunds", summary="Create a refund"), op("post", "/v1/notes", summary="Create a note"),
-           op("get", "/v1/account", summary="Retrieve account"), op("get", "/v1/accounts", summary="List all accounts"),
-           op("get", "/v1/accounts/{account}", summary="Retrieve an account"),
-           op("get", "/v1/notes", summary="List notes")]
+    ops = [
+        op("post", "/v1/refunds", summary="Create a refund"),
+        op("post", "/v1/notes", summary="Create a note"),
+        op("get", "/v1/account", summary="Retrieve account"),
+        op("get", "/v1/accounts", summary="List all accounts"),
+        op("get", "/v1/accounts/{account}", summary="Retrieve an account"),
+        op("get", "/v1/notes", summary="List notes"),
+    ]
     api = make_api(*ops)
     ranking = rank_operations(api, api.operations)
     assert _points(ranking, "POST /v1/refunds")["creates a refund: the act itself"] == 18
@@ -298,12 +397,16 @@ def test_creating_a_refund_is_the_act_and_other_accounts_are_a_directory() -> No
 
 def test_a_create_under_a_parent_stands_in_for_a_home_that_cannot_create() -> None:
     # No POST /meetings: a user's meetings are where meetings are listed and created.
-    ops = [op("get", "/meetings/{id}", summary="Get a meeting"), op("patch", "/meetings/{id}", summary="Update"),
-           op("delete", "/meetings/{id}", summary="Delete a meeting"),
-           op("get", "/meetings/{id}/registrants", summary="Registrants"),
-           op("get", "/users/{userId}/meetings", summary="List meetings"),
-           op("post", "/users/{userId}/meetings", summary="Create a meeting"),
-           op("get", "/users/{userId}", summary="Get a user"), op("get", "/users", summary="List users")]
+    ops = [
+        op("get", "/meetings/{id}", summary="Get a meeting"),
+        op("patch", "/meetings/{id}", summary="Update"),
+        op("delete", "/meetings/{id}", summary="Delete a meeting"),
+        op("get", "/meetings/{id}/registrants", summary="Registrants"),
+        op("get", "/users/{userId}/meetings", summary="List meetings"),
+        op("post", "/users/{userId}/meetings", summary="Create a meeting"),
+        op("get", "/users/{userId}", summary="Get a user"),
+        op("get", "/users", summary="List users"),
+    ]
     api = make_api(*ops)
     ranking = rank_operations(api, api.operations)
     created = _points(ranking, "POST /users/{userId}/meetings")
@@ -313,18 +416,28 @@ def test_a_create_under_a_parent_stands_in_for_a_home_that_cannot_create() -> No
 
 def test_a_product_name_before_the_version_is_the_base_path() -> None:
     from packc.shape import path_segments
+
     assert path_segments("/youtube/v3/search")[0] == ("search",)
     assert path_segments("/gmail/v1/users/{userId}/messages")[0] == ("users", "{}", "messages")
     assert path_segments("/v2/droplets")[0] == ("droplets",)
-    assert path_segments("/repos/{o}/{r}/v1/x")[0] == ("repos", "{}", "{}", "v1", "x")  # after a parameter: a name
+    assert path_segments("/repos/{o}/{r}/v1/x")[0] == (
+        "repos",
+        "{}",
+        "{}",
+        "v1",
+        "x",
+    )  # after a parameter: a name
     assert shape(op("get", "/youtube/v3/search")).resource == ()  # a search of the whole API
 
 
 def test_an_item_path_keyed_by_another_resource_lists_and_rpc_posts_read() -> None:
-    ops = [op("get", "/flags/{projectKey}", summary="List feature flags"),
-           op("get", "/flags/{projectKey}/{featureFlagKey}", summary="Get a feature flag"),
-           op("get", "/projects", summary="List projects"), op("get", "/projects/{projectKey}", summary="Get a project"),
-           op("get", "/members/{memberId}", summary="Get a member")]
+    ops = [
+        op("get", "/flags/{projectKey}", summary="List feature flags"),
+        op("get", "/flags/{projectKey}/{featureFlagKey}", summary="Get a feature flag"),
+        op("get", "/projects", summary="List projects"),
+        op("get", "/projects/{projectKey}", summary="Get a project"),
+        op("get", "/members/{memberId}", summary="Get a member"),
+    ]
     api = make_api(*ops)
     ranking = rank_operations(api, api.operations)
     assert ranking["GET /flags/{projectKey}"].shape.action == "list"
@@ -332,10 +445,12 @@ def test_an_item_path_keyed_by_another_resource_lists_and_rpc_posts_read() -> No
     assert ranking["GET /projects/{projectKey}"].shape.action == "get"  # its own noun's key
     assert ranking["GET /members/{memberId}"].shape.action == "get"
     # Nearly every call a POST: a plural collection POSTed to lists unless its summary creates.
-    rpc = [op("post", "/inbound/domains.json", summary="List the inbound domains"),
-           op("post", "/templates/add.json", summary="Add a template"),
-           op("post", "/webhooks.json", summary="Add a new webhook"),
-           op("post", "/users/ping.json", description="Validate an API key and respond to a ping")]
+    rpc = [
+        op("post", "/inbound/domains.json", summary="List the inbound domains"),
+        op("post", "/templates/add.json", summary="Add a template"),
+        op("post", "/webhooks.json", summary="Add a new webhook"),
+        op("post", "/users/ping.json", description="Validate an API key and respond to a ping"),
+    ]
     rpc += [op("post", f"/thing{i}/info.json", summary="Info") for i in range(8)]
     api = make_api(*rpc)
     ranking = rank_operations(api, api.operations)
@@ -349,9 +464,13 @@ def test_an_item_path_keyed_by_another_resource_lists_and_rpc_posts_read() -> No
 
 
 def test_a_singular_collection_with_items_lists() -> None:
-    ops = [op("get", "/api/v1/app/", summary="List applications"), op("get", "/api/v1/app/{app_id}/", summary="Get"),
-           op("post", "/api/v1/app/", summary="Create"), op("get", "/user", summary="Get the authenticated user"),
-           op("get", "/user/{account_id}", summary="Get a user using their ID")]
+    ops = [
+        op("get", "/api/v1/app/", summary="List applications"),
+        op("get", "/api/v1/app/{app_id}/", summary="Get"),
+        op("post", "/api/v1/app/", summary="Create"),
+        op("get", "/user", summary="Get the authenticated user"),
+        op("get", "/user/{account_id}", summary="Get a user using their ID"),
+    ]
     api = make_api(*ops)
     ranking = rank_operations(api, api.operations)
     assert ranking["GET /api/v1/app/"].shape.action == "list"
@@ -361,12 +480,20 @@ def test_a_singular_collection_with_items_lists() -> None:
 
 def test_what_the_introduction_names_ranks_higher() -> None:
     # Two resources of the same shape; the document's own introduction says what it is for.
-    ops = [op(m, p, summary=s) for m, p, s in (
-        ("get", "/widgets", "List widgets"), ("post", "/widgets", "Create a widget"),
-        ("get", "/gadgets", "List gadgets"), ("post", "/gadgets", "Create a gadget"))]
+    ops = [
+        op(m, p, summary=s)
+        for m, p, s in (
+            ("get", "/widgets", "List widgets"),
+            ("post", "/widgets", "Create a widget"),
+            ("get", "/gadgets", "List gadgets"),
+            ("post", "/gadgets", "Create a gadget"),
+        )
+    ]
     api = make_api(*ops)
     plain = rank_operations(api, api.operations)
-    told = replace(api, info=replace(api.info, description="The Zoo API lets you keep track of your gadgets."))
+    told = replace(
+        api, info=replace(api.info, description="The Zoo API lets you keep track of your gadgets.")
+    )
     ranked = rank_operations(told, told.operations)
     for method in ("GET", "POST"):
         assert ranked[f"{method} /gadgets"].score - plain[f"{method} /gadgets"].score == INTRO
@@ -406,7 +533,11 @@ def test_a_compound_the_path_writes_as_one_word_is_named_by_texts_that_write_it_
     api = make_api(
         op("get", "/repositories/{w}/{r}/pullrequests", summary="List pull requests"),
         op("post", "/repositories/{w}/{r}/pullrequests", summary="Create a pull request"),
-        op("get", "/repositories/{w}/{r}/pullrequests/{id}/comments", summary="List comments on a pull request"),
+        op(
+            "get",
+            "/repositories/{w}/{r}/pullrequests/{id}/comments",
+            summary="List comments on a pull request",
+        ),
         op("post", "/repositories/{w}/{r}/pullrequests/{id}/approve", summary="Approve a pull request"),
         op("get", "/repositories/{w}/{r}/commits", summary="List commits of a pull request's source"),
     )

@@ -24,7 +24,9 @@ SPEC = ROOT / "specs" / "demo" / "petstore.yaml"
 
 
 def run(*argv: str | Path, cwd: Path, env: dict[str, str] | None = None, timeout: float = 300) -> str:
-    done = subprocess.run([str(a) for a in argv], cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
+    done = subprocess.run(
+        [str(a) for a in argv], cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout
+    )
     assert done.returncode == 0, f"{argv} failed:\n{done.stdout}\n{done.stderr}"
     return done.stdout
 
@@ -38,11 +40,22 @@ def test_repo_files_are_deterministic_and_named_for_the_pack(tmp_path: Path) -> 
     manifest, _ = read_manifest(pack.directory)
     assert manifest is not None
     files = repo_files(manifest)
-    assert {"pyproject.toml", ".gitignore", "tests/test_smoke.py", f"{module_name(manifest)}/__init__.py"} == set(files)
+    assert {
+        "pyproject.toml",
+        ".gitignore",
+        "tests/test_smoke.py",
+        f"{module_name(manifest)}/__init__.py",
+    } == set(files)
     for rel in files:
-        assert (tmp_path / "a" / "petstore" / rel).read_bytes() == (tmp_path / "b" / "petstore" / rel).read_bytes()
+        assert (tmp_path / "a" / "petstore" / rel).read_bytes() == (
+            tmp_path / "b" / "petstore" / rel
+        ).read_bytes()
     pyproject = (pack.directory / "pyproject.toml").read_text()
-    assert '"packc-runtime' in pyproject and "packc>=" not in pyproject and '"petstore" = "petstore_pack:main"' in pyproject
+    assert (
+        '"packc-runtime' in pyproject
+        and "packc>=" not in pyproject
+        and '"petstore" = "petstore_pack:main"' in pyproject
+    )
 
 
 @pytest.mark.e2e
@@ -66,10 +79,24 @@ def test_pack_repo_installs_runs_and_tests_itself(tmp_path: Path, demo_server: A
     probe = subprocess.run([venv / "bin" / "python", "-c", "import packc"], capture_output=True, cwd=tmp_path)
     assert probe.returncode != 0
 
-    env = {**os.environ, "PETSTORE_API_KEY": demo_server.api_key, "PACKC_TRUSTED_ORIGINS": demo_server.url,
-           "PACKC_CREDENTIALS_FILE": str(tmp_path / "creds" / "credentials.json"), "PACKC_KEYRING": "off"}
+    env = {
+        **os.environ,
+        "PETSTORE_API_KEY": demo_server.api_key,
+        "PACKC_TRUSTED_ORIGINS": demo_server.url,
+        "PACKC_CREDENTIALS_FILE": str(tmp_path / "creds" / "credentials.json"),
+        "PACKC_KEYRING": "off",
+    }
     env.pop("PYTHONPATH", None)
-    out = run(venv / "bin" / "petstore", "pets", "list", "--json", "--server", demo_server.url, cwd=tmp_path, env=env)
+    out = run(
+        venv / "bin" / "petstore",
+        "pets",
+        "list",
+        "--json",
+        "--server",
+        demo_server.url,
+        cwd=tmp_path,
+        env=env,
+    )
     envelope = json.loads(out)
     assert envelope["ok"] is True and envelope["status"] == 200
     assert {pet["name"] for pet in envelope["body"]} >= {"Rex", "Mittens"}

@@ -22,20 +22,37 @@ ROOT = Path(__file__).resolve().parents[2]
 # GitHub's official document, from the npm package @octokit/openapi (not in the APIs.guru corpus):
 # `make github-spec` installs it beside the corpus; PACKC_GITHUB_SPEC names another copy.
 _OCTOKIT = "node_modules/@octokit/openapi/generated/api.github.com.json"
-GITHUB = next((p for p in (Path(os.environ.get("PACKC_GITHUB_SPEC", "/nonexistent")), ROOT / ".corpus" / _OCTOKIT,
-                           Path("/work/extra") / _OCTOKIT) if p.is_file()), ROOT / ".corpus" / _OCTOKIT)
+GITHUB = next(
+    (
+        p
+        for p in (
+            Path(os.environ.get("PACKC_GITHUB_SPEC", "/nonexistent")),
+            ROOT / ".corpus" / _OCTOKIT,
+            Path("/work/extra") / _OCTOKIT,
+        )
+        if p.is_file()
+    ),
+    ROOT / ".corpus" / _OCTOKIT,
+)
 OVERLAY = ROOT / "specs" / "overlays" / "github-auth.yaml"
 sys.path.insert(0, str(ROOT / "tests"))
 
 
 def _doc(*, secured: bool) -> dict[str, Any]:
     ok = {"200": {"description": "ok"}}
-    doc: dict[str, Any] = {"openapi": "3.0.3", "info": {"title": "Notes", "version": "1"},
-                           "servers": [{"url": "https://notes.example"}], "paths": {
-                               "/notes": {"get": {"responses": ok}, "post": {"responses": ok}},
-                               "/notes/{id}": {"parameters": [{"name": "id", "in": "path", "required": True,
-                                                               "schema": {"type": "string"}}],
-                                               "get": {"responses": ok}, "delete": {"responses": ok}}}}
+    doc: dict[str, Any] = {
+        "openapi": "3.0.3",
+        "info": {"title": "Notes", "version": "1"},
+        "servers": [{"url": "https://notes.example"}],
+        "paths": {
+            "/notes": {"get": {"responses": ok}, "post": {"responses": ok}},
+            "/notes/{id}": {
+                "parameters": [{"name": "id", "in": "path", "required": True, "schema": {"type": "string"}}],
+                "get": {"responses": ok},
+                "delete": {"responses": ok},
+            },
+        },
+    }
     if secured:
         doc["components"] = {"securitySchemes": {"k": {"type": "apiKey", "in": "header", "name": "X-Key"}}}
         doc["security"] = [{"k": []}]
@@ -55,7 +72,9 @@ def test_writes_without_security_warn_with_the_way_to_declare_it(tmp_path: Path)
     assert not [d for d in public.diagnostics if d.code == "C158"]
 
 
-@pytest.mark.skipif(not GITHUB.is_file(), reason="GitHub's official document (@octokit/openapi) is not installed")
+@pytest.mark.skipif(
+    not GITHUB.is_file(), reason="GitHub's official document (@octokit/openapi) is not installed"
+)
 def test_the_github_overlay_gives_the_pack_a_token(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from servers.form_app import FormApp
     from servers.runner import serve
@@ -75,9 +94,12 @@ def test_the_github_overlay_gives_the_pack_a_token(tmp_path: Path, monkeypatch: 
     with serve(app) as url:
         monkeypatch.setenv("PACKC_TRUSTED_ORIGINS", url)  # the stand-in for api.github.com, named explicitly
         out = io.StringIO()
-        code = pack_main(tmp_path / "out" / "github", [*verb.split("."), "octo", "hello", "--title", "Bug",
-                                                        "--confirm", "--server", url, "--json"],
-                         stdout=out, stderr=io.StringIO())
+        code = pack_main(
+            tmp_path / "out" / "github",
+            [*verb.split("."), "octo", "hello", "--title", "Bug", "--confirm", "--server", url, "--json"],
+            stdout=out,
+            stderr=io.StringIO(),
+        )
     assert code == 0, out.getvalue()
     assert json.loads(out.getvalue())["ok"]
     assert app.seen[-1][0] == "/repos/octo/hello/issues"

@@ -22,7 +22,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_allowed_values_show_the_first_few_then_a_count() -> None:
-    assert allowed_values({"type": "string", "enum": ["open", "closed", "all"]}) == "One of: open, closed, all."
+    assert (
+        allowed_values({"type": "string", "enum": ["open", "closed", "all"]}) == "One of: open, closed, all."
+    )
     many = allowed_values({"enum": [f"v{i}" for i in range(12)]})
     assert many == "One of: v0, v1, v2, v3, v4, and 7 more (12 values)."
     assert allowed_values({"type": "array", "items": {"enum": [1, 2]}}) == "One of: 1, 2."
@@ -53,8 +55,11 @@ def _doc(*security: dict[str, list[str]]) -> dict[str, Any]:
 
 
 def test_credential_alternatives_read_as_alternatives() -> None:
-    slots = [_slot("X_TOKEN", "bearer", "token"), _slot("X_USERNAME", "basic", "username"),
-             _slot("X_PASSWORD", "basic", "password")]
+    slots = [
+        _slot("X_TOKEN", "bearer", "token"),
+        _slot("X_USERNAME", "basic", "username"),
+        _slot("X_PASSWORD", "basic", "password"),
+    ]
     lines = credential_lines(slots, _doc({"bearer": []}, {"basic": []}))
     assert lines[0] == "Any one of these is enough (a token, or a username and password):"
     assert "- `X_TOKEN` (a token)" in lines

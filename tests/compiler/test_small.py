@@ -18,8 +18,12 @@ def _doc(n: int, *, secured: bool = True, excluded: int = 0) -> dict[str, Any]:
         if i >= n:
             op["x-packc"] = {"exclude": True}
         paths[f"/things{i}"] = {"post": op}
-    doc: dict[str, Any] = {"openapi": "3.0.3", "info": {"title": "Tiny", "version": "1"},
-                           "servers": [{"url": "https://api.tiny.example"}], "paths": paths}
+    doc: dict[str, Any] = {
+        "openapi": "3.0.3",
+        "info": {"title": "Tiny", "version": "1"},
+        "servers": [{"url": "https://api.tiny.example"}],
+        "paths": paths,
+    }
     if secured:
         doc["components"] = {"securitySchemes": {"key": {"type": "apiKey", "in": "header", "name": "X-Key"}}}
         doc["security"] = [{"key": []}]
@@ -55,7 +59,11 @@ def test_split_still_merges_small_groups_and_a_public_read_pack_has_no_warning(t
         item["post"]["tags"] = [f"t{i}"]
     result = _compile(tmp_path, doc, split=True)
     assert result.ok and len(result.packs) == 1 and len(result.packs[0].verbs) == 7
-    public = {"openapi": "3.0.3", "info": {"title": "Tiny", "version": "1"}, "servers": [{"url": "https://t.example"}],
-              "paths": {"/a": {"get": {"responses": {"200": {"description": "ok"}}}}}}
+    public = {
+        "openapi": "3.0.3",
+        "info": {"title": "Tiny", "version": "1"},
+        "servers": [{"url": "https://t.example"}],
+        "paths": {"/a": {"get": {"responses": {"200": {"description": "ok"}}}}},
+    }
     result = _compile(tmp_path / "p", public)
     assert result.ok and not [d for d in result.diagnostics if d.code in ("C111", "M016")]

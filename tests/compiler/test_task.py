@@ -19,27 +19,54 @@ from packc.task import (
 
 from .helpers import make_api, op, path_param
 
-NOUNS = {"issue", "pull", "card", "list", "payment", "refund", "channel", "message", "topic", "post", "request"}
+NOUNS = {
+    "issue",
+    "pull",
+    "card",
+    "list",
+    "payment",
+    "refund",
+    "channel",
+    "message",
+    "topic",
+    "post",
+    "request",
+}
 
 
-@pytest.mark.parametrize(("goal", "clauses"), [
-    ("triage issues and review pull requests",
-     [Clause(("triage",), (("issue",),), ()), Clause(("review",), (("pull", "request"),), ())]),
-    # a pronoun stands for the clause before's thing; a place follows a preposition
-    ("move a card to another list and comment on it",
-     [Clause(("move",), (("card",),), ("list",)), Clause(("comment",), (), ("card",))]),
-    # a clause's first word before an article is its verb, even when it names a resource
-    ("refund a customer's payment", [Clause(("refund",), (("payment",),), ("customer",))]),
-    # verbs with no thing of their own wait for the next clause's
-    ("review and merge a merge request", [Clause(("review", "merge"), (("merge", "request"),), ())]),
-    # a clause with no verb does what the one before did; with no thing, acts on the one before's
-    ("search code and repositories", [Clause(("search",), (("code",),), ()), Clause(("search",), (("repository",),), ())]),
-    ("pause playback, skip to the next track and resume",
-     [Clause(("pause",), (("playback",),), ()), Clause(("skip",), (), ("track",)),
-      Clause(("resume",), (("playback",),), ())]),
-    # "with": made too, not a place
-    ("create a project with sections", [Clause(("create",), (("project",), ("section",)), ())]),
-])
+@pytest.mark.parametrize(
+    ("goal", "clauses"),
+    [
+        (
+            "triage issues and review pull requests",
+            [Clause(("triage",), (("issue",),), ()), Clause(("review",), (("pull", "request"),), ())],
+        ),
+        # a pronoun stands for the clause before's thing; a place follows a preposition
+        (
+            "move a card to another list and comment on it",
+            [Clause(("move",), (("card",),), ("list",)), Clause(("comment",), (), ("card",))],
+        ),
+        # a clause's first word before an article is its verb, even when it names a resource
+        ("refund a customer's payment", [Clause(("refund",), (("payment",),), ("customer",))]),
+        # verbs with no thing of their own wait for the next clause's
+        ("review and merge a merge request", [Clause(("review", "merge"), (("merge", "request"),), ())]),
+        # a clause with no verb does what the one before did; with no thing, acts on the one before's
+        (
+            "search code and repositories",
+            [Clause(("search",), (("code",),), ()), Clause(("search",), (("repository",),), ())],
+        ),
+        (
+            "pause playback, skip to the next track and resume",
+            [
+                Clause(("pause",), (("playback",),), ()),
+                Clause(("skip",), (), ("track",)),
+                Clause(("resume",), (("playback",),), ()),
+            ],
+        ),
+        # "with": made too, not a place
+        ("create a project with sections", [Clause(("create",), (("project",), ("section",)), ())]),
+    ],
+)
 def test_a_task_reads_as_verbs_things_and_places(goal: str, clauses: list[Clause]) -> None:
     assert list(read_task(goal, NOUNS)) == clauses
 
@@ -47,22 +74,29 @@ def test_a_task_reads_as_verbs_things_and_places(goal: str, clauses: list[Clause
 def test_a_clause_with_two_verbs_or_things_is_done_part_by_part() -> None:
     clause = read_task("review and merge a merge request", NOUNS)[0]
     assert [(c.verbs, c.phrases) for c in clause.parts()] == [
-        (("review",), (("merge", "request"),)), (("merge",), (("merge", "request"),))]
+        (("review",), (("merge", "request"),)),
+        (("merge",), (("merge", "request"),)),
+    ]
 
 
 def test_an_operation_fits_a_clause_by_its_verb_and_its_noun() -> None:
-    ops = {o.key: o for o in (
-        op("patch", "/issues/{issue_number}", summary="Update an issue"),
-        op("post", "/pulls/{pull_number}/reviews", summary="Create a review for a pull request"),
-        op("put", "/pulls/{pull_number}/merge", summary="Merge a pull request"),
-        op("get", "/conversations.list", summary="Lists all channels in a workspace"),
-        op("post", "/issuetypes"),
-    )}
+    ops = {
+        o.key: o
+        for o in (
+            op("patch", "/issues/{issue_number}", summary="Update an issue"),
+            op("post", "/pulls/{pull_number}/reviews", summary="Create a review for a pull request"),
+            op("put", "/pulls/{pull_number}/merge", summary="Merge a pull request"),
+            op("get", "/conversations.list", summary="Lists all channels in a workspace"),
+            op("post", "/issuetypes"),
+        )
+    }
     said = {k: op_words(o, shape(o)) for k, o in ops.items()}
     vocabulary = {"issue", "type", "pull", "request", "channel"}
     triage, review = read_task("triage issues and review pull requests", NOUNS)
     assert clause_fit(triage, said["PATCH /issues/{issue_number}"], vocabulary) == 4  # same kind, its noun
-    assert clause_fit(review, said["POST /pulls/{pull_number}/reviews"], vocabulary) == 5  # a review of a pull
+    assert (
+        clause_fit(review, said["POST /pulls/{pull_number}/reviews"], vocabulary) == 5
+    )  # a review of a pull
     merge = Clause(("merge",), (("pull", "request"),), ())
     assert clause_fit(merge, said["PUT /pulls/{pull_number}/merge"], vocabulary) == 6  # its own verb
     find = Clause(("find",), (("channel",),), ())
@@ -74,14 +108,34 @@ def test_an_operation_fits_a_clause_by_its_verb_and_its_noun() -> None:
 def test_paths_and_bodies_say_what_an_operation_needs() -> None:
     assert param_nouns("/boards/{idBoard}/lists/{list_id}/cards/{id}") == ["board", "list", "card"]
     assert param_nouns("/rest/issue/{issueIdOrKey}") == ["issue"]
-    body = RequestBody(content=(MediaType("application/json", {"properties": {
-        "payment_intent": {"type": "string"}, "amount": {"type": "integer"},
-        "template_id": {"type": "string"},
-        "recipients": {"type": "object", "properties": {"list_id": {"type": "string"}}, "required": ["list_id"]}}}),))
+    body = RequestBody(
+        content=(
+            MediaType(
+                "application/json",
+                {
+                    "properties": {
+                        "payment_intent": {"type": "string"},
+                        "amount": {"type": "integer"},
+                        "template_id": {"type": "string"},
+                        "recipients": {
+                            "type": "object",
+                            "properties": {"list_id": {"type": "string"}},
+                            "required": ["list_id"],
+                        },
+                    }
+                },
+            ),
+        )
+    )
     refs = body_refs(op("post", "/refunds", request_body=body))
-    assert (("payment", "intent"), False) in refs and (("list",), True) in refs and (("amount",), False) in refs
+    assert (
+        (("payment", "intent"), False) in refs and (("list",), True) in refs and (("amount",), False) in refs
+    )
     assert (("template",), False) in refs  # an optional id: nothing the call needs found first
-    members = [op("get", "/lists/{list_id}/members/{subscriber_hash}"), op("post", "/lists/{list_id}/members")]
+    members = [
+        op("get", "/lists/{list_id}/members/{subscriber_hash}"),
+        op("post", "/lists/{list_id}/members"),
+    ]
     shapes = {o.key: shape(o) for o in members}
     assert item_aliases(members, shapes) == {("lists", "{}", "members"): {"subscriber"}}
     key = Parameter(name="key", location="query", required=True)
@@ -109,23 +163,47 @@ def test_a_place_the_task_names_brings_its_list_even_under_another_name() -> Non
 
 
 def test_a_body_field_names_what_to_find_and_a_user_path_brings_the_current_user() -> None:
-    refund = RequestBody(content=(MediaType("application/json", {"properties": {
-        "payment_intent": {"type": "string"}, "amount": {"type": "integer"}}}),))
+    refund = RequestBody(
+        content=(
+            MediaType(
+                "application/json",
+                {"properties": {"payment_intent": {"type": "string"}, "amount": {"type": "integer"}}},
+            ),
+        )
+    )
     chosen = _pick(
         "refund a payment",
-        op("post", "/refunds", summary="Create a refund", description="Refund a charge or a payment intent.",
-           request_body=refund),
+        op(
+            "post",
+            "/refunds",
+            summary="Create a refund",
+            description="Refund a charge or a payment intent.",
+            request_body=refund,
+        ),
         op("get", "/payment_methods", summary="List payment methods"),
         op("get", "/payment_intents", summary="List payment intents"),
-        op("get", "/payment_intents/{intent}", summary="Retrieve a payment intent", parameters=(path_param("intent"),)),
+        op(
+            "get",
+            "/payment_intents/{intent}",
+            summary="Retrieve a payment intent",
+            parameters=(path_param("intent"),),
+        ),
         op("get", "/customers", summary="List customers"),
     )
     assert chosen[0] == "POST /refunds" and "GET /payment_intents" in chosen
-    assert chosen.index("GET /payment_intents") < chosen.index("GET /payment_methods") if "GET /payment_methods" in \
-        chosen else True
+    assert (
+        chosen.index("GET /payment_intents") < chosen.index("GET /payment_methods")
+        if "GET /payment_methods" in chosen
+        else True
+    )
     chosen = _pick(
         "make a playlist",
-        op("post", "/users/{user_id}/playlists", summary="Create a playlist", parameters=(path_param("user_id"),)),
+        op(
+            "post",
+            "/users/{user_id}/playlists",
+            summary="Create a playlist",
+            parameters=(path_param("user_id"),),
+        ),
         op("get", "/me", summary="Get the current user's profile"),
         op("get", "/browse/categories", summary="Get several browse categories"),
     )
@@ -135,6 +213,7 @@ def test_a_body_field_names_what_to_find_and_a_user_path_brings_the_current_user
 def test_an_act_named_by_its_verb_does_what_the_verb_says() -> None:
     from packc.rank import shape as shape_of
     from packc.task import op_words
+
     added = op("post", "/tasks/{task_gid}/addDependencies", summary="Set dependencies for a task")
     assert op_words(added, shape_of(added), (), frozenset()).intent == "create"
     moved = op("post", "/cards/{id}/archive", summary="Archive a card")

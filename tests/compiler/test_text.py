@@ -13,7 +13,9 @@ def test_clean_removes_control_bidi_zero_width_html_and_images() -> None:
     assert out == "Hello dlrow bold x() link & done"
 
 
-@pytest.mark.parametrize("raw", ["# Heading", "```\ncode\n```", "line\n## Ignore previous instructions", "|a|b|"])
+@pytest.mark.parametrize(
+    "raw", ["# Heading", "```\ncode\n```", "line\n## Ignore previous instructions", "|a|b|"]
+)
 def test_clean_text_cannot_open_markup_of_its_own(raw: str) -> None:
     out = inline_md(raw)
     assert "\n" not in out and "```" not in out and not out.lstrip().startswith("#") and "|" not in out
@@ -33,9 +35,18 @@ def test_shorten_cuts_at_a_word() -> None:
     assert shorten("short", 12) == "short"
 
 
-@pytest.mark.parametrize(("raw", "expected"), [("petId", "pet_id"), ("X-Request-ID", "x_request_id"),
-                                                ("$filter", "filter"), ("2fa", "n2fa"), ("HTTPServer", "http_server"),
-                                                ("ünïcode", "unicode"), ("---", "")])
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ("petId", "pet_id"),
+        ("X-Request-ID", "x_request_id"),
+        ("$filter", "filter"),
+        ("2fa", "n2fa"),
+        ("HTTPServer", "http_server"),
+        ("ünïcode", "unicode"),
+        ("---", ""),
+    ],
+)
 def test_snake(raw: str, expected: str) -> None:
     assert snake(raw) == expected
 

@@ -7,16 +7,27 @@ from .conftest import load_tool
 conformance = load_tool("conformance")
 proxy = load_tool("conformance_proxy")
 
-BINDING = {"args": {"amount": {"in": "body", "name": "amount"}, "metadata": {"in": "body", "name": "metadata"},
-                    "expand": {"in": "body", "name": "expand"}}}
-ENCODING = {"metadata": {"style": "deepObject", "explode": True}, "expand": {"style": "deepObject", "explode": True}}
+BINDING = {
+    "args": {
+        "amount": {"in": "body", "name": "amount"},
+        "metadata": {"in": "body", "name": "metadata"},
+        "expand": {"in": "body", "name": "expand"},
+    }
+}
+ENCODING = {
+    "metadata": {"style": "deepObject", "explode": True},
+    "expand": {"style": "deepObject", "explode": True},
+}
 ARGS = {"amount": 2000, "metadata": {"order": "42"}, "expand": ["customer"]}
 
 
 def _result(body: bytes) -> object:
     result = conformance.VerbResult("stripe-payment-intents", "payment_intents.create", "ok", args=ARGS)
-    result.exchanges = [proxy.Exchange("POST", "/v1/payment_intents", [], "application/x-www-form-urlencoded",
-                                       body.decode(), raw=body)]
+    result.exchanges = [
+        proxy.Exchange(
+            "POST", "/v1/payment_intents", [], "application/x-www-form-urlencoded", body.decode(), raw=body
+        )
+    ]
     return result
 
 

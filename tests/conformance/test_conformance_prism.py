@@ -24,13 +24,33 @@ def _op(verb: str, **more: Any) -> dict[str, Any]:
 
 
 def _target(name: str) -> dict[str, Any]:
-    return {"name": "X-Amz-Target", "in": "header", "required": True, "schema": {"type": "string", "enum": [name]}}
+    return {
+        "name": "X-Amz-Target",
+        "in": "header",
+        "required": True,
+        "schema": {"type": "string", "enum": [name]},
+    }
 
 
-TAG_KEYS = {"name": "tagKeys", "in": "query", "required": True, "schema": {"type": "array", "items": {"type": "string"}}}
+TAG_KEYS = {
+    "name": "tagKeys",
+    "in": "query",
+    "required": True,
+    "schema": {"type": "array", "items": {"type": "string"}},
+}
 ARN = [{"name": "arn", "in": "path", "required": True, "schema": {"type": "string"}}]
-FORM = {"application/x-www-form-urlencoded": {"schema": {"type": "object", "required": ["topic"], "properties": {
-    "topic": {"type": "array", "items": {"type": "string"}}, "data": {"type": "string"}}}}}
+FORM = {
+    "application/x-www-form-urlencoded": {
+        "schema": {
+            "type": "object",
+            "required": ["topic"],
+            "properties": {
+                "topic": {"type": "array", "items": {"type": "string"}},
+                "data": {"type": "string"},
+            },
+        }
+    }
+}
 DOCUMENT: dict[str, Any] = {
     "openapi": "3.0.3",
     "info": {"title": "shared URLs", "version": "1"},
@@ -50,12 +70,24 @@ def test_routes_give_each_shared_url_its_own_group_and_keep_operations() -> None
     original = copy.deepcopy(DOCUMENT)
     routed, prefixes = prism_copy.routes(DOCUMENT)
     assert original == DOCUMENT  # the pack's document is not touched
-    assert prefixes == {"svc.create": "/packc-route-0", "svc.delete": "/packc-route-1", "tags.list": "/packc-route-0",
-                        "tags.remove": "/packc-route-0", "photos.get": "/packc-route-0",
-                        "photos.find": "/packc-route-1", "form.post": "/packc-route-0"}
+    assert prefixes == {
+        "svc.create": "/packc-route-0",
+        "svc.delete": "/packc-route-1",
+        "tags.list": "/packc-route-0",
+        "tags.remove": "/packc-route-0",
+        "photos.get": "/packc-route-0",
+        "photos.find": "/packc-route-1",
+        "form.post": "/packc-route-0",
+    }
     paths = routed["paths"]
-    assert sorted(paths) == ["/packc-route-0/", "/packc-route-0/form", "/packc-route-0/rest",
-                             "/packc-route-0/tags/{arn}", "/packc-route-1/", "/packc-route-1/rest"]
+    assert sorted(paths) == [
+        "/packc-route-0/",
+        "/packc-route-0/form",
+        "/packc-route-0/rest",
+        "/packc-route-0/tags/{arn}",
+        "/packc-route-1/",
+        "/packc-route-1/rest",
+    ]
     for key, item in DOCUMENT["paths"].items():  # every operation object is kept as it was
         for method, op in item.items():
             if method != "parameters":
@@ -70,8 +102,12 @@ def test_routes_give_each_shared_url_its_own_group_and_keep_operations() -> None
 
 
 def test_path_items_with_different_shared_fields_are_not_merged() -> None:
-    document = {"paths": {"/a": {"parameters": [{"name": "x", "in": "query", "schema": {}}], "get": _op("a.get")},
-                          "/a#other": {"post": _op("a.post")}}}
+    document = {
+        "paths": {
+            "/a": {"parameters": [{"name": "x", "in": "query", "schema": {}}], "get": _op("a.get")},
+            "/a#other": {"post": _op("a.post")},
+        }
+    }
     _routed, prefixes = prism_copy.routes(document)
     assert prefixes == {"a.get": "/packc-route-0", "a.post": "/packc-route-1"}
 
@@ -91,8 +127,9 @@ def test_form_arrays_get_openapis_default_encoding_written_out() -> None:
     assert media["encoding"] == {"topic": {"style": "form", "explode": True}}
     assert "encoding" not in FORM["application/x-www-form-urlencoded"]  # a copy
     given = copy.deepcopy(DOCUMENT)
-    given["paths"]["/form"]["post"]["requestBody"]["content"]["application/x-www-form-urlencoded"]["encoding"] = {
-        "topic": {"style": "spaceDelimited", "explode": False}}
+    given["paths"]["/form"]["post"]["requestBody"]["content"]["application/x-www-form-urlencoded"][
+        "encoding"
+    ] = {"topic": {"style": "spaceDelimited", "explode": False}}
     assert prism_copy.explicit_encodings(given) is None  # what the document says stays
 
 
@@ -143,8 +180,15 @@ def test_prism_routes_the_copy_and_still_checks_what_told_operations_apart(prism
 def test_prism_reads_one_item_form_arrays_in_the_copy(prism_on_shared_urls: Any) -> None:
     proxy, prefixes = prism_on_shared_urls
     form = {"Content-Type": "application/x-www-form-urlencoded"}
-    assert _send(proxy, prefixes["form.post"], "POST", "/form", content=b"topic=a", headers=form).violations == []
-    assert _send(proxy, prefixes["form.post"], "POST", "/form", content=b"topic=a&topic=b",
-                 headers=form).violations == []
+    assert (
+        _send(proxy, prefixes["form.post"], "POST", "/form", content=b"topic=a", headers=form).violations
+        == []
+    )
+    assert (
+        _send(
+            proxy, prefixes["form.post"], "POST", "/form", content=b"topic=a&topic=b", headers=form
+        ).violations
+        == []
+    )
     missing = _send(proxy, prefixes["form.post"], "POST", "/form", content=b"data=x", headers=form)
     assert missing.violations and "topic" in json.dumps(missing.violations)

@@ -16,8 +16,14 @@ conformance = load_tool("conformance")
 Exchange = load_tool("conformance_proxy").Exchange
 
 ENVELOPE_OK = json.dumps({"ok": True, "status": 200, "verb": "v", "title": "t", "body": {}})
-ENVELOPE_ERR = json.dumps({"ok": False, "status": None, "verb": "v",
-                           "error": {"code": "missing_credentials", "message": "Set X_API_KEY."}})
+ENVELOPE_ERR = json.dumps(
+    {
+        "ok": False,
+        "status": None,
+        "verb": "v",
+        "error": {"code": "missing_credentials", "message": "Set X_API_KEY."},
+    }
+)
 
 
 def _verdict(stdout: str, exchanges: list[Any], stderr: str = "", timed_out: bool = False) -> Any:
@@ -37,8 +43,17 @@ def test_verdicts() -> None:
     assert answered.outcome == "ok" and "VIOLATIONS" in answered.detail
     route = _verdict(ENVELOPE_OK, [_exchange(status=404, problem="NO_PATH_MATCHED_ERROR")])
     assert (route.outcome, route.reason) == ("rejected", "route")
-    bad = _verdict(ENVELOPE_OK, [_exchange(status=422, violations=[
-        {"location": ["request", "query", "n"], "message": "must be integer", "code": "type"}])])
+    bad = _verdict(
+        ENVELOPE_OK,
+        [
+            _exchange(
+                status=422,
+                violations=[
+                    {"location": ["request", "query", "n"], "message": "must be integer", "code": "type"}
+                ],
+            )
+        ],
+    )
     assert (bad.outcome, bad.reason) == ("rejected", "validation") and "request.query.n" in bad.detail
     assert _verdict(ENVELOPE_OK, [_exchange(status=401, problem="UNAUTHORIZED")]).reason == "security"
     missing = _verdict(ENVELOPE_ERR, [])
@@ -55,16 +70,29 @@ def test_ci_slice_runs_without_crashes(tmp_path: Path) -> None:
     need(PRISM, "npm install --prefix .conformance @stoplight/prism-cli")
     need(CORPUS, "make corpus")
     done = subprocess.run(
-        [sys.executable, str(ROOT / "tools" / "conformance.py"), "--limit", "3", "--max-packs", "1",
-         "--out", str(tmp_path)],
-        capture_output=True, text=True, timeout=240, cwd=ROOT,
+        [
+            sys.executable,
+            str(ROOT / "tools" / "conformance.py"),
+            "--limit",
+            "3",
+            "--max-packs",
+            "1",
+            "--out",
+            str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=240,
+        cwd=ROOT,
     )
     report = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
     docs = report["documents"]
     assert len(docs) == 3
     assert "TOTAL (3 documents" in done.stdout
     crashes = [(d["doc"], "compile", d["compileDetail"]) for d in docs if d["compiled"] == "crash"]
-    crashes += [(d["doc"], v["verb"], v["detail"]) for d in docs for v in d["verbs"] if v["outcome"] == "crash"]
+    crashes += [
+        (d["doc"], v["verb"], v["detail"]) for d in docs for v in d["verbs"] if v["outcome"] == "crash"
+    ]
     assert crashes == [], done.stdout
     assert done.returncode == 0, done.stdout + done.stderr
     assert all(d["compiled"] in ("ok", "refused") for d in docs)

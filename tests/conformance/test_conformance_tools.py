@@ -59,12 +59,15 @@ def test_example_args_prefer_examples_and_fill_only_required_gaps() -> None:
 
 
 def test_file_arguments_get_the_upload_path() -> None:
-    schema = {"type": "object", "properties": {
-        "body": {"type": "string", "format": "binary", "examples": ["not a path"]},
-        "legacy": {"type": "object", "format": "file", "examples": [{}]},
-        "parts": {"type": "array", "items": {"type": "string", "contentMediaType": "image/png"}},
-        "note": {"type": "string", "examples": ["hi"]},
-    }}
+    schema = {
+        "type": "object",
+        "properties": {
+            "body": {"type": "string", "format": "binary", "examples": ["not a path"]},
+            "legacy": {"type": "object", "format": "file", "examples": [{}]},
+            "parts": {"type": "array", "items": {"type": "string", "contentMediaType": "image/png"}},
+            "note": {"type": "string", "examples": ["hi"]},
+        },
+    }
     args, _ = conformance_args.example_args(schema, "/tmp/up.bin")
     assert args == {"body": "/tmp/up.bin", "legacy": "/tmp/up.bin", "parts": ["/tmp/up.bin"], "note": "hi"}
     # In a JSON body, format: binary is just a string: the examples stay.
@@ -74,18 +77,33 @@ def test_file_arguments_get_the_upload_path() -> None:
 
 def test_rejections_name_the_compile_warnings_about_their_operation(tmp_path: Path) -> None:
     ok = {"200": {"description": "ok"}}
-    document = {"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {
-        "/#X-Amz-Target=Svc.A": {"post": {"responses": ok}},
-        "/#X-Amz-Target=Svc.B": {"post": {"responses": ok}},
-        "/plain": {"get": {"responses": ok}}}}
+    document = {
+        "openapi": "3.0.3",
+        "info": {"title": "t", "version": "1"},
+        "paths": {
+            "/#X-Amz-Target=Svc.A": {"post": {"responses": ok}},
+            "/#X-Amz-Target=Svc.B": {"post": {"responses": ok}},
+            "/plain": {"get": {"responses": ok}},
+        },
+    }
     source = tmp_path / "doc.json"
     source.write_text(json.dumps(document), "utf-8")
     findings = conformance.document_findings(source)
     assert findings == {"POST /#X-Amz-Target=Svc.A": ["C150"], "POST /#X-Amz-Target=Svc.B": ["C150"]}
     cut = {"paths": {"/#X-Amz-Target=Svc.A": {"post": {"x-packc-binding": {"verb": "svc.a", "args": {}}}}}}
-    assert conformance.bindings(cut) == {"svc.a": ("POST /#X-Amz-Target=Svc.A", {"verb": "svc.a", "args": {}})}
-    verb = {"pack": "p", "verb": "svc.a", "outcome": "rejected", "reason": "validation", "detail": "d",
-            "exchanges": [], "flagged": ["C150"], "synthesized": []}
+    assert conformance.bindings(cut) == {
+        "svc.a": ("POST /#X-Amz-Target=Svc.A", {"verb": "svc.a", "args": {}})
+    }
+    verb = {
+        "pack": "p",
+        "verb": "svc.a",
+        "outcome": "rejected",
+        "reason": "validation",
+        "detail": "d",
+        "exchanges": [],
+        "flagged": ["C150"],
+        "synthesized": [],
+    }
     text = load_tool("conformance_report").findings([{"doc": "doc.json", "compiled": "ok", "verbs": [verb]}])
     assert "of which the compiler warned that the document cannot be met as written: 1 (C150 1)" in text
     assert "svc.a (compile warned: C150)" in text
@@ -99,48 +117,117 @@ def _judged(status: int, headers: dict[str, str], body: Any) -> Any:
 
 def test_the_total_counts_compiled_documents_also_for_one_document() -> None:
     # `--only DOC` printed "TOTAL (1 documents, True compiled)": a Counter keeps the first bool as is.
-    doc = {"doc": "doc.json", "compiled": "ok", "packsRun": 1, "packs": 1, "seconds": 3.0,
-           "verbs": [{"outcome": "ok"}]}
+    doc = {
+        "doc": "doc.json",
+        "compiled": "ok",
+        "packsRun": 1,
+        "packs": 1,
+        "seconds": 3.0,
+        "verbs": [{"outcome": "ok"}],
+    }
     assert "TOTAL (1 documents, 1 compiled)" in load_tool("conformance_report").table([doc])
     assert "TOTAL (2 documents, 1 compiled)" in load_tool("conformance_report").table(
-        [doc, {**doc, "compiled": "refused", "verbs": []}])
+        [doc, {**doc, "compiled": "refused", "verbs": []}]
+    )
 
 
 def test_judge_tells_request_errors_from_answer_errors() -> None:
     problem = {"content-type": "application/problem+json"}
-    both = _judged(500, problem, {"type": "https://stoplight.io/prism/errors#VIOLATIONS", "validation": [
-        {"location": ["request", "query", "n"], "severity": "Error", "message": "must be integer"},
-        {"location": ["response", "body", "id"], "severity": "Error", "message": "must be string"},
-        {"location": ["response", "body"], "severity": "Warning", "message": "ignored"}]})
+    both = _judged(
+        500,
+        problem,
+        {
+            "type": "https://stoplight.io/prism/errors#VIOLATIONS",
+            "validation": [
+                {"location": ["request", "query", "n"], "severity": "Error", "message": "must be integer"},
+                {"location": ["response", "body", "id"], "severity": "Error", "message": "must be string"},
+                {"location": ["response", "body"], "severity": "Warning", "message": "ignored"},
+            ],
+        },
+    )
     assert both.problem == "VIOLATIONS" and both.response_violations == 1
     assert [v["location"] for v in both.violations] == [["request", "query", "n"]]
-    made_up = _judged(422, problem, {"type": "x#UNPROCESSABLE_ENTITY", "validation": [
-        {"location": ["body", "name"], "severity": "Error", "message": "required"}]})
+    made_up = _judged(
+        422,
+        problem,
+        {
+            "type": "x#UNPROCESSABLE_ENTITY",
+            "validation": [{"location": ["body", "name"], "severity": "Error", "message": "required"}],
+        },
+    )
     assert made_up.violations[0]["location"] == ["request", "body", "name"]
-    header = _judged(400, {"sl-violations": json.dumps([
-        {"location": ["request", "header"], "severity": "Error", "message": "x"}])}, {"code": "bad"})
+    header = _judged(
+        400,
+        {
+            "sl-violations": json.dumps(
+                [{"location": ["request", "header"], "severity": "Error", "message": "x"}]
+            )
+        },
+        {"code": "bad"},
+    )
     assert header.problem == "" and len(header.violations) == 1
     folded = [{"location": ["response", "body", "x"], "severity": "Error", "message": "must be byte"}]
-    too_many = _judged(500, {"sl-violations": json.dumps([{"location": ["request"], "severity": "Error",
-                                                           "message": "Too many violations! " + json.dumps(folded)}])}, {})
+    too_many = _judged(
+        500,
+        {
+            "sl-violations": json.dumps(
+                [
+                    {
+                        "location": ["request"],
+                        "severity": "Error",
+                        "message": "Too many violations! " + json.dumps(folded),
+                    }
+                ]
+            )
+        },
+        {},
+    )
     assert too_many.violations == [] and too_many.response_violations == 1
-    cut_short = _judged(500, {"sl-violations": json.dumps([{"location": ["request"], "severity": "Error",
-                                                            "message": 'Too many violations! [{"location":["response","bo'}])}, {})
+    cut_short = _judged(
+        500,
+        {
+            "sl-violations": json.dumps(
+                [
+                    {
+                        "location": ["request"],
+                        "severity": "Error",
+                        "message": 'Too many violations! [{"location":["response","bo',
+                    }
+                ]
+            )
+        },
+        {},
+    )
     assert cut_short.violations == [] and cut_short.response_violations == 1
     clean = _judged(200, {}, {"id": 1})
     assert clean.violations == [] and clean.problem == "" and clean.response_violations == 0
-    no_writer = _judged(500, problem, {"type": "x#UNKNOWN", "title": "Cannot find serializer for application/x.v"})
+    no_writer = _judged(
+        500, problem, {"type": "x#UNKNOWN", "title": "Cannot find serializer for application/x.v"}
+    )
     assert no_writer.problem == "NO_SERIALIZER" and no_writer.problem in conformance.ANSWER_PROBLEMS
     assert _judged(500, problem, {"type": "x#UNKNOWN", "title": "something else"}).problem == "UNKNOWN"
 
 
 def test_relative_token_urls_are_answered_by_the_proxy_and_do_not_count_as_the_call() -> None:
-    document = {"components": {"securitySchemes": {
-        "relative": {"type": "oauth2", "flows": {"clientCredentials": {"tokenUrl": "oauth2/token", "scopes": {}}}},
-        "absolute": {"type": "oauth2", "flows": {"clientCredentials": {"tokenUrl": "https://a.example/t"}}},
-        "code": {"type": "oauth2", "flows": {"authorizationCode": {"tokenUrl": "/code/token"}}}}}}
+    document = {
+        "components": {
+            "securitySchemes": {
+                "relative": {
+                    "type": "oauth2",
+                    "flows": {"clientCredentials": {"tokenUrl": "oauth2/token", "scopes": {}}},
+                },
+                "absolute": {
+                    "type": "oauth2",
+                    "flows": {"clientCredentials": {"tokenUrl": "https://a.example/t"}},
+                },
+                "code": {"type": "oauth2", "flows": {"authorizationCode": {"tokenUrl": "/code/token"}}},
+            }
+        }
+    }
     assert conformance.token_paths(document) == {"/oauth2/token"}
-    proxy = RecordingProxy("http://127.0.0.1:9").start()  # nothing listens upstream: only the stand-in answers
+    proxy = RecordingProxy(
+        "http://127.0.0.1:9"
+    ).start()  # nothing listens upstream: only the stand-in answers
     try:
         proxy.token_paths = {"/oauth2/token"}
         with httpx.Client(base_url=proxy.url, timeout=10) as client:
@@ -162,16 +249,25 @@ def _write(corpus: Path, rel: str, document: dict[str, Any]) -> None:
     path.write_text(json.dumps(document), encoding="utf-8")
 
 
-def _doc(version: str, ops: int, *, origin: str = "openapi", scheme: dict[str, Any] | None = None,
-         media: str | None = None) -> dict[str, Any]:
+def _doc(
+    version: str,
+    ops: int,
+    *,
+    origin: str = "openapi",
+    scheme: dict[str, Any] | None = None,
+    media: str | None = None,
+) -> dict[str, Any]:
     paths: dict[str, Any] = {}
     for i in range(ops):
         op: dict[str, Any] = {"responses": {"200": {"description": "ok"}}}
         if media:
             op["requestBody"] = {"content": {media: {"schema": {"type": "object"}}}}
         paths[f"/r{i}"] = {"post": op}
-    document: dict[str, Any] = {"openapi": version, "info": {"title": "t", "version": "1",
-                                "x-origin": [{"format": origin, "version": "2.0"}]}, "paths": paths}
+    document: dict[str, Any] = {
+        "openapi": version,
+        "info": {"title": "t", "version": "1", "x-origin": [{"format": origin, "version": "2.0"}]},
+        "paths": paths,
+    }
     if scheme:
         document["components"] = {"securitySchemes": {"s": scheme}}
     return document
@@ -212,9 +308,19 @@ def test_the_committed_sample_is_big_enough_and_well_formed() -> None:
     assert len(entries) >= 100
     assert len(entries) == len(set(entries))
     text = conformance_sample.SAMPLE_FILE.read_text(encoding="utf-8")
-    for feature in ("| 3.1 |", "swagger:2.0", "multipart/form-data", "application/x-www-form-urlencoded",
-                    "apiKey:header", "apiKey:query", "apiKey:cookie", "http:basic", "http:bearer", "oauth2",
-                    "openIdConnect"):
+    for feature in (
+        "| 3.1 |",
+        "swagger:2.0",
+        "multipart/form-data",
+        "application/x-www-form-urlencoded",
+        "apiKey:header",
+        "apiKey:query",
+        "apiKey:cookie",
+        "http:basic",
+        "http:bearer",
+        "oauth2",
+        "openIdConnect",
+    ):
         assert feature in text, feature
 
 

@@ -29,7 +29,6 @@ def load_module(path: Path, name: str) -> ModuleType:
     return module
 
 
-
 @pytest.fixture()
 def server(demo_server: Any) -> Any:
     """The demo server (the shared ``demo_server`` fixture of tests/conftest.py)."""

@@ -26,8 +26,15 @@ def _listening(url: str) -> bool:
 
 def test_demo_runs_every_step(tmp_path: Path) -> None:
     env = {**os.environ, "PACKC_DEMO_OUT": str(tmp_path / "demo")}
-    done = subprocess.run([sys.executable, str(ROOT / "tools" / "demo.py")], stdout=subprocess.PIPE,
-                          stderr=subprocess.STDOUT, text=True, timeout=240, env=env, cwd=ROOT)
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "demo.py")],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        timeout=240,
+        env=env,
+        cwd=ROOT,
+    )
     out = done.stdout  # what the person sees: the demo's lines and its commands' output and errors
     assert done.returncode == 0, out
     for number in range(1, 9):

@@ -36,8 +36,14 @@ def test_list_filters_sorts_and_limits(client: httpx.Client) -> None:
 
 @pytest.mark.parametrize(
     ("params", "word"),
-    [({"status": "lost"}, "status"), ({"limit": "0"}, "limit"), ({"limit": "101"}, "limit"),
-     ({"limit": "ten"}, "limit"), ({"sort": "age"}, "sort"), ({"species": "fish"}, "species")],
+    [
+        ({"status": "lost"}, "status"),
+        ({"limit": "0"}, "limit"),
+        ({"limit": "101"}, "limit"),
+        ({"limit": "ten"}, "limit"),
+        ({"sort": "age"}, "sort"),
+        ({"species": "fish"}, "species"),
+    ],
 )
 def test_bad_query_values_are_refused(
     client: httpx.Client, spec_checker: SpecChecker, params: dict[str, str], word: str
@@ -138,7 +144,8 @@ def test_outside_the_base_path_is_not_found(server: Any) -> None:
 def test_runs_as_a_script_and_prints_its_url() -> None:
     proc = subprocess.Popen(
         [sys.executable, str(SERVER), "--port", "0", "--api-key", "k"],
-        stdout=subprocess.PIPE, text=True,
+        stdout=subprocess.PIPE,
+        text=True,
     )
     try:
         assert proc.stdout is not None

@@ -54,7 +54,9 @@ def test_parts_are_read_on_first_use_and_their_warnings_kept(spec: Path) -> None
     get_a, put_a, get_b = api.operations
     assert [(p.name, p.required) for p in get_a.parameters] == [("id", True)]
     # The path-level parameter is warned about once, where it is declared.
-    assert [(d.code, d.pointer) for d in api.deferred_diagnostics()] == [("D042", "#/paths/~1a~1{id}/parameters/0")]
+    assert [(d.code, d.pointer) for d in api.deferred_diagnostics()] == [
+        ("D042", "#/paths/~1a~1{id}/parameters/0")
+    ]
     assert get_a.parameters is get_a.parameters  # read once, then kept
     assert put_a.request_body is None and put_a.responses == ()
     assert [d.code for d in api.deferred_diagnostics()] == ["D042", "D045", "D020"]
@@ -72,8 +74,18 @@ def test_eager_reads_everything_at_once(spec: Path) -> None:
     assert eager.api == read_api(spec).api  # the lazily read model is the same
 
 
-@pytest.mark.parametrize("name", ["petstore-3.0.yaml", "petstore-3.1.json", "petstore-2.0.yaml",
-                                  "circular.yaml", "aliases.yaml", "yaml11.yaml", "multi/openapi.yaml"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "petstore-3.0.yaml",
+        "petstore-3.1.json",
+        "petstore-2.0.yaml",
+        "circular.yaml",
+        "aliases.yaml",
+        "yaml11.yaml",
+        "multi/openapi.yaml",
+    ],
+)
 def test_lazy_then_materialized_equals_eager(name: str) -> None:
     eager = read_api(SPECS / name, eager=True)
     lazy = read_api(SPECS / name)
@@ -106,10 +118,19 @@ def test_an_operation_built_directly_has_its_fields() -> None:
 def test_no_reference_cycle_keeps_a_dropped_document_alive(tmp_path: Path) -> None:
     # read_api pauses the cyclic GC because the document and the model hold no cycles; operations
     # waiting to be read must not add one (else every document outlives its Api until a full GC).
-    paths = {f"/things{i}/{{id}}": {"get": {"parameters": [{"name": "id", "in": "path", "required": True}],
-                                            "responses": {"200": {"description": "ok"}}}} for i in range(300)}
+    paths = {
+        f"/things{i}/{{id}}": {
+            "get": {
+                "parameters": [{"name": "id", "in": "path", "required": True}],
+                "responses": {"200": {"description": "ok"}},
+            }
+        }
+        for i in range(300)
+    }
     spec = tmp_path / "many.json"
-    spec.write_text(json.dumps({"openapi": "3.0.3", "info": {"title": "Many", "version": "1"}, "paths": paths}))
+    spec.write_text(
+        json.dumps({"openapi": "3.0.3", "info": {"title": "Many", "version": "1"}, "paths": paths})
+    )
     gc.collect()
     gc.disable()
     try:

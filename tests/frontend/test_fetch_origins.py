@@ -34,6 +34,7 @@ def _json(body: object) -> Route:
         h.send_header("Content-Length", str(len(data)))
         h.end_headers()
         h.wfile.write(data)
+
     return send
 
 
@@ -43,6 +44,7 @@ def _redirect(location: Callable[[], str], status: int = 302) -> Route:
         h.send_header("Location", location())
         h.send_header("Content-Length", "0")
         h.end_headers()
+
     return send
 
 
@@ -86,9 +88,25 @@ def two() -> Iterator[tuple[_Server, _Server]]:
 
 
 def _doc(ref: str) -> dict[str, object]:
-    return {"openapi": "3.0.3", "info": {"title": "Zoo", "version": "1"}, "servers": [{"url": "/api"}],
-            "paths": {"/pets": {"get": {"operationId": "listPets", "summary": "List pets.", "responses": {
-                "200": {"description": "ok", "content": {"application/json": {"schema": {"$ref": ref}}}}}}}}}
+    return {
+        "openapi": "3.0.3",
+        "info": {"title": "Zoo", "version": "1"},
+        "servers": [{"url": "/api"}],
+        "paths": {
+            "/pets": {
+                "get": {
+                    "operationId": "listPets",
+                    "summary": "List pets.",
+                    "responses": {
+                        "200": {
+                            "description": "ok",
+                            "content": {"application/json": {"schema": {"$ref": ref}}},
+                        }
+                    },
+                }
+            }
+        },
+    }
 
 
 def _secret_schema() -> dict[str, object]:
@@ -99,7 +117,9 @@ def _pack_text(out: Path) -> str:
     return "".join(p.read_text(errors="replace") for p in out.rglob("*") if p.is_file())
 
 
-def test_same_origin_ref_redirecting_to_another_origin_is_not_embedded(two: tuple[_Server, _Server], tmp_path: Path) -> None:
+def test_same_origin_ref_redirecting_to_another_origin_is_not_embedded(
+    two: tuple[_Server, _Server], tmp_path: Path
+) -> None:
     """The reproduction: A's same-origin $ref redirects to B; B's answer used to land in the pack."""
     a, b = two
     a.routes["/openapi.json"] = _json(_doc("./pet.json#/Pet"))
@@ -153,7 +173,9 @@ def test_redirect_to_file_url_is_refused_even_with_the_flag(two: tuple[_Server, 
 def test_remote_stub_fetches_its_document_only_from_its_own_origin(two: tuple[_Server, _Server]) -> None:
     a, b = two
     b.routes["/openapi.json"] = _json(_doc("#/x"))
-    a.routes["/surface.json"] = _json({"id": "zoo", "kind": "openapi", "openapi": {"url": f"{b.url}/openapi.json"}})
+    a.routes["/surface.json"] = _json(
+        {"id": "zoo", "kind": "openapi", "openapi": {"url": f"{b.url}/openapi.json"}}
+    )
     with pytest.raises(InputError) as info:
         read_api(f"{a.url}/surface.json")
     assert [d.code for d in info.value.diagnostics] == ["D014"]
@@ -242,16 +264,36 @@ def test_trickling_head_hits_the_total_deadline() -> None:
 
 
 _TRICKY = ["", "@", "\\", "/", "#", "?", "%2e", "%40", ".", ":", "\t", " ", "\x00", "..", "[", "]", "%00"]
-_SCHEMES = st.sampled_from(["http://", "https://", "HTTP://", "HtTpS://", "file://", "ftp://", "//", "http:", ""])
-_HOSTS = st.sampled_from(["a.example", "A.EXAMPLE", "a.example.", "b.example", "a.example.b.example", "127.0.0.1",
-                          "127.0.0.1.", "0x7f.0.0.1", "[::1]", "[::ffff:127.0.0.1]", "xn--bcher-kva.example",
-                          "a.example@b.example", "b.example@a.example", "a.example\\@b.example", ""])
+_SCHEMES = st.sampled_from(
+    ["http://", "https://", "HTTP://", "HtTpS://", "file://", "ftp://", "//", "http:", ""]
+)
+_HOSTS = st.sampled_from(
+    [
+        "a.example",
+        "A.EXAMPLE",
+        "a.example.",
+        "b.example",
+        "a.example.b.example",
+        "127.0.0.1",
+        "127.0.0.1.",
+        "0x7f.0.0.1",
+        "[::1]",
+        "[::ffff:127.0.0.1]",
+        "xn--bcher-kva.example",
+        "a.example@b.example",
+        "b.example@a.example",
+        "a.example\\@b.example",
+        "",
+    ]
+)
 _PORTS = st.sampled_from(["", ":80", ":443", ":8080", ":", ":0080", ":65536", ":x"])
 _REST = st.lists(st.sampled_from([*_TRICKY, "a", "b.example", "x=1"]), max_size=6).map("".join)
-_URLISH = (st.tuples(_SCHEMES, st.sampled_from(["", "user:pw@", "u@"]), _HOSTS, _PORTS, _REST).map("".join)
-           | st.text(max_size=40))
-_ALLOWED = st.sampled_from(["http://a.example:80", "https://a.example:443", "http://127.0.0.1:8080",
-                            "https://[::1]:443"])
+_URLISH = st.tuples(_SCHEMES, st.sampled_from(["", "user:pw@", "u@"]), _HOSTS, _PORTS, _REST).map(
+    "".join
+) | st.text(max_size=40)
+_ALLOWED = st.sampled_from(
+    ["http://a.example:80", "https://a.example:443", "http://127.0.0.1:8080", "https://[::1]:443"]
+)
 
 
 @st.composite
@@ -259,12 +301,27 @@ def _near(draw: st.DrawFn, allowed: str) -> str:
     """A URL string close to ``allowed``: its own host (often), tricky pieces around it, or anything."""
     scheme, rest = allowed.split("://")
     host, port = rest.rsplit(":", 1)
-    own = st.sampled_from([host, host.upper(), f"{host}.", f"{host}:{port}", f"{host}:{port}0",
-                           f"{host}@b.example", f"b.example@{host}", f"{host}\\@b.example", f"{host}%2eb.example"])
+    own = st.sampled_from(
+        [
+            host,
+            host.upper(),
+            f"{host}.",
+            f"{host}:{port}",
+            f"{host}:{port}0",
+            f"{host}@b.example",
+            f"b.example@{host}",
+            f"{host}\\@b.example",
+            f"{host}%2eb.example",
+        ]
+    )
     own_scheme = f"{scheme}://"
-    pieces = (draw(st.sampled_from([own_scheme] * 4 + ["http://", "https://", "HTTPS://", "file://", "//"])),
-              draw(st.sampled_from(["", "", "", "u@", "u:p@"])), draw(own if draw(st.booleans()) else _HOSTS),
-              draw(st.just("") if draw(st.booleans()) else _PORTS), "/" + draw(_REST))
+    pieces = (
+        draw(st.sampled_from([own_scheme] * 4 + ["http://", "https://", "HTTPS://", "file://", "//"])),
+        draw(st.sampled_from(["", "", "", "u@", "u:p@"])),
+        draw(own if draw(st.booleans()) else _HOSTS),
+        draw(st.just("") if draw(st.booleans()) else _PORTS),
+        "/" + draw(_REST),
+    )
     return "".join(pieces) if draw(st.integers(0, 9)) else draw(_URLISH)
 
 
@@ -285,7 +342,12 @@ def test_same_origin_never_accepts_another_origin(data: st.DataObject, allowed: 
     a_scheme, rest = allowed.split("://")
     a_host, a_port = rest.rsplit(":", 1)
     assert host == a_host.strip("[]")
-    assert (scheme, port) == (a_scheme, int(a_port)) or (a_scheme, int(a_port), scheme, port) == ("http", 80, "https", 443)
+    assert (scheme, port) == (a_scheme, int(a_port)) or (a_scheme, int(a_port), scheme, port) == (
+        "http",
+        80,
+        "https",
+        443,
+    )
 
 
 @settings(max_examples=400, deadline=None)

@@ -81,9 +81,24 @@ def hosts(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[str, str]]:
 
 
 def _doc(ref: str) -> dict[str, Any]:
-    return {"openapi": "3.0.3", "info": {"title": "T", "version": "1"}, "servers": [{"url": "https://t.example"}],
-            "paths": {"/x": {"get": {"operationId": "x", "responses": {"200": {"description": "ok", "content": {
-                "application/json": {"schema": {"$ref": ref}}}}}}}}}
+    return {
+        "openapi": "3.0.3",
+        "info": {"title": "T", "version": "1"},
+        "servers": [{"url": "https://t.example"}],
+        "paths": {
+            "/x": {
+                "get": {
+                    "operationId": "x",
+                    "responses": {
+                        "200": {
+                            "description": "ok",
+                            "content": {"application/json": {"schema": {"$ref": ref}}},
+                        }
+                    },
+                }
+            }
+        },
+    }
 
 
 _SECRET = {"type": "object", "description": "instance credentials from the metadata service"}
@@ -101,7 +116,10 @@ def test_a_public_documents_ref_never_reaches_a_private_address(hosts: tuple[str
     _Handler.routes[_key(f"{private}/latest/meta-data.json")] = {"json": _SECRET}
     result = read_api(f"{public}/openapi.json", allow_remote_refs=True)
     assert [d.code for d in result.diagnostics] == ["D027"]
-    assert "127.0.0.2" in result.diagnostics[0].message and "--allow-private-addresses" in result.diagnostics[0].fix
+    assert (
+        "127.0.0.2" in result.diagnostics[0].message
+        and "--allow-private-addresses" in result.diagnostics[0].fix
+    )
     assert not any(hit.startswith("127.0.0.2") for hit in _Handler.hits)
     assert "metadata" not in json.dumps(result.api.document)
     with private_fetches(True):  # what --allow-private-addresses does
@@ -110,7 +128,8 @@ def test_a_public_documents_ref_never_reaches_a_private_address(hosts: tuple[str
 
 
 def test_a_name_resolving_to_a_private_address_is_refused_where_it_connects(
-        hosts: tuple[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    hosts: tuple[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A public-looking name (DNS rebinding, a hostile resolver) is judged by the address it reaches."""
     public, private = hosts
     port = private.rsplit(":", 1)[1]
@@ -120,7 +139,9 @@ def test_a_name_resolving_to_a_private_address_is_refused_where_it_connects(
         return real("127.0.0.2" if host == "metadata.example" else host, *args, **kwargs)
 
     monkeypatch.setattr(socket, "getaddrinfo", resolve)
-    _Handler.routes[_key(f"{public}/openapi.json")] = {"location": f"http://metadata.example:{port}/openapi.json"}
+    _Handler.routes[_key(f"{public}/openapi.json")] = {
+        "location": f"http://metadata.example:{port}/openapi.json"
+    }
     with pytest.raises(InputError) as info:
         read_api(f"{public}/openapi.json", allow_remote_refs=True)
     assert [d.code for d in info.value.diagnostics] == ["D027"]
@@ -139,7 +160,8 @@ def test_the_users_own_private_input_and_its_refs_are_fetched(hosts: tuple[str, 
 
 
 def test_a_local_files_remote_ref_to_a_private_address_needs_the_flag(
-        hosts: tuple[str, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    hosts: tuple[str, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     _, private = hosts
     _Handler.routes[_key(f"{private}/item.json")] = {"json": _SECRET}
     spec = tmp_path / "api.json"
@@ -154,11 +176,25 @@ def test_a_local_files_remote_ref_to_a_private_address_needs_the_flag(
     assert not out.exists()
 
 
-@pytest.mark.parametrize("address, private", [
-    ("127.0.0.1", True), ("10.1.2.3", True), ("192.168.0.1", True), ("172.16.5.4", True), ("169.254.169.254", True),
-    ("100.64.0.1", True), ("0.0.0.0", True), ("::1", True), ("fe80::1%eth0", True), ("fd00::1", True),
-    ("::ffff:127.0.0.1", True), ("::ffff:169.254.169.254", True), ("8.8.8.8", False), ("2606:4700::1111", False),
-])
+@pytest.mark.parametrize(
+    "address, private",
+    [
+        ("127.0.0.1", True),
+        ("10.1.2.3", True),
+        ("192.168.0.1", True),
+        ("172.16.5.4", True),
+        ("169.254.169.254", True),
+        ("100.64.0.1", True),
+        ("0.0.0.0", True),
+        ("::1", True),
+        ("fe80::1%eth0", True),
+        ("fd00::1", True),
+        ("::ffff:127.0.0.1", True),
+        ("::ffff:169.254.169.254", True),
+        ("8.8.8.8", False),
+        ("2606:4700::1111", False),
+    ],
+)
 def test_what_counts_as_private(address: str, private: bool) -> None:
     assert netguard._private(address) is private
 

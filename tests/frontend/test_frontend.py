@@ -44,15 +44,27 @@ def test_swagger2_is_converted(specs: Path) -> None:
     api = result.api
     assert api.source_version == "2.0"
     assert api.document["openapi"] == "3.0.3"
-    assert [s.url for s in api.servers] == ["https://petstore.example.com/v2", "http://petstore.example.com/v2"]
+    assert [s.url for s in api.servers] == [
+        "https://petstore.example.com/v2",
+        "http://petstore.example.com/v2",
+    ]
     assert {k: (s.type, s.scheme, s.location) for k, s in api.security_schemes.items()} == {
-        "api_key": ("apiKey", "", "header"), "basic": ("http", "basic", None), "oauth": ("oauth2", "", None)}
+        "api_key": ("apiKey", "", "header"),
+        "basic": ("http", "basic", None),
+        "oauth": ("oauth2", "", None),
+    }
     assert api.security_schemes["oauth"].flows[0].kind == "authorizationCode"
     assert _op(api, "deletePet").security == ((("oauth", ("write",)),), (("basic", ()),))
     listing = _op(api, "listPets")
     assert [(p.name, p.style, p.explode) for p in listing.parameters] == [
-        ("limit", "form", True), ("tags", "form", True), ("status", "pipeDelimited", False)]
-    assert listing.responses[0].content[0].schema == {"type": "array", "items": {"$ref": "#/components/schemas/Pet"}}
+        ("limit", "form", True),
+        ("tags", "form", True),
+        ("status", "pipeDelimited", False),
+    ]
+    assert listing.responses[0].content[0].schema == {
+        "type": "array",
+        "items": {"$ref": "#/components/schemas/Pet"},
+    }
     create = _op(api, "createPet")
     assert create.request_body is not None and create.request_body.required
     assert create.request_body.content[0].content_type == "application/json"
@@ -60,8 +72,11 @@ def test_swagger2_is_converted(specs: Path) -> None:
     assert upload.request_body is not None
     media = upload.request_body.content[0]
     assert media.content_type == "multipart/form-data"
-    assert media.schema == {"type": "object", "required": ["file"], "properties": {
-        "caption": {"type": "string"}, "file": {"type": "string", "format": "binary"}}}
+    assert media.schema == {
+        "type": "object",
+        "required": ["file"],
+        "properties": {"caption": {"type": "string"}, "file": {"type": "string", "format": "binary"}},
+    }
     rename = _op(api, "renamePet").request_body
     assert rename is not None and rename.content[0].content_type == "application/x-www-form-urlencoded"
     pet = api.document["components"]["schemas"]["Pet"]
@@ -111,22 +126,33 @@ def test_openapi_30_features(specs: Path) -> None:
     assert api.security_schemes["bearer"].scheme == "bearer"  # lower-cased
     listing = _op(api, "listPets")
     by_name = {p.name: p for p in listing.parameters}
-    assert (by_name["X-Trace"].location, by_name["X-Trace"].style, by_name["X-Trace"].explode) == ("header", "simple", False)
+    assert (by_name["X-Trace"].location, by_name["X-Trace"].style, by_name["X-Trace"].explode) == (
+        "header",
+        "simple",
+        False,
+    )
     assert (by_name["session"].style, by_name["session"].explode) == ("form", True)
     assert by_name["limit"].examples[0].value == 5
-    assert by_name["filter"].content is not None and by_name["filter"].content.content_type == "application/json"
+    assert (
+        by_name["filter"].content is not None and by_name["filter"].content.content_type == "application/json"
+    )
     response = listing.responses[0]
     assert response.content[0].content_type == "application/json"  # parameters stripped, lower-cased
     assert response.content[0].examples[0].value == {"id": 1, "name": "Rex"}  # examples map, by $ref
     create = _op(api, "createPet")
     assert create.request_body is not None
     assert [m.content_type for m in create.request_body.content] == [
-        "application/json", "application/merge-patch+json", "application/octet-stream", "text/plain"]
+        "application/json",
+        "application/merge-patch+json",
+        "application/octet-stream",
+        "text/plain",
+    ]
     # A path item given by $ref is not dropped; operation-level parameters override path-level ones.
     get_pet = _op(api, "getPet")
     assert get_pet.path == "/pets/{petId}"
     assert [(p.name, p.description, p.schema) for p in get_pet.parameters] == [
-        ("petId", "overridden", {"type": "string"})]
+        ("petId", "overridden", {"type": "string"})
+    ]
     assert _op(api, "deletePet").security == ()  # explicit anonymous
     photo = _op(api, "putPhoto")
     assert photo.deprecated and photo.extensions == {"x-rate-limit": 5}
@@ -175,7 +201,10 @@ def test_yaml_aliases(specs: Path) -> None:
     a, b = api.operations
     assert [p.name for p in a.parameters] == [p.name for p in b.parameters] == ["page", "size"]
     assert [(r.status, r.description) for r in b.responses] == [
-        ("400", "bad request"), ("500", "overridden"), ("200", "ok")]
+        ("400", "bad request"),
+        ("500", "overridden"),
+        ("200", "ok"),
+    ]
 
 
 def test_yaml_11_document(specs: Path) -> None:
@@ -229,10 +258,30 @@ def test_url_input_with_same_origin_refs_and_relative_server(served: str) -> Non
 
 def test_remote_refs_from_a_file_need_the_flag(served: str, tmp_path: Path) -> None:
     spec = tmp_path / "api.json"
-    spec.write_text(json.dumps({
-        "openapi": "3.0.3", "info": {"title": "R", "version": "1"}, "servers": [{"url": "https://r.example.com"}],
-        "paths": {"/x": {"get": {"operationId": "x", "responses": {"200": {"description": "ok", "content": {
-            "application/json": {"schema": {"$ref": f"{served}/remote/item.json"}}}}}}}}}))
+    spec.write_text(
+        json.dumps(
+            {
+                "openapi": "3.0.3",
+                "info": {"title": "R", "version": "1"},
+                "servers": [{"url": "https://r.example.com"}],
+                "paths": {
+                    "/x": {
+                        "get": {
+                            "operationId": "x",
+                            "responses": {
+                                "200": {
+                                    "description": "ok",
+                                    "content": {
+                                        "application/json": {"schema": {"$ref": f"{served}/remote/item.json"}}
+                                    },
+                                }
+                            },
+                        }
+                    }
+                },
+            }
+        )
+    )
     blocked = read_api(spec)
     assert [d.code for d in blocked.diagnostics] == ["D021"]
     # served is on 127.0.0.1: a local file (which may come from anywhere) reaches this machine only
@@ -253,9 +302,16 @@ def test_relative_server_from_a_file_warns(specs: Path) -> None:
 def test_a_server_url_that_is_no_url_is_skipped_with_a_warning(tmp_path: Path) -> None:
     # Found by test_arbitrary_yaml_never_crashes: urlsplit raised ValueError out of read_api.
     doc = tmp_path / "api.json"
-    doc.write_text(json.dumps({"openapi": "3.0.3", "info": {"title": "t", "version": "1"},
-                               "servers": [{"url": "https://[::1/v1"}, {"url": "https://api.example.com"}],
-                               "paths": {}}))
+    doc.write_text(
+        json.dumps(
+            {
+                "openapi": "3.0.3",
+                "info": {"title": "t", "version": "1"},
+                "servers": [{"url": "https://[::1/v1"}, {"url": "https://api.example.com"}],
+                "paths": {},
+            }
+        )
+    )
     result = read_api(doc)
     assert [s.url for s in result.api.servers] == ["https://api.example.com"]
     assert ("D031", "#/servers/0/url") in [(d.code, d.pointer) for d in result.diagnostics]
@@ -277,7 +333,9 @@ def test_bad_stub_is_a_clear_error(tmp_path: Path) -> None:
     assert info.value.diagnostics[0].code == "D013"
 
 
-@pytest.mark.parametrize("text", ['{"openapi": "2.5"}', "[1, 2]", '{"swagger": "1.2"}', "just text", '{"info": {}}'])
+@pytest.mark.parametrize(
+    "text", ['{"openapi": "2.5"}', "[1, 2]", '{"swagger": "1.2"}', "just text", '{"info": {}}']
+)
 def test_not_openapi_is_a_clear_error(tmp_path: Path, text: str) -> None:
     spec = tmp_path / "x.yaml"
     spec.write_text(text)
@@ -316,7 +374,9 @@ paths:
 """)
     result = read_api(spec, eager=True)
     codes = [d.code for d in result.diagnostics]
-    assert sorted(codes) == sorted(["D032", "D041", "D020", "D049", "D042", "D043", "D040", "D044", "D046", "D040"])
+    assert sorted(codes) == sorted(
+        ["D032", "D041", "D020", "D049", "D042", "D043", "D040", "D044", "D046", "D040"]
+    )
     lazy = read_api(spec)
     assert sorted(d.code for d in lazy.diagnostics) == sorted(["D032", "D040", "D044", "D046", "D040"])
     assert sorted(d.code for d in lazy.api.materialize()) == sorted(["D041", "D020", "D049", "D042", "D043"])
@@ -358,8 +418,13 @@ paths:
     assert result.diagnostics == ()
     api = result.api
     op = api.operations[0]
-    assert [(p.name, p.location, p.schema) for p in op.parameters] == [("limit", "query", {"type": "integer"})]
-    assert op.responses[0].content[0].schema == {"type": "array", "items": {"$ref": "#/components/schemas/Pet"}}
+    assert [(p.name, p.location, p.schema) for p in op.parameters] == [
+        ("limit", "query", {"type": "integer"})
+    ]
+    assert op.responses[0].content[0].schema == {
+        "type": "array",
+        "items": {"$ref": "#/components/schemas/Pet"},
+    }
     schemas = api.document["components"]["schemas"]
     assert schemas["Pet"]["properties"]["owner"] == {"$ref": "#/components/schemas/Owner"}
     assert schemas["Owner"] == {"type": "object", "nullable": True}
@@ -406,9 +471,27 @@ def test_garbage_collector_state_is_restored(specs: Path) -> None:
         gc.enable()
 
 
-_ODD_REFS = ["http://[::1", "a\x00b.yaml", "%zz.yaml", "..//..", "#/%", "ü.yaml#/ä", "//other.example.com/x.json",
-             "http://", "https://:99999/x", "mailto:x", "C:\\x.yaml", "a.yaml#", ".", "#", "x" * 3000,
-             "data:application/json,{}", "?q=1", "/absolute.yaml", "a.yaml#/components/schemas/A"]
+_ODD_REFS = [
+    "http://[::1",
+    "a\x00b.yaml",
+    "%zz.yaml",
+    "..//..",
+    "#/%",
+    "ü.yaml#/ä",
+    "//other.example.com/x.json",
+    "http://",
+    "https://:99999/x",
+    "mailto:x",
+    "C:\\x.yaml",
+    "a.yaml#",
+    ".",
+    "#",
+    "x" * 3000,
+    "data:application/json,{}",
+    "?q=1",
+    "/absolute.yaml",
+    "a.yaml#/components/schemas/A",
+]
 
 
 @pytest.fixture(scope="module")
@@ -417,10 +500,18 @@ def odd_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path,
     folder = tmp_path_factory.mktemp("odd")
     (folder / "a.yaml").write_text("components: {schemas: {A: {type: object}}}\n")
     for index, ref in enumerate(_ODD_REFS):
-        (folder / f"api{index}.json").write_text(json.dumps({
-            "openapi": "3.0.3", "info": {"title": "t", "version": "1"},
-            "paths": {"/a": {"get": {"parameters": [{"$ref": ref}], "responses": {"200": {"$ref": ref}}}},
-                      "/b": {"$ref": ref}}}))
+        (folder / f"api{index}.json").write_text(
+            json.dumps(
+                {
+                    "openapi": "3.0.3",
+                    "info": {"title": "t", "version": "1"},
+                    "paths": {
+                        "/a": {"get": {"parameters": [{"$ref": ref}], "responses": {"200": {"$ref": ref}}}},
+                        "/b": {"$ref": ref},
+                    },
+                }
+            )
+        )
     server, url = serve(folder)
     try:
         yield folder, url

@@ -23,10 +23,17 @@ def _codes(exc: InputError) -> list[str]:
 
 
 def test_json_and_yaml_give_the_same_values() -> None:
-    doc = {"openapi": "3.0.3", "info": {"title": "T", "version": "1"}, "paths": {"/a": {}}, "n": [1, 2.5, None, True]}
+    doc = {
+        "openapi": "3.0.3",
+        "info": {"title": "T", "version": "1"},
+        "paths": {"/a": {}},
+        "n": [1, 2.5, None, True],
+    }
     as_json = parse_document(json.dumps(doc).encode(), "a.json")
-    as_yaml = parse_document(b"openapi: 3.0.3\ninfo: {title: T, version: '1'}\npaths: {/a: {}}\nn: [1, 2.5, null, true]\n",
-                             "a.yaml")
+    as_yaml = parse_document(
+        b"openapi: 3.0.3\ninfo: {title: T, version: '1'}\npaths: {/a: {}}\nn: [1, 2.5, null, true]\n",
+        "a.yaml",
+    )
     assert as_json.data == doc
     assert as_yaml.data == doc
     assert as_json.diagnostics == as_yaml.diagnostics == ()
@@ -56,10 +63,13 @@ def test_recursive_alias_is_an_error(text: bytes) -> None:
     assert _codes(info.value) == ["D006"]
 
 
-@pytest.mark.parametrize("text", [
-    b"!!python/object/apply:os.system ['echo hi']\n",
-    b"a: !!python/name:os.system\n",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        b"!!python/object/apply:os.system ['echo hi']\n",
+        b"a: !!python/name:os.system\n",
+    ],
+)
 def test_python_tags_are_refused(text: bytes) -> None:
     with pytest.raises(InputError) as info:
         parse_document(text, "p.yaml")
@@ -76,7 +86,9 @@ def test_yaml_11_surprises_are_strings_with_a_warning() -> None:
 def test_yaml_keys_become_strings() -> None:
     loaded = parse_document(b"200: ok\ntrue: x\n", "k.yaml")
     assert loaded.data == {"200": "ok", "true": "x"}
-    assert [d.code for d in loaded.diagnostics] == ["D010"]  # a status code key is normal; a boolean key is not
+    assert [d.code for d in loaded.diagnostics] == [
+        "D010"
+    ]  # a status code key is normal; a boolean key is not
 
 
 def test_duplicate_keys_are_reported_last_wins() -> None:
@@ -120,7 +132,7 @@ def test_depth_through_aliases_counts() -> None:
     assert _codes(info.value) == ["D004"]
 
 
-@pytest.mark.parametrize("raw", [b"", b"   \n", b"a: [1\n", b"\xff\xfe\x00garbage", b"{\"a\": [}"])
+@pytest.mark.parametrize("raw", [b"", b"   \n", b"a: [1\n", b"\xff\xfe\x00garbage", b'{"a": [}'])
 def test_unparseable_input_is_a_clear_error(raw: bytes) -> None:
     with pytest.raises(InputError) as info:
         parse_document(raw, "bad.yaml")

@@ -19,9 +19,14 @@ templates = text | st.lists(text, max_size=3)
 
 args_schema = st.builds(
     lambda props, req: {"type": "object", "properties": props, "required": sorted(set(req) & set(props))},
-    st.dictionaries(names, st.fixed_dictionaries({"type": st.just("string")},
-                                                 optional={"description": text, "examples": st.lists(text, max_size=2)}),
-                    max_size=4),
+    st.dictionaries(
+        names,
+        st.fixed_dictionaries(
+            {"type": st.just("string")},
+            optional={"description": text, "examples": st.lists(text, max_size=2)},
+        ),
+        max_size=4,
+    ),
     st.lists(names, max_size=3),
 )
 verbs = st.fixed_dictionaries(
@@ -34,7 +39,11 @@ verbs = st.fixed_dictionaries(
         "policy": st.sampled_from(["read", "write"]),
         "title": st.fixed_dictionaries({}, optional={"live": templates, "done": templates}),
         "preview": st.fixed_dictionaries(
-            {"kind": st.sampled_from(["message", "payment", "event", "removal", "publish", "record", "fields"])},
+            {
+                "kind": st.sampled_from(
+                    ["message", "payment", "event", "removal", "publish", "record", "fields"]
+                )
+            },
             optional={"title": text, "fields": st.dictionaries(names, text, max_size=3)},
         ),
     },
@@ -49,17 +58,33 @@ manifests = st.fixed_dictionaries(
         "plane": st.sampled_from(["runtime", "control"]),
         "transports": st.lists(st.sampled_from(["cli", "json_exec", "mcp"]), max_size=3),
         "skill_url": st.just("https://example.com/HARNESS.md"),
-        "binding": st.fixed_dictionaries({}, optional={
-            "mode": st.sampled_from(["public", "user", "local", "mothership", "mock"]),
-            "hub": st.sampled_from(["keyring", "local-credential", "public", "none"]),
-            "family": names, "connect_provider_id": names}),
-        "wrap": st.fixed_dictionaries({"bin": names}, optional={
-            "json_flag": st.lists(text, max_size=2), "argv_template": st.lists(text, max_size=2),
-            "agent_env": st.dictionaries(names, text, max_size=2),
-            "workspace": st.fixed_dictionaries({"mode": st.sampled_from(["none", "project", "workspace", "ephemeral"])})}),
-        "openapi": st.one_of(st.fixed_dictionaries({"path": names}), st.fixed_dictionaries({"url": st.just("https://x.test/o.json")})),
-        "pass_through": st.fixed_dictionaries({"allowedSubcommands": st.lists(names, max_size=3),
-                                               "maxArgv": st.integers(0, 64)}),
+        "binding": st.fixed_dictionaries(
+            {},
+            optional={
+                "mode": st.sampled_from(["public", "user", "local", "mothership", "mock"]),
+                "hub": st.sampled_from(["keyring", "local-credential", "public", "none"]),
+                "family": names,
+                "connect_provider_id": names,
+            },
+        ),
+        "wrap": st.fixed_dictionaries(
+            {"bin": names},
+            optional={
+                "json_flag": st.lists(text, max_size=2),
+                "argv_template": st.lists(text, max_size=2),
+                "agent_env": st.dictionaries(names, text, max_size=2),
+                "workspace": st.fixed_dictionaries(
+                    {"mode": st.sampled_from(["none", "project", "workspace", "ephemeral"])}
+                ),
+            },
+        ),
+        "openapi": st.one_of(
+            st.fixed_dictionaries({"path": names}),
+            st.fixed_dictionaries({"url": st.just("https://x.test/o.json")}),
+        ),
+        "pass_through": st.fixed_dictionaries(
+            {"allowedSubcommands": st.lists(names, max_size=3), "maxArgv": st.integers(0, 64)}
+        ),
         "stimulusTriggers": st.lists(st.fixed_dictionaries({"ref": verb_names}), max_size=2),
     },
 )
@@ -79,8 +104,16 @@ def test_manifest_round_trips_byte_identically(data: dict[str, Any]) -> None:
 
 
 @settings(max_examples=50, deadline=None)
-@given(names, st.dictionaries(verb_names, st.fixed_dictionaries({"access": st.sampled_from(["read", "write"])},
-                                                                  optional={"destructive": st.booleans()}), max_size=4))
+@given(
+    names,
+    st.dictionaries(
+        verb_names,
+        st.fixed_dictionaries(
+            {"access": st.sampled_from(["read", "write"])}, optional={"destructive": st.booleans()}
+        ),
+        max_size=4,
+    ),
+)
 def test_policy_round_trips(surface_id: str, commands: dict[str, Any]) -> None:
     model, _ = parse_policy({"surface_id": surface_id, "commands": commands})
     assert model is not None
@@ -90,13 +123,17 @@ def test_policy_round_trips(surface_id: str, commands: dict[str, Any]) -> None:
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=10),
-    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4),
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4)
+    ),
     max_leaves=30,
 )
 # Arbitrary JSON, and arbitrary JSON grafted onto plausible manifests, so deep checks run too.
 surfaces = json_values | manifests.flatmap(
-    lambda m: st.dictionaries(st.sampled_from([*sorted(Manifest.model_fields), "kind"]), json_values, max_size=3).map(
-        lambda extra: {**m, **extra}))
+    lambda m: st.dictionaries(
+        st.sampled_from([*sorted(Manifest.model_fields), "kind"]), json_values, max_size=3
+    ).map(lambda extra: {**m, **extra})
+)
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

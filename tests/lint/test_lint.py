@@ -49,6 +49,7 @@ def _set(path: str, value: Any) -> Mutation:
         for key in parents:
             target = target[key]
         target[last] = value
+
     return mutate
 
 
@@ -56,27 +57,33 @@ def _many(*mutations: Mutation) -> Mutation:
     def mutate(surface: dict[str, Any], policy: dict[str, Any], pack: Path) -> None:
         for m in mutations:
             m(surface, policy, pack)
+
     return mutate
 
 
 def _verbs(n: int, *, public: bool) -> Mutation:
     def mutate(surface: dict[str, Any], policy: dict[str, Any], pack: Path) -> None:
-        surface["verbs"] = {f"v{i}": {"description": "Read a thing.", "cli": ["ledger", f"v{i}"]} for i in range(n)}
+        surface["verbs"] = {
+            f"v{i}": {"description": "Read a thing.", "cli": ["ledger", f"v{i}"]} for i in range(n)
+        }
         policy["commands"] = {f"v{i}": {"access": "read"} for i in range(n)}
         if public:
             surface["binding"] = {"mode": "public", "hub": "public"}
+
     return mutate
 
 
 def _transfer_prop(name: str, value: Any) -> Mutation:
     def mutate(surface: dict[str, Any], policy: dict[str, Any], pack: Path) -> None:
         surface["verbs"]["transfer"]["args"]["properties"]["amount"][name] = value
+
     return mutate
 
 
 def _remove_file(name: str) -> Mutation:
     def mutate(surface: dict[str, Any], policy: dict[str, Any], pack: Path) -> None:
         (pack / name).unlink()
+
     return mutate
 
 
@@ -87,10 +94,18 @@ def _escaping_symlink(surface: dict[str, Any], policy: dict[str, Any], pack: Pat
 
 def _bound(verb: str, method: str) -> Mutation:
     """Make the pack an openapi pack whose document binds ``verb`` to ``method``."""
+
     def mutate(surface: dict[str, Any], policy: dict[str, Any], pack: Path) -> None:
         surface.update(kind="openapi", openapi={"path": "openapi.json"})
-        (pack / "openapi.json").write_text(json.dumps({"openapi": "3.0.3", "paths": {"/x": {
-            method: {"x-packc-binding": {"verb": verb}, "responses": {}}}}}))
+        (pack / "openapi.json").write_text(
+            json.dumps(
+                {
+                    "openapi": "3.0.3",
+                    "paths": {"/x": {method: {"x-packc-binding": {"verb": verb}, "responses": {}}}},
+                }
+            )
+        )
+
     return mutate
 
 
@@ -104,8 +119,14 @@ BROKEN: list[tuple[str, Mutation]] = [
     ("M006", _many(_set("verbs", {}), lambda s, p, d: p.update(commands={}))),
     ("M007", _set("plane", "control")),
     ("M008", _set("kind", "openapi")),
-    ("M009", _many(_set("kind", "sense_only"), lambda s, p, d: s.pop("stimulusTriggers"),
-                   lambda s, p, d: p.pop("stimuli"))),
+    (
+        "M009",
+        _many(
+            _set("kind", "sense_only"),
+            lambda s, p, d: s.pop("stimulusTriggers"),
+            lambda s, p, d: p.pop("stimuli"),
+        ),
+    ),
     ("M010", lambda s, p, d: p["commands"].pop("list")),
     ("M011", lambda s, p, d: p["commands"].update({"ghost": {"access": "read"}})),
     ("M012", lambda s, p, d: s["stimulusTriggers"].append({"ref": "inbox.new"})),
@@ -121,15 +142,25 @@ BROKEN: list[tuple[str, Mutation]] = [
     ("M020", _set("verbs/transfer/args/required", "amount")),
     ("M020", _transfer_prop("items", {"type": ["string", "string"]})),
     ("M021", _transfer_prop("examples", [2.8])),
-    ("M022", _many(_transfer_prop("x-position", 0),
-                   lambda s, p, d: s["verbs"]["transfer"]["args"]["properties"]["payee"].update({"x-position": 0}))),
+    (
+        "M022",
+        _many(
+            _transfer_prop("x-position", 0),
+            lambda s, p, d: s["verbs"]["transfer"]["args"]["properties"]["payee"].update({"x-position": 0}),
+        ),
+    ),
     ("M023", _set("wrap", {"bin": "ledger"})),
     ("M024", _set("wrap/bin", "../outside/ledger")),
     ("M024", _set("wrap/bin", "/usr/bin/ledger")),
     ("M024", _escaping_symlink),
     ("M025", _set("hcp", {"hcp": 1, "pack_id": "ledger", "adapter_kind": "openapi"})),
-    ("M026", lambda s, p, d: (s["verbs"].update({"Bad Name": s["verbs"].pop("list")}),
-                              p["commands"].update({"Bad Name": p["commands"].pop("list")}))),
+    (
+        "M026",
+        lambda s, p, d: (
+            s["verbs"].update({"Bad Name": s["verbs"].pop("list")}),
+            p["commands"].update({"Bad Name": p["commands"].pop("list")}),
+        ),
+    ),
     ("M027", _many(_set("kind", "openapi"), _set("openapi", {"path": "../spec.json"}))),
     ("M028", lambda s, p, d: p["stimuli"].update({"inbox.new": {}})),
     ("M029", _set("verbs/list/description", "")),
@@ -137,24 +168,37 @@ BROKEN: list[tuple[str, Mutation]] = [
     ("M031", _bound("list", "put")),  # policy.json says list reads: a PUT never does
     ("M031", _bound("status", "patch")),
     ("M032", _bound("transfer", "delete")),  # a write, but not marked destructive
-    ("M032", _many(_bound("transfer", "delete"),
-                   lambda s, p, d: p["commands"]["transfer"].update(destructive=False))),
+    (
+        "M032",
+        _many(
+            _bound("transfer", "delete"), lambda s, p, d: p["commands"]["transfer"].update(destructive=False)
+        ),
+    ),
     ("M033", _set("binding/family", "../ledger")),
     ("M033", lambda s, p, d: (s.update(id="led_ger"), p.update(surface_id="led_ger"))),
-    ("M026", lambda s, p, d: (s["verbs"].update({"pay-ees.list": s["verbs"].pop("list")}),
-                              p["commands"].update({"pay-ees.list": p["commands"].pop("list")}))),
+    (
+        "M026",
+        lambda s, p, d: (
+            s["verbs"].update({"pay-ees.list": s["verbs"].pop("list")}),
+            p["commands"].update({"pay-ees.list": p["commands"].pop("list")}),
+        ),
+    ),
     ("M040", _set("transports", ["cli", "mcp"])),  # a wrap pack cannot be served
     ("M041", lambda s, p, d: (d / "HARNESS.md").write_text("---\nname: ledger\ndescription: x\n---\n")),
-    ("M041", lambda s, p, d: (d / "HARNESS.md").write_text("---\nname: pack\ndescription: \"\"\n---\n")),
+    ("M041", lambda s, p, d: (d / "HARNESS.md").write_text('---\nname: pack\ndescription: ""\n---\n')),
     ("M041", lambda s, p, d: (d / "HARNESS.md").write_text("# no front matter\n")),
-    ("M041", lambda s, p, d: (d / "HARNESS.md").write_text("---\nname: pack\ndescription: " + "x" * 1025
-                                                             + "\n---\n")),
+    (
+        "M041",
+        lambda s, p, d: (d / "HARNESS.md").write_text(
+            "---\nname: pack\ndescription: " + "x" * 1025 + "\n---\n"
+        ),
+    ),
 ]
 
 
 def test_an_agent_skills_harness_is_clean(tmp_path: Path) -> None:
     pack = make_pack(tmp_path)
-    (pack / "HARNESS.md").write_text("---\nname: pack\ndescription: \"Call the Ledger API.\"\n---\n# Ledger\n")
+    (pack / "HARNESS.md").write_text('---\nname: pack\ndescription: "Call the Ledger API."\n---\n# Ledger\n')
     assert lint_pack(pack) == []
 
 
@@ -205,6 +249,7 @@ def test_example_refs_are_never_fetched(tmp_path: Path) -> None:
     def mutate(surface: dict[str, Any], policy: dict[str, Any], pack: Path) -> None:
         props = surface["verbs"]["transfer"]["args"]["properties"]
         props["amount"] = {"$ref": "http://127.0.0.1:9/schema.json", "examples": ["1"]}
+
     findings = lint_pack(make_pack(tmp_path, mutate))
     assert [d.code for d in findings] == ["M021"]
     assert "cannot be applied" in findings[0].message
@@ -227,22 +272,34 @@ def test_m020_is_found_every_time_a_bad_property_is_shared(tmp_path: Path) -> No
     for run in ("first", "second"):
         pack = make_pack(tmp_path / run, mutate)
         found = [d for d in lint_pack(pack) if d.code == "M020"]
-        assert sorted(d.pointer for d in found) == [f"surface.json#/verbs/{v}/args" for v in ("list", "status", "transfer")]
-        assert all("(at /properties/filter/properties/n)" in d.message and "'one' is not of type 'number'" in d.message for d in found)
+        assert sorted(d.pointer for d in found) == [
+            f"surface.json#/verbs/{v}/args" for v in ("list", "status", "transfer")
+        ]
+        assert all(
+            "(at /properties/filter/properties/n)" in d.message
+            and "'one' is not of type 'number'" in d.message
+            for d in found
+        )
 
 
-@pytest.mark.parametrize("args", [
-    {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]},
-    {"type": "object", "properties": {"a": {"type": "strin"}}},
-    {"type": "object", "properties": {"a": {"items": [{"type": "string"}]}}},
-    {"type": "object", "properties": {"a": {"anyOf": []}}},
-    {"type": "object", "properties": {"a": True, "b": {"enum": "x"}}},
-    {"type": "object", "properties": [], "required": ["a", "a"]},
-    {"type": "object", "properties": {"a": {"$defs": {"x": {"minItems": -1}}}}},
-    {"type": "object", "properties": {"a": {"patternProperties": {"[": {"type": "string"}}}}},
-    {"type": "object", "properties": {"a": {"prefixItems": [{"type": "string"}, False, {"maxLength": 1.5}]}}},
-    {"type": "object", "properties": {"a": {"dependentSchemas": {"b": {"not": {"required": "c"}}}}}},
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]},
+        {"type": "object", "properties": {"a": {"type": "strin"}}},
+        {"type": "object", "properties": {"a": {"items": [{"type": "string"}]}}},
+        {"type": "object", "properties": {"a": {"anyOf": []}}},
+        {"type": "object", "properties": {"a": True, "b": {"enum": "x"}}},
+        {"type": "object", "properties": [], "required": ["a", "a"]},
+        {"type": "object", "properties": {"a": {"$defs": {"x": {"minItems": -1}}}}},
+        {"type": "object", "properties": {"a": {"patternProperties": {"[": {"type": "string"}}}}},
+        {
+            "type": "object",
+            "properties": {"a": {"prefixItems": [{"type": "string"}, False, {"maxLength": 1.5}]}},
+        },
+        {"type": "object", "properties": {"a": {"dependentSchemas": {"b": {"not": {"required": "c"}}}}}},
+    ],
+)
 def test_args_check_agrees_with_the_whole_meta_schema_check(args: dict[str, Any]) -> None:
     assert (meta_schema_problem(args)[1] == "") == _whole_check(args)
 
@@ -250,32 +307,69 @@ def test_args_check_agrees_with_the_whole_meta_schema_check(args: dict[str, Any]
 def _whole_check(schema: Any) -> bool:
     from jsonschema import Draft202012Validator
 
-    validator = Draft202012Validator(Draft202012Validator.META_SCHEMA, format_checker=Draft202012Validator.FORMAT_CHECKER)
+    validator = Draft202012Validator(
+        Draft202012Validator.META_SCHEMA, format_checker=Draft202012Validator.FORMAT_CHECKER
+    )
     return not list(validator.iter_errors(schema))
 
 
 _KEYWORD_VALUES = [
-    ("type", "string"), ("type", "strin"), ("type", ["integer", "null"]), ("type", ["null", "null"]),
-    ("minimum", 1), ("minimum", "1"), ("minLength", 2), ("minLength", -1), ("required", ["a"]),
-    ("required", ["a", "a"]), ("enum", [1, 2]), ("enum", "x"), ("pattern", "^a+$"), ("pattern", "(["),
-    ("description", "d"), ("description", 3), ("title", ["t"]), ("examples", [1]), ("examples", {"a": 1}),
-    ("enum", []), ("default", {"minimum": "one"}), ("const", None), ("uniqueItems", True),
-    ("x-note", {"minimum": "one"}), ("items", [{"type": "string"}]), ("allOf", []), ("anyOf", [3]),
-    ("patternProperties", {"[": True}), ("patternProperties", {"^a": {"type": 3}}), ("properties", {"a": 3}),
+    ("type", "string"),
+    ("type", "strin"),
+    ("type", ["integer", "null"]),
+    ("type", ["null", "null"]),
+    ("minimum", 1),
+    ("minimum", "1"),
+    ("minLength", 2),
+    ("minLength", -1),
+    ("required", ["a"]),
+    ("required", ["a", "a"]),
+    ("enum", [1, 2]),
+    ("enum", "x"),
+    ("pattern", "^a+$"),
+    ("pattern", "(["),
+    ("description", "d"),
+    ("description", 3),
+    ("title", ["t"]),
+    ("examples", [1]),
+    ("examples", {"a": 1}),
+    ("enum", []),
+    ("default", {"minimum": "one"}),
+    ("const", None),
+    ("uniqueItems", True),
+    ("x-note", {"minimum": "one"}),
+    ("items", [{"type": "string"}]),
+    ("allOf", []),
+    ("anyOf", [3]),
+    ("patternProperties", {"[": True}),
+    ("patternProperties", {"^a": {"type": 3}}),
+    ("properties", {"a": 3}),
 ]
 
 
 def _schemas() -> st.SearchStrategy[Any]:
     leaf = st.lists(st.sampled_from(_KEYWORD_VALUES), max_size=3).map(dict)
-    return st.recursive(leaf | st.booleans(), lambda inner: st.one_of(
-        st.fixed_dictionaries({"properties": st.dictionaries(st.sampled_from(["a", "b/c", "d~"]), inner, max_size=3)}),
-        st.fixed_dictionaries({"items": inner}),
-        st.fixed_dictionaries({"allOf": st.lists(inner, max_size=3)}),
-        st.fixed_dictionaries({"anyOf": st.lists(inner, min_size=1, max_size=2), "type": st.just("object")}),
-        st.fixed_dictionaries({"$defs": st.dictionaries(st.just("x"), inner, max_size=1), "not": inner}),
-        st.fixed_dictionaries({"prefixItems": st.lists(inner | st.just(3), max_size=2),
-                               "patternProperties": st.dictionaries(st.sampled_from(["^x", "(("]), inner, max_size=2)}),
-    ), max_leaves=12)
+    return st.recursive(
+        leaf | st.booleans(),
+        lambda inner: st.one_of(
+            st.fixed_dictionaries(
+                {"properties": st.dictionaries(st.sampled_from(["a", "b/c", "d~"]), inner, max_size=3)}
+            ),
+            st.fixed_dictionaries({"items": inner}),
+            st.fixed_dictionaries({"allOf": st.lists(inner, max_size=3)}),
+            st.fixed_dictionaries(
+                {"anyOf": st.lists(inner, min_size=1, max_size=2), "type": st.just("object")}
+            ),
+            st.fixed_dictionaries({"$defs": st.dictionaries(st.just("x"), inner, max_size=1), "not": inner}),
+            st.fixed_dictionaries(
+                {
+                    "prefixItems": st.lists(inner | st.just(3), max_size=2),
+                    "patternProperties": st.dictionaries(st.sampled_from(["^x", "(("]), inner, max_size=2),
+                }
+            ),
+        ),
+        max_leaves=12,
+    )
 
 
 @settings(max_examples=200, deadline=None)

@@ -22,8 +22,12 @@ def test_importing_the_pipeline_module_keeps_compile_the_function() -> None:
 
 def test_packc_cli_imports_no_compiler_stage() -> None:
     # `packc call` / `packc exec` are runtime work: the CLI module must not drag in the pipeline.
-    code = ("import sys, packc.cli; heavy = sorted(m for m in sys.modules if m.startswith('packc.') "
-            "and m.split('.')[1] in {'pipeline', 'frontend', 'plan', 'derive', 'emit', 'normalize', 'load'}); "
-            "print(','.join(heavy))")
-    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout.strip()
+    code = (
+        "import sys, packc.cli; heavy = sorted(m for m in sys.modules if m.startswith('packc.') "
+        "and m.split('.')[1] in {'pipeline', 'frontend', 'plan', 'derive', 'emit', 'normalize', 'load'}); "
+        "print(','.join(heavy))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], check=True, capture_output=True, text=True
+    ).stdout.strip()
     assert out == ""

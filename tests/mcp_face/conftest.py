@@ -26,7 +26,9 @@ def pack_dir(demo_server: Any, tmp_path: Path) -> Path:
 
 @pytest.fixture()
 def env(demo_server: Any) -> dict[str, str]:
-    origin = demo_server.url.rsplit("/", 1)[0]  # the key goes to the demo server because this names its origin
+    origin = demo_server.url.rsplit("/", 1)[
+        0
+    ]  # the key goes to the demo server because this names its origin
     return {"PETSTORE_API_KEY": demo_server.api_key, "PACKC_TRUSTED_ORIGINS": origin}
 
 

@@ -19,13 +19,17 @@ T = TypeVar("T")
 MODES = ("legacy", "2026-07-28")
 
 
-def make_server(pack_dir: Path, env: Mapping[str, str], *, transport: httpx.AsyncBaseTransport | None = None,
-                **options: Any) -> PackServer:
+def make_server(
+    pack_dir: Path,
+    env: Mapping[str, str],
+    *,
+    transport: httpx.AsyncBaseTransport | None = None,
+    **options: Any,
+) -> PackServer:
     return PackServer([load_pack(pack_dir, environ=env, transport=transport)], **options)
 
 
-def run(server: PackServer, mode: str, body: Callable[[Client], Awaitable[T]], *,
-        elicit: Any = None) -> T:
+def run(server: PackServer, mode: str, body: Callable[[Client], Awaitable[T]], *, elicit: Any = None) -> T:
     """Run ``body(client)`` against ``server`` over a fresh in-process connection."""
 
     async def main() -> T:

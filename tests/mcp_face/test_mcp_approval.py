@@ -29,15 +29,21 @@ async def _question(client: Client, args: dict[str, Any]) -> types.InputRequired
     return first
 
 
-def test_an_approval_cannot_be_replayed_for_other_arguments(pack_dir: Path, env: dict[str, str],
-                                                           pets_count: Any) -> None:
+def test_an_approval_cannot_be_replayed_for_other_arguments(
+    pack_dir: Path, env: dict[str, str], pets_count: Any
+) -> None:
     before = pets_count()
 
     async def body(client: Client) -> None:
         asked = await _question(client, {"pet_id": 2})
         with pytest.raises(MCPError, match="requestState"):  # the sealed state is bound to pet_id 2
-            await client.session.call_tool("pets.delete", {"pet_id": 1}, input_responses=ACCEPT,
-                                           request_state=asked.request_state, allow_input_required=True)
+            await client.session.call_tool(
+                "pets.delete",
+                {"pet_id": 1},
+                input_responses=ACCEPT,
+                request_state=asked.request_state,
+                allow_input_required=True,
+            )
 
     run(make_server(pack_dir, env), "2026-07-28", body, elicit=Asked())
     assert pets_count() == before
@@ -48,11 +54,21 @@ def test_an_approval_is_spent_once(pack_dir: Path, env: dict[str, str], pets_cou
 
     async def body(client: Client) -> Any:
         asked = await _question(client, {"pet_id": 2})
-        done = await client.session.call_tool("pets.delete", {"pet_id": 2}, input_responses=ACCEPT,
-                                              request_state=asked.request_state, allow_input_required=True)
+        done = await client.session.call_tool(
+            "pets.delete",
+            {"pet_id": 2},
+            input_responses=ACCEPT,
+            request_state=asked.request_state,
+            allow_input_required=True,
+        )
         assert isinstance(done, types.CallToolResult) and not done.is_error
-        again = await client.session.call_tool("pets.delete", {"pet_id": 2}, input_responses=ACCEPT,
-                                               request_state=asked.request_state, allow_input_required=True)
+        again = await client.session.call_tool(
+            "pets.delete",
+            {"pet_id": 2},
+            input_responses=ACCEPT,
+            request_state=asked.request_state,
+            allow_input_required=True,
+        )
         return again
 
     again = run(make_server(pack_dir, env), "2026-07-28", body, elicit=Asked())
@@ -60,13 +76,15 @@ def test_an_approval_is_spent_once(pack_dir: Path, env: dict[str, str], pets_cou
     assert pets_count() == before - 1
 
 
-def test_an_answer_without_the_servers_state_is_asked_again(pack_dir: Path, env: dict[str, str],
-                                                           pets_count: Any) -> None:
+def test_an_answer_without_the_servers_state_is_asked_again(
+    pack_dir: Path, env: dict[str, str], pets_count: Any
+) -> None:
     before = pets_count()
 
     async def body(client: Client) -> Any:
-        return await client.session.call_tool("pets.delete", {"pet_id": 2}, input_responses=ACCEPT,
-                                              allow_input_required=True)
+        return await client.session.call_tool(
+            "pets.delete", {"pet_id": 2}, input_responses=ACCEPT, allow_input_required=True
+        )
 
     result = run(make_server(pack_dir, env), "2026-07-28", body, elicit=Asked())
     assert isinstance(result, types.InputRequiredResult) and pets_count() == before
@@ -89,14 +107,20 @@ def test_ledger_forgets_the_oldest_past_its_capacity() -> None:
     assert not ledger.redeem(states[0], "d") and ledger.redeem(states[2], "d")
 
 
-json_values = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=5),
-                           lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner,
-                                                                                       max_size=3), max_leaves=8)
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=5),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3),
+    max_leaves=8,
+)
 
 
-@given(st.dictionaries(st.text(max_size=4), json_values, max_size=4),
-       st.dictionaries(st.text(max_size=4), json_values, max_size=4))
-def test_args_digest_tells_arguments_apart_and_ignores_key_order(a: dict[str, Any], b: dict[str, Any]) -> None:
+@given(
+    st.dictionaries(st.text(max_size=4), json_values, max_size=4),
+    st.dictionaries(st.text(max_size=4), json_values, max_size=4),
+)
+def test_args_digest_tells_arguments_apart_and_ignores_key_order(
+    a: dict[str, Any], b: dict[str, Any]
+) -> None:
     assert args_digest("t", a) == args_digest("t", dict(reversed(list(a.items()))))
     if a != b:
         assert args_digest("t", a) != args_digest("t", b)

@@ -25,8 +25,16 @@ from packc_runtime.mcp_config import HTTP_HOSTS, http_snippet
 from .test_mcp_transports import _env, http_server, with_bearer
 
 SECRET = "s" * 43
-INITIALIZE = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
-              "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-11-25",
+        "capabilities": {},
+        "clientInfo": {"name": "t", "version": "1"},
+    },
+}
 MCP_HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
 
 
@@ -57,11 +65,18 @@ def _gate_status(headers: list[tuple[bytes, bytes]], secret: str = SECRET) -> tu
 
 def test_the_gate_lets_through_only_this_servers_secret() -> None:
     assert _gate_status([(b"authorization", b"Bearer " + SECRET.encode())]) == (200, True)
-    assert _gate_status([(b"Authorization", b"bearer  " + SECRET.encode())]) == (200, True)  # scheme is case-free
-    for refused in ([], [(b"authorization", b"Bearer")], [(b"authorization", b"Basic " + SECRET.encode())],
-                    [(b"authorization", b"Bearer " + SECRET.encode() + b"x")],
-                    [(b"authorization", b"Bearer " + SECRET.encode()), (b"authorization", b"Bearer other")],
-                    [(b"x-authorization", b"Bearer " + SECRET.encode())]):
+    assert _gate_status([(b"Authorization", b"bearer  " + SECRET.encode())]) == (
+        200,
+        True,
+    )  # scheme is case-free
+    for refused in (
+        [],
+        [(b"authorization", b"Bearer")],
+        [(b"authorization", b"Basic " + SECRET.encode())],
+        [(b"authorization", b"Bearer " + SECRET.encode() + b"x")],
+        [(b"authorization", b"Bearer " + SECRET.encode()), (b"authorization", b"Bearer other")],
+        [(b"x-authorization", b"Bearer " + SECRET.encode())],
+    ):
         assert _gate_status(refused) == (401, False), refused
 
 
@@ -93,18 +108,31 @@ def test_the_token_file_is_created_0600_kept_and_refused_when_others_can_read_it
 
 
 @pytest.mark.e2e
-def test_without_the_secret_every_request_is_401_and_no_tool_runs(pack_dir: Path, demo_server: Any, tmp_path: Path,
-                                                                  upstream_log: list[str]) -> None:
+def test_without_the_secret_every_request_is_401_and_no_tool_runs(
+    pack_dir: Path, demo_server: Any, tmp_path: Path, upstream_log: list[str]
+) -> None:
     env = _env({"PETSTORE_API_KEY": demo_server.api_key, "PACKC_TRUSTED_ORIGINS": demo_server.url}, tmp_path)
     with http_server(pack_dir, env) as (url, secret):
-        for headers in ({}, {"Authorization": "Bearer " + "x" * 43}, {"Authorization": f"Basic {secret}"},
-                        {"Authorization": f"Bearer {secret[:-1]}"}):
+        for headers in (
+            {},
+            {"Authorization": "Bearer " + "x" * 43},
+            {"Authorization": f"Basic {secret}"},
+            {"Authorization": f"Bearer {secret[:-1]}"},
+        ):
             for method in ("POST", "GET", "DELETE"):
-                answer = httpx.request(method, url, json=INITIALIZE if method == "POST" else None,
-                                       headers={**MCP_HEADERS, **headers}, timeout=10)
+                answer = httpx.request(
+                    method,
+                    url,
+                    json=INITIALIZE if method == "POST" else None,
+                    headers={**MCP_HEADERS, **headers},
+                    timeout=10,
+                )
                 assert answer.status_code == 401 and answer.headers["www-authenticate"].startswith("Bearer")
                 assert "Authorization: Bearer" in answer.json()["error_description"]
-        assert httpx.get(url.replace("/mcp", "/.well-known/oauth-protected-resource"), timeout=10).status_code == 401
+        assert (
+            httpx.get(url.replace("/mcp", "/.well-known/oauth-protected-resource"), timeout=10).status_code
+            == 401
+        )
 
         async def call(target: Any, mode: str) -> Any:
             async with Client(target, mode=mode) as client:
@@ -116,8 +144,12 @@ def test_without_the_secret_every_request_is_401_and_no_tool_runs(pack_dir: Path
                     asyncio.run(call(target, mode))
                 assert any(isinstance(e, MCPError) for e in _leaves(refused.value))
         assert upstream_log == []  # not one request reached the API
-        assert httpx.post(url, json=INITIALIZE, headers={**MCP_HEADERS, "Authorization": f"Bearer {secret}"},
-                          timeout=10).status_code == 200
+        assert (
+            httpx.post(
+                url, json=INITIALIZE, headers={**MCP_HEADERS, "Authorization": f"Bearer {secret}"}, timeout=10
+            ).status_code
+            == 200
+        )
         result = asyncio.run(call(with_bearer(url, secret)(), "2026-07-28"))
     assert result.structured_content["body"]["id"] == 1 and upstream_log == ["GET /v1/pets/1"]
 
@@ -132,27 +164,49 @@ def test_http_snippets_send_the_header_and_hold_no_secret() -> None:
     assert http_snippet("gemini-cli", "p", "u")["mcpServers"]["p"]["httpUrl"] == "u"
 
 
-def test_print_config_over_http_needs_a_port_and_token_file_and_never_prints_the_secret(pack_dir: Path,
-                                                                                         tmp_path: Path) -> None:
+def test_print_config_over_http_needs_a_port_and_token_file_and_never_prints_the_secret(
+    pack_dir: Path, tmp_path: Path
+) -> None:
     out, err = io.StringIO(), io.StringIO()
     token = tmp_path / "token"
-    assert serve_main([str(pack_dir), "--http", "8765", "--print-config", "cursor"], stdout=out, stderr=err) == 2
+    assert (
+        serve_main([str(pack_dir), "--http", "8765", "--print-config", "cursor"], stdout=out, stderr=err) == 2
+    )
     assert "--token-file" in err.getvalue()
-    assert serve_main([str(pack_dir), "--http", "8765", "--print-config", "claude-desktop", "--token-file",
-                       str(token)], stdout=out, stderr=err) == 2
+    assert (
+        serve_main(
+            [str(pack_dir), "--http", "8765", "--print-config", "claude-desktop", "--token-file", str(token)],
+            stdout=out,
+            stderr=err,
+        )
+        == 2
+    )
     assert "stdio only" in err.getvalue()
     out, err = io.StringIO(), io.StringIO()
-    assert serve_main([str(pack_dir), "--http", "8765", "--token-file", str(token), "--print-config", "cursor"],
-                      stdout=out, stderr=err) == 0
+    assert (
+        serve_main(
+            [str(pack_dir), "--http", "8765", "--token-file", str(token), "--print-config", "cursor"],
+            stdout=out,
+            stderr=err,
+        )
+        == 0
+    )
     entry = json.loads(out.getvalue())["mcpServers"]["petstore"]
-    assert entry == {"url": "http://127.0.0.1:8765/mcp", "headers": {"Authorization": "Bearer ${env:PACKC_MCP_TOKEN}"}}
+    assert entry == {
+        "url": "http://127.0.0.1:8765/mcp",
+        "headers": {"Authorization": "Bearer ${env:PACKC_MCP_TOKEN}"},
+    }
     secret = token.read_text().strip()
     assert secret not in out.getvalue() + err.getvalue() and "PACKC_MCP_TOKEN" in err.getvalue()
-    assert serve_main([str(pack_dir), "--token-file", str(token)], stdout=out, stderr=err) == 2  # stdio: no secret
+    assert (
+        serve_main([str(pack_dir), "--token-file", str(token)], stdout=out, stderr=err) == 2
+    )  # stdio: no secret
 
 
 @pytest.mark.e2e
-def test_a_token_file_keeps_the_secret_and_it_is_not_printed(pack_dir: Path, demo_server: Any, tmp_path: Path) -> None:
+def test_a_token_file_keeps_the_secret_and_it_is_not_printed(
+    pack_dir: Path, demo_server: Any, tmp_path: Path
+) -> None:
     env = _env({"PETSTORE_API_KEY": demo_server.api_key, "PACKC_TRUSTED_ORIGINS": demo_server.url}, tmp_path)
     token = tmp_path / "token"
     secret = secret_from_file(token)

@@ -16,16 +16,21 @@ from .helpers import MODES, make_server, run
 
 
 @pytest.mark.parametrize("mode", MODES)
-def test_tools_list_sets_all_four_annotations_from_policy_and_binding(pack_dir: Path, env: dict[str, str],
-                                                                      mode: str) -> None:
+def test_tools_list_sets_all_four_annotations_from_policy_and_binding(
+    pack_dir: Path, env: dict[str, str], mode: str
+) -> None:
     server = make_server(pack_dir, env)
     tools = {t.name: t for t in run(server, mode, lambda c: c.list_tools()).tools}
     policy = json.loads((pack_dir / "policy.json").read_text())["commands"]
     assert set(tools) == set(policy)
     for name, tool in tools.items():
         a = tool.annotations
-        assert a is not None and None not in (a.read_only_hint, a.destructive_hint, a.idempotent_hint,
-                                              a.open_world_hint), name
+        assert a is not None and None not in (
+            a.read_only_hint,
+            a.destructive_hint,
+            a.idempotent_hint,
+            a.open_world_hint,
+        ), name
         assert a.read_only_hint is (policy[name]["access"] == "read")
         assert a.destructive_hint is bool(policy[name].get("destructive"))
         assert a.open_world_hint is True
@@ -38,8 +43,9 @@ def test_tools_list_sets_all_four_annotations_from_policy_and_binding(pack_dir: 
 
 
 @pytest.mark.parametrize("mode", MODES)
-def test_a_read_returns_the_envelope_as_structured_content_and_text(pack_dir: Path, env: dict[str, str],
-                                                                    mode: str) -> None:
+def test_a_read_returns_the_envelope_as_structured_content_and_text(
+    pack_dir: Path, env: dict[str, str], mode: str
+) -> None:
     server = make_server(pack_dir, env)
     result = run(server, mode, lambda c: c.call_tool("pets.get", {"pet_id": 1}))
     assert not result.is_error
@@ -52,12 +58,17 @@ def test_a_read_returns_the_envelope_as_structured_content_and_text(pack_dir: Pa
 
 
 @pytest.mark.parametrize("mode", MODES)
-def test_a_write_is_sent_only_after_the_person_accepts_the_preview(pack_dir: Path, env: dict[str, str], mode: str,
-                                                                   pets_count: Any) -> None:
+def test_a_write_is_sent_only_after_the_person_accepts_the_preview(
+    pack_dir: Path, env: dict[str, str], mode: str, pets_count: Any
+) -> None:
     asked = Asked("accept")
     before = pets_count()
-    result = run(make_server(pack_dir, env), mode,
-                 lambda c: c.call_tool("pets.create", {"name": "Rex", "species": "dog"}), elicit=asked)
+    result = run(
+        make_server(pack_dir, env),
+        mode,
+        lambda c: c.call_tool("pets.create", {"name": "Rex", "species": "dog"}),
+        elicit=asked,
+    )
     assert not result.is_error and result.structured_content["status"] == 201  # type: ignore[index]
     assert pets_count() == before + 1
     [question] = asked.questions
@@ -68,61 +79,92 @@ def test_a_write_is_sent_only_after_the_person_accepts_the_preview(pack_dir: Pat
 
 
 @pytest.mark.parametrize("mode", MODES)
-@pytest.mark.parametrize(("action", "approve", "said"), [("decline", True, "declined"),
-                                                         ("cancel", True, "dismissed"),
-                                                         ("accept", False, "declined")])
-def test_decline_cancel_or_an_unticked_box_send_nothing_and_say_so(pack_dir: Path, env: dict[str, str], mode: str,
-                                                                   action: str, approve: bool, said: str,
-                                                                   pets_count: Any) -> None:
+@pytest.mark.parametrize(
+    ("action", "approve", "said"),
+    [("decline", True, "declined"), ("cancel", True, "dismissed"), ("accept", False, "declined")],
+)
+def test_decline_cancel_or_an_unticked_box_send_nothing_and_say_so(
+    pack_dir: Path, env: dict[str, str], mode: str, action: str, approve: bool, said: str, pets_count: Any
+) -> None:
     before = pets_count()
-    result = run(make_server(pack_dir, env), mode, lambda c: c.call_tool("pets.delete", {"pet_id": 2}),
-                 elicit=Asked(action, approve))
+    result = run(
+        make_server(pack_dir, env),
+        mode,
+        lambda c: c.call_tool("pets.delete", {"pet_id": 2}),
+        elicit=Asked(action, approve),
+    )
     assert result.is_error
     error = result.structured_content["error"]  # type: ignore[index]
-    assert error["code"] == "not_confirmed" and said in error["message"] and "nothing was sent" in error["message"]
+    assert (
+        error["code"] == "not_confirmed"
+        and said in error["message"]
+        and "nothing was sent" in error["message"]
+    )
     assert error["preview"]["title"]
     assert pets_count() == before
 
 
 @pytest.mark.parametrize("mode", MODES)
-def test_a_client_without_elicitation_gets_the_preview_and_nothing_is_sent(pack_dir: Path, env: dict[str, str],
-                                                                           mode: str, pets_count: Any) -> None:
+def test_a_client_without_elicitation_gets_the_preview_and_nothing_is_sent(
+    pack_dir: Path, env: dict[str, str], mode: str, pets_count: Any
+) -> None:
     before = pets_count()
-    result = run(make_server(pack_dir, env), mode,
-                 lambda c: c.call_tool("pets.create", {"name": "Rex", "species": "dog"}))
+    result = run(
+        make_server(pack_dir, env),
+        mode,
+        lambda c: c.call_tool("pets.create", {"name": "Rex", "species": "dog"}),
+    )
     assert result.is_error and pets_count() == before
     error = result.structured_content["error"]  # type: ignore[index]
     assert error["code"] == "not_confirmed" and "cannot ask a person" in error["message"]
-    assert error["preview"] == {"kind": "record", "title": "Create pet",
-                                "fields": {"name": "Rex", "species": "dog", "tag": ""}} or error["preview"]["kind"]
+    assert (
+        error["preview"]
+        == {"kind": "record", "title": "Create pet", "fields": {"name": "Rex", "species": "dog", "tag": ""}}
+        or error["preview"]["kind"]
+    )
     text = result.content[0].text  # type: ignore[union-attr]
     assert "Preview of what would be sent:" in text and "--host-confirms" in text
     assert f"packc call {pack_dir} pets.create --args" in text and "--confirm" in text
 
 
 @pytest.mark.parametrize("mode", MODES)
-def test_host_confirms_sends_writes_for_a_client_that_cannot_ask(pack_dir: Path, env: dict[str, str], mode: str,
-                                                                 pets_count: Any) -> None:
+def test_host_confirms_sends_writes_for_a_client_that_cannot_ask(
+    pack_dir: Path, env: dict[str, str], mode: str, pets_count: Any
+) -> None:
     before = pets_count()
-    result = run(make_server(pack_dir, env, host_confirms=True), mode,
-                 lambda c: c.call_tool("pets.create", {"name": "Rex", "species": "dog"}))
+    result = run(
+        make_server(pack_dir, env, host_confirms=True),
+        mode,
+        lambda c: c.call_tool("pets.create", {"name": "Rex", "species": "dog"}),
+    )
     assert not result.is_error and pets_count() == before + 1
 
 
 @pytest.mark.parametrize("mode", MODES)
-def test_host_confirms_still_asks_a_client_that_can(pack_dir: Path, env: dict[str, str], mode: str,
-                                                    pets_count: Any) -> None:
+def test_host_confirms_still_asks_a_client_that_can(
+    pack_dir: Path, env: dict[str, str], mode: str, pets_count: Any
+) -> None:
     before = pets_count()
-    result = run(make_server(pack_dir, env, host_confirms=True), mode,
-                 lambda c: c.call_tool("pets.delete", {"pet_id": 2}), elicit=Asked("decline"))
+    result = run(
+        make_server(pack_dir, env, host_confirms=True),
+        mode,
+        lambda c: c.call_tool("pets.delete", {"pet_id": 2}),
+        elicit=Asked("decline"),
+    )
     assert result.is_error and pets_count() == before
 
 
 @pytest.mark.parametrize("mode", MODES)
-def test_bad_arguments_are_a_tool_error_naming_each_one(pack_dir: Path, env: dict[str, str], mode: str) -> None:
+def test_bad_arguments_are_a_tool_error_naming_each_one(
+    pack_dir: Path, env: dict[str, str], mode: str
+) -> None:
     asked = Asked()
-    result = run(make_server(pack_dir, env), mode,
-                 lambda c: c.call_tool("pets.create", {"species": "whale", "colour": "red"}), elicit=asked)
+    result = run(
+        make_server(pack_dir, env),
+        mode,
+        lambda c: c.call_tool("pets.create", {"species": "whale", "colour": "red"}),
+        elicit=asked,
+    )
     assert result.is_error and not asked.questions  # refused before anyone is asked
     error = result.structured_content["error"]  # type: ignore[index]
     assert error["unknown"] == ["colour"] and error["missing"] == ["name"]
@@ -133,9 +175,9 @@ def test_bad_arguments_are_a_tool_error_naming_each_one(pack_dir: Path, env: dic
 
 
 @pytest.mark.parametrize("mode", MODES)
-def test_a_missing_credential_names_the_variable_and_the_connect_command(pack_dir: Path, mode: str,
-                                                                         monkeypatch: pytest.MonkeyPatch,
-                                                                         tmp_path: Path) -> None:
+def test_a_missing_credential_names_the_variable_and_the_connect_command(
+    pack_dir: Path, mode: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     monkeypatch.setenv("PACKC_CREDENTIALS_FILE", str(tmp_path / "none.json"))
     monkeypatch.setenv("PACKC_KEYRING", "off")
     result = run(make_server(pack_dir, {}), mode, lambda c: c.call_tool("pets.get", {"pet_id": 1}))
@@ -147,8 +189,9 @@ def test_a_missing_credential_names_the_variable_and_the_connect_command(pack_di
 
 
 @pytest.mark.parametrize("mode", MODES)
-def test_an_upstream_error_is_a_tool_error_with_the_status_and_body(pack_dir: Path, env: dict[str, str],
-                                                                    mode: str) -> None:
+def test_an_upstream_error_is_a_tool_error_with_the_status_and_body(
+    pack_dir: Path, env: dict[str, str], mode: str
+) -> None:
     def handler(request: httpx.Request) -> httpx.Response:
         return httpx.Response(500, json={"code": "boom", "message": "database on fire"})
 
@@ -161,9 +204,13 @@ def test_an_upstream_error_is_a_tool_error_with_the_status_and_body(pack_dir: Pa
 
 
 @pytest.mark.parametrize("mode", MODES)
-def test_a_huge_response_is_cut_with_a_marker_saying_how_to_get_the_rest(pack_dir: Path, env: dict[str, str],
-                                                                         mode: str) -> None:
-    pets = [{"id": i, "name": f"pet {i} " + "x" * 200, "species": "dog", "status": "available"} for i in range(3000)]
+def test_a_huge_response_is_cut_with_a_marker_saying_how_to_get_the_rest(
+    pack_dir: Path, env: dict[str, str], mode: str
+) -> None:
+    pets = [
+        {"id": i, "name": f"pet {i} " + "x" * 200, "species": "dog", "status": "available"}
+        for i in range(3000)
+    ]
 
     def handler(request: httpx.Request) -> httpx.Response:
         return httpx.Response(200, json=pets)
@@ -177,7 +224,9 @@ def test_a_huge_response_is_cut_with_a_marker_saying_how_to_get_the_rest(pack_di
     assert cut["limit"] == 50_000 and cut["bodyBytes"] > 600_000 and cut["keptBytes"] < 50_000
     assert "packc call" in cut["how"] and "pets.list" in cut["how"]
     kept = envelope["body"]
-    assert isinstance(kept, list) and 0 < len(kept) < 3000 and kept == pets[: len(kept)]  # still JSON, a prefix
+    assert (
+        isinstance(kept, list) and 0 < len(kept) < 3000 and kept == pets[: len(kept)]
+    )  # still JSON, a prefix
     assert cut["cut"] == [f"body: kept {len(kept)} of 3000 items"]
     text = result.content[0].text  # type: ignore[union-attr]
     assert len(text.encode()) <= 50_100 and "[packc: result cut to" in text and "pets.list --args" in text
@@ -194,8 +243,9 @@ def test_an_unknown_tool_is_a_protocol_error(pack_dir: Path, env: dict[str, str]
 
 
 @pytest.mark.parametrize("mode", MODES)
-def test_a_client_that_fails_to_ask_sends_nothing(pack_dir: Path, env: dict[str, str], mode: str,
-                                                  pets_count: Any) -> None:
+def test_a_client_that_fails_to_ask_sends_nothing(
+    pack_dir: Path, env: dict[str, str], mode: str, pets_count: Any
+) -> None:
     async def broken(ctx: Any, params: types.ElicitRequestParams) -> types.ElicitResult:
         raise RuntimeError("the host's form crashed")
 
@@ -212,7 +262,8 @@ def test_a_client_that_fails_to_ask_sends_nothing(pack_dir: Path, env: dict[str,
 
 
 def test_the_sdk_tracing_middleware_runs_only_while_a_tracer_provider_is_installed(
-        pack_dir: Path, env: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    pack_dir: Path, env: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     import anyio
     from opentelemetry.trace import NoOpTracerProvider
 

@@ -12,7 +12,9 @@ import pytest
 
 pytestmark = pytest.mark.e2e
 ROOT = Path(__file__).resolve().parents[2]
-SUITE = ROOT / ".mcp-conformance" / "node_modules" / "@modelcontextprotocol" / "conformance" / "dist" / "index.js"
+SUITE = (
+    ROOT / ".mcp-conformance" / "node_modules" / "@modelcontextprotocol" / "conformance" / "dist" / "index.js"
+)
 
 
 def test_the_slice_every_pack_server_must_pass(tmp_path: Path) -> None:
@@ -21,12 +23,22 @@ def test_the_slice_every_pack_server_must_pass(tmp_path: Path) -> None:
         if os.environ.get("CI"):
             pytest.fail(message)
         pytest.skip(message)
-    done = subprocess.run([sys.executable, str(ROOT / "tools" / "mcp_conformance.py"), "--slice",
-                           "-o", str(tmp_path)], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "mcp_conformance.py"), "--slice", "-o", str(tmp_path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     out = done.stdout + done.stderr
     assert done.returncode == 0, out
-    for scenario in ("server-initialize", "ping", "tools-list", "dns-rebinding-protection",
-                     "server-sse-multiple-streams"):
+    for scenario in (
+        "server-initialize",
+        "ping",
+        "tools-list",
+        "dns-rebinding-protection",
+        "server-sse-multiple-streams",
+    ):
         assert f"scenario '{scenario}'" in out, scenario
     failed = [int(n) for n in re.findall(r"(\d+) failed", out)]
     passed = [int(n) for n in re.findall(r"Passed: (\d+)/", out)]
@@ -40,8 +52,13 @@ def test_the_stateless_revisions_scenarios_on_the_suites_pre_release(tmp_path: P
         if os.environ.get("CI"):
             pytest.fail(message)
         pytest.skip(message)
-    done = subprocess.run([sys.executable, str(ROOT / "tools" / "mcp_conformance.py"), "--stateless"], cwd=ROOT,
-                          capture_output=True, text=True, timeout=600)
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "mcp_conformance.py"), "--stateless"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     out = done.stdout + done.stderr
     assert done.returncode == 0, out
     match = re.search(r"(\d+) checks passed, (\d+) failed", out)

@@ -16,8 +16,15 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_mcp_demo_runs_every_step(tmp_path: Path) -> None:
     env = {**os.environ, "PACKC_DEMO_OUT": str(tmp_path / "mcp-demo")}
-    done = subprocess.run([sys.executable, str(ROOT / "tools" / "mcp_demo.py")], stdout=subprocess.PIPE,
-                          stderr=subprocess.STDOUT, text=True, timeout=240, env=env, cwd=ROOT)
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "mcp_demo.py")],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        timeout=240,
+        env=env,
+        cwd=ROOT,
+    )
     out = done.stdout
     assert done.returncode == 0, out
     for number in range(1, 7):

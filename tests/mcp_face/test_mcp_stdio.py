@@ -15,20 +15,33 @@ import pytest
 
 pytestmark = [pytest.mark.e2e, pytest.mark.skipif(os.name != "posix", reason="POSIX pipes")]
 ECHO = Path(__file__).resolve().parents[1] / "fixtures" / "packs" / "echo"
-META = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
-        "io.modelcontextprotocol/clientInfo": {"name": "raw", "version": "0"},
-        "io.modelcontextprotocol/clientCapabilities": {}}
+META = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientInfo": {"name": "raw", "version": "0"},
+    "io.modelcontextprotocol/clientCapabilities": {},
+}
 LINES = [
     json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": META}}),
     "this is not JSON",
-    json.dumps({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
-                "params": {"name": "items.get", "arguments": {"item_id": 42, "extra": 1}, "_meta": META}}),
+    json.dumps(
+        {
+            "jsonrpc": "2.0",
+            "id": 2,
+            "method": "tools/call",
+            "params": {"name": "items.get", "arguments": {"item_id": 42, "extra": 1}, "_meta": META},
+        }
+    ),
 ]
 
 
 def _serve(stdin: Any, stdout: Any = subprocess.PIPE) -> subprocess.Popen[bytes]:
-    return subprocess.Popen([sys.executable, "-m", "packc.cli", "serve", str(ECHO)], stdin=stdin, stdout=stdout,
-                            stderr=subprocess.PIPE, env={**os.environ, "PACKC_KEYRING": "off"})
+    return subprocess.Popen(
+        [sys.executable, "-m", "packc.cli", "serve", str(ECHO)],
+        stdin=stdin,
+        stdout=stdout,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "PACKC_KEYRING": "off"},
+    )
 
 
 def _check(out: bytes, err: bytes, code: int) -> None:

@@ -22,9 +22,11 @@ from packc_runtime import load_pack
 from packc_runtime.mcp_server import PackServer
 
 ECHO = Path(__file__).resolve().parents[1] / "fixtures" / "packs" / "echo"
-META = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
-        "io.modelcontextprotocol/clientInfo": {"name": "raw", "version": "0"},
-        "io.modelcontextprotocol/clientCapabilities": {}}
+META = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientInfo": {"name": "raw", "version": "0"},
+    "io.modelcontextprotocol/clientCapabilities": {},
+}
 
 
 class Upstream:
@@ -47,8 +49,11 @@ class Upstream:
 Raw = Callable[[dict[str, Any]], Awaitable[None]]
 
 
-def serve_raw(upstream: Upstream, body: Callable[[Raw, Callable[[], Awaitable[dict[str, Any]]]], Awaitable[Any]],
-              times: dict[str, float] | None = None) -> Any:
+def serve_raw(
+    upstream: Upstream,
+    body: Callable[[Raw, Callable[[], Awaitable[dict[str, Any]]]], Awaitable[Any]],
+    times: dict[str, float] | None = None,
+) -> Any:
     """Run ``body(send, receive)`` against a PackServer on in-memory streams; JSON in, JSON out. ``times``
     gets when the connection was closed and when ``PackServer.aclose`` returned (perf_counter)."""
     times = {} if times is None else times
@@ -59,16 +64,22 @@ def serve_raw(upstream: Upstream, body: Callable[[Raw, Callable[[], Awaitable[di
         s2c_send, s2c_recv = create_context_streams[SessionMessage](0)
 
         async def send(message: dict[str, Any]) -> None:
-            await c2s_send.send(SessionMessage(types.jsonrpc_message_adapter.validate_json(json.dumps(message))))
+            await c2s_send.send(
+                SessionMessage(types.jsonrpc_message_adapter.validate_json(json.dumps(message)))
+            )
 
         async def receive() -> dict[str, Any]:
             out = await s2c_recv.receive()
-            answer: dict[str, Any] = json.loads(out.message.model_dump_json(by_alias=True, exclude_unset=True))
+            answer: dict[str, Any] = json.loads(
+                out.message.model_dump_json(by_alias=True, exclude_unset=True)
+            )
             return answer
 
         try:
             async with anyio.create_task_group() as tg:
-                tg.start_soon(server.server.run, c2s_recv, s2c_send, server.server.create_initialization_options())
+                tg.start_soon(
+                    server.server.run, c2s_recv, s2c_send, server.server.create_initialization_options()
+                )
                 try:
                     return await body(send, receive)
                 finally:
@@ -82,8 +93,12 @@ def serve_raw(upstream: Upstream, body: Callable[[Raw, Callable[[], Awaitable[di
 
 
 def call(request_id: int, item: str) -> dict[str, Any]:
-    return {"jsonrpc": "2.0", "id": request_id, "method": "tools/call",
-            "params": {"name": "items.get", "arguments": {"item_id": item}, "_meta": META}}
+    return {
+        "jsonrpc": "2.0",
+        "id": request_id,
+        "method": "tools/call",
+        "params": {"name": "items.get", "arguments": {"item_id": item}, "_meta": META},
+    }
 
 
 def test_calls_overlap_on_worker_threads() -> None:
@@ -107,7 +122,9 @@ def test_calls_overlap_on_worker_threads() -> None:
 def test_a_cancelled_call_is_not_answered_and_the_server_keeps_serving() -> None:
     upstream = Upstream(delay=1.5)
 
-    async def body(send: Raw, receive: Callable[[], Awaitable[dict[str, Any]]]) -> tuple[float, dict[str, Any]]:
+    async def body(
+        send: Raw, receive: Callable[[], Awaitable[dict[str, Any]]]
+    ) -> tuple[float, dict[str, Any]]:
         await send(call(1, "slow"))
         while "slow" not in upstream.started:
             await anyio.sleep(0.01)

@@ -74,8 +74,13 @@ def test_every_golden_tool_has_valid_schemas_and_all_annotations() -> None:
         for name, spec in build_tools([pack]).items():
             tool = spec.definition
             Draft202012Validator.check_schema(tool["inputSchema"])
-            assert set(tool["annotations"]) == {"title", "readOnlyHint", "destructiveHint", "idempotentHint",
-                                                "openWorldHint"}, name
+            assert set(tool["annotations"]) == {
+                "title",
+                "readOnlyHint",
+                "destructiveHint",
+                "idempotentHint",
+                "openWorldHint",
+            }, name
             assert all(isinstance(tool["annotations"][k], bool) for k in tool["annotations"] if k != "title")
             if "outputSchema" in tool:
                 Draft202012Validator.check_schema(tool["outputSchema"])
@@ -89,18 +94,29 @@ def _pack_with_response(tmp_path: Path, schema: dict[str, Any], openapi: str = "
     doc = json.loads((dest / "openapi.json").read_text())
     doc["openapi"] = openapi
     doc["paths"]["/pets/{petId}"]["get"]["responses"] = {
-        "200": {"description": "ok", "content": {"application/json": {"schema": schema}}}}
+        "200": {"description": "ok", "content": {"application/json": {"schema": schema}}}
+    }
     doc.setdefault("components", {}).setdefault("schemas", {})["Node"] = {
-        "type": "object", "properties": {"next": {"$ref": "#/components/schemas/Node"}}}
+        "type": "object",
+        "properties": {"next": {"$ref": "#/components/schemas/Node"}},
+    }
     (dest / "openapi.json").write_text(json.dumps(doc))
     return load_pack(dest)
 
 
 def test_openapi_30_schemas_become_json_schema(tmp_path: Path) -> None:
-    pack = _pack_with_response(tmp_path, {"type": "object", "properties": {
-        "tag": {"type": "string", "nullable": True, "enum": ["a", "b"]},
-        "age": {"type": "integer", "minimum": 0, "exclusiveMinimum": True},
-        "node": {"$ref": "#/components/schemas/Node"}}, "example": {"tag": "a"}})
+    pack = _pack_with_response(
+        tmp_path,
+        {
+            "type": "object",
+            "properties": {
+                "tag": {"type": "string", "nullable": True, "enum": ["a", "b"]},
+                "age": {"type": "integer", "minimum": 0, "exclusiveMinimum": True},
+                "node": {"$ref": "#/components/schemas/Node"},
+            },
+            "example": {"tag": "a"},
+        },
+    )
     schema = output_schema(pack, "pets.get")
     assert schema is not None
     body = schema["then"]["properties"]["body"]
@@ -115,17 +131,22 @@ def test_openapi_30_schemas_become_json_schema(tmp_path: Path) -> None:
 
 
 def test_an_output_schema_too_large_for_tools_list_is_left_out(tmp_path: Path) -> None:
-    big = {"type": "object", "properties": {f"field_{i}": {"type": "string", "description": "d" * 60}
-                                            for i in range(80)}}
+    big = {
+        "type": "object",
+        "properties": {f"field_{i}": {"type": "string", "description": "d" * 60} for i in range(80)},
+    }
     assert output_schema(_pack_with_response(tmp_path, big), "pets.get") is None
 
 
 @settings(max_examples=60, deadline=None)
-@given(body=st.recursive(st.none() | st.booleans() | st.integers() | st.text(),
-                         lambda inner: st.lists(inner, max_size=30) | st.dictionaries(st.text(max_size=8), inner,
-                                                                                      max_size=8),
-                         max_leaves=300),
-       limit=st.integers(min_value=4096, max_value=20_000))
+@given(
+    body=st.recursive(
+        st.none() | st.booleans() | st.integers() | st.text(),
+        lambda inner: st.lists(inner, max_size=30) | st.dictionaries(st.text(max_size=8), inner, max_size=8),
+        max_leaves=300,
+    ),
+    limit=st.integers(min_value=4096, max_value=20_000),
+)
 def test_fit_envelope_always_fits_and_says_what_it_cut(body: Any, limit: int) -> None:
     envelope = {"ok": True, "status": 200, "verb": "v", "title": "t", "body": body}
     fitted = fit_envelope(envelope, limit, how="narrow it")
@@ -137,11 +158,15 @@ def test_fit_envelope_always_fits_and_says_what_it_cut(body: Any, limit: int) ->
 
 
 @settings(max_examples=80, deadline=None)
-@given(body=st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | st.text(),
-                         lambda inner: st.lists(inner, max_size=30) | st.dictionaries(st.text(max_size=8), inner,
-                                                                                      max_size=8),
-                         max_leaves=300),
-       ok=st.booleans(), limit=st.integers(min_value=4096, max_value=20_000))
+@given(
+    body=st.recursive(
+        st.none() | st.booleans() | st.integers() | st.floats() | st.text(),
+        lambda inner: st.lists(inner, max_size=30) | st.dictionaries(st.text(max_size=8), inner, max_size=8),
+        max_leaves=300,
+    ),
+    ok=st.booleans(),
+    limit=st.integers(min_value=4096, max_value=20_000),
+)
 def test_fit_and_render_is_fit_envelope_then_render_text(body: Any, ok: bool, limit: int) -> None:
     envelope = {"ok": ok, "status": 200, "verb": "v", "title": "t\u00e9", "body": body}
     fitted, text = fit_and_render(envelope, limit, how="narrow it")
@@ -174,15 +199,28 @@ def test_config_snippets_start_the_server_and_hold_no_secret(host: str) -> None:
 
 def test_print_config_for_a_pack(tmp_path: Path) -> None:
     out, err = io.StringIO(), io.StringIO()
-    assert serve_main([str(GOLDEN / "clinic" / "pet-clinic"), "--print-config", "claude-desktop",
-                       "--host-confirms"], stdout=out, stderr=err) == 0
+    assert (
+        serve_main(
+            [str(GOLDEN / "clinic" / "pet-clinic"), "--print-config", "claude-desktop", "--host-confirms"],
+            stdout=out,
+            stderr=err,
+        )
+        == 0
+    )
     entry = json.loads(out.getvalue())["mcpServers"]["pet-clinic"]
     assert entry["args"][-2:] == [str((GOLDEN / "clinic" / "pet-clinic").resolve()), "--host-confirms"]
     assert "PET_CLINIC_TOKEN" in err.getvalue() and "pet-clinic connect" in err.getvalue()
 
 
-@pytest.mark.parametrize(("value", "expected"), [("8080", ("127.0.0.1", 8080)), ("localhost:1", ("localhost", 1)),
-                                                 ("[::1]:9000", ("::1", 9000)), ("0.0.0.0:0", ("0.0.0.0", 0))])
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("8080", ("127.0.0.1", 8080)),
+        ("localhost:1", ("localhost", 1)),
+        ("[::1]:9000", ("::1", 9000)),
+        ("0.0.0.0:0", ("0.0.0.0", 0)),
+    ],
+)
 def test_parse_http(value: str, expected: tuple[str, int]) -> None:
     assert parse_http(value) == expected
 

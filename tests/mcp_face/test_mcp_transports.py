@@ -31,12 +31,20 @@ def _env(extra: dict[str, str], tmp: Path) -> dict[str, str]:
 
 
 @contextmanager
-def http_server(pack_dir: Path, env: dict[str, str], *flags: str, seen: list[str] | None = None,
-                ) -> Iterator[tuple[str, str]]:
+def http_server(
+    pack_dir: Path,
+    env: dict[str, str],
+    *flags: str,
+    seen: list[str] | None = None,
+) -> Iterator[tuple[str, str]]:
     """``packc serve --http 127.0.0.1:0`` in a subprocess; yields its URL and the bearer secret it printed
     ("" when it names its --token-file instead). ``seen`` collects the stderr lines read."""
-    proc = subprocess.Popen([sys.executable, "-m", "packc.cli", "serve", str(pack_dir), "--http", "127.0.0.1:0",
-                             *flags], env={**os.environ, **env}, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "packc.cli", "serve", str(pack_dir), "--http", "127.0.0.1:0", *flags],
+        env={**os.environ, **env},
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     lines = seen if seen is not None else []
     try:
         assert proc.stderr is not None
@@ -63,16 +71,19 @@ def with_bearer(url: str, secret: str) -> Callable[[], Any]:
 
     @asynccontextmanager
     async def transport() -> AsyncIterator[Any]:
-        async with create_mcp_http_client(headers={"Authorization": f"Bearer {secret}"}) as http, \
-                streamable_http_client(url, http_client=http) as streams:
+        async with (
+            create_mcp_http_client(headers={"Authorization": f"Bearer {secret}"}) as http,
+            streamable_http_client(url, http_client=http) as streams,
+        ):
             yield streams
 
     return transport
 
 
 def _stdio(pack_dir: Path, env: dict[str, str], *flags: str) -> StdioServerParameters:
-    return StdioServerParameters(command=sys.executable,
-                                 args=["-m", "packc.cli", "serve", str(pack_dir), *flags], env=env)
+    return StdioServerParameters(
+        command=sys.executable, args=["-m", "packc.cli", "serve", str(pack_dir), *flags], env=env
+    )
 
 
 async def _scenario(target: Callable[[], Any], mode: str, demo: Any) -> dict[str, Any]:
@@ -86,8 +97,14 @@ async def _scenario(target: Callable[[], Any], mode: str, demo: Any) -> dict[str
         seen["bad"] = await client.call_tool("pets.get", {"pet_id": "one", "extra": 1})
         seen["upstream"] = await client.call_tool("pets.get", {"pet_id": 999})
         for i in range(200):
-            demo.store.pets[1000 + i] = {"id": 1000 + i, "name": "n" * 60, "species": "dog", "tag": None,
-                                         "status": "available", "ownerId": None}
+            demo.store.pets[1000 + i] = {
+                "id": 1000 + i,
+                "name": "n" * 60,
+                "species": "dog",
+                "tag": None,
+                "status": "available",
+                "ownerId": None,
+            }
         seen["huge"] = await client.call_tool("pets.list", {"limit": 100})
     seen["asked"] = accept.questions
     async with Client(target(), mode=mode, elicitation_callback=decline) as client:
@@ -125,15 +142,18 @@ def test_stdio_subprocess(pack_dir: Path, demo_server: Any, tmp_path: Path, mode
 
 
 @pytest.mark.parametrize("mode", MODES)
-def test_streamable_http_server_on_loopback(pack_dir: Path, demo_server: Any, tmp_path: Path, mode: str) -> None:
+def test_streamable_http_server_on_loopback(
+    pack_dir: Path, demo_server: Any, tmp_path: Path, mode: str
+) -> None:
     env = _env({"PETSTORE_API_KEY": demo_server.api_key, "PACKC_TRUSTED_ORIGINS": demo_server.url}, tmp_path)
     with http_server(pack_dir, env, "--max-result-bytes", "4096") as (url, secret):
         seen = asyncio.run(_scenario(with_bearer(url, secret), mode, demo_server))
     _check(seen, demo_server)
 
 
-def test_missing_credential_over_stdio_names_the_variable_and_connect(pack_dir: Path, tmp_path: Path,
-                                                                     upstream_log: list[str]) -> None:
+def test_missing_credential_over_stdio_names_the_variable_and_connect(
+    pack_dir: Path, tmp_path: Path, upstream_log: list[str]
+) -> None:
     async def call() -> types.CallToolResult:
         async with Client(_stdio(pack_dir, _env({}, tmp_path))) as client:
             return await client.call_tool("pets.get", {"pet_id": 1})
@@ -146,8 +166,13 @@ def test_missing_credential_over_stdio_names_the_variable_and_connect(pack_dir: 
 
 
 def test_the_packs_own_cli_serves_it_too(pack_dir: Path, demo_server: Any, tmp_path: Path) -> None:
-    params = StdioServerParameters(command=sys.executable, args=[str(pack_dir / "bin" / "petstore"), "mcp"],
-                                   env=_env({"PETSTORE_API_KEY": demo_server.api_key, "PACKC_TRUSTED_ORIGINS": demo_server.url}, tmp_path))
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=[str(pack_dir / "bin" / "petstore"), "mcp"],
+        env=_env(
+            {"PETSTORE_API_KEY": demo_server.api_key, "PACKC_TRUSTED_ORIGINS": demo_server.url}, tmp_path
+        ),
+    )
 
     async def call() -> types.CallToolResult:
         async with Client(params) as client:
@@ -157,10 +182,12 @@ def test_the_packs_own_cli_serves_it_too(pack_dir: Path, demo_server: Any, tmp_p
 
 
 def test_a_pack_cli_that_is_not_served_never_imports_mcp(pack_dir: Path) -> None:
-    code = ("import sys, runpy; sys.argv=['petstore','--help']\n"
-            f"try: runpy.run_path({str(pack_dir / 'bin' / 'petstore')!r}, run_name='__main__')\n"
-            "except SystemExit: pass\n"
-            "assert not [m for m in sys.modules if m == 'mcp' or m.startswith(('mcp.', 'mcp_types'))], 'mcp imported'\n")
+    code = (
+        "import sys, runpy; sys.argv=['petstore','--help']\n"
+        f"try: runpy.run_path({str(pack_dir / 'bin' / 'petstore')!r}, run_name='__main__')\n"
+        "except SystemExit: pass\n"
+        "assert not [m for m in sys.modules if m == 'mcp' or m.startswith(('mcp.', 'mcp_types'))], 'mcp imported'\n"
+    )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert "petstore mcp [--http" in done.stdout

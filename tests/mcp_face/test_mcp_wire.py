@@ -60,8 +60,9 @@ def failing_api() -> Iterator[Any]:
     thread.join(5)
 
 
-def _run_face(face: str, pack_dir: Path, env: dict[str, str], mode: str,
-              body: Callable[[Callable[[], Any]], Any]) -> Any:
+def _run_face(
+    face: str, pack_dir: Path, env: dict[str, str], mode: str, body: Callable[[Callable[[], Any]], Any]
+) -> Any:
     """``body(target)`` against ``packc serve`` over ``face``; ``target()`` gives a fresh client target."""
     if face == "stdio":
         params = _stdio(pack_dir, env)
@@ -71,7 +72,9 @@ def _run_face(face: str, pack_dir: Path, env: dict[str, str], mode: str,
 
 
 @pytest.mark.parametrize(("face", "mode"), FACES)
-def test_cancel_and_upstream_5xx_over_the_wire(face: str, mode: str, failing_api: Any, tmp_path: Path) -> None:
+def test_cancel_and_upstream_5xx_over_the_wire(
+    face: str, mode: str, failing_api: Any, tmp_path: Path
+) -> None:
     base = f"http://127.0.0.1:{failing_api.server_address[1]}/v1"
     pack_dir = Path(packc.compile(SPEC, out_dir=tmp_path / "packs", server=base).packs[0].directory)
     env = _env({"PETSTORE_API_KEY": "k" * 20, "PACKC_TRUSTED_ORIGINS": base}, tmp_path)
@@ -102,12 +105,15 @@ def test_cancel_and_upstream_5xx_over_the_wire(face: str, mode: str, failing_api
 
 
 @pytest.mark.parametrize("mode", ["legacy", "auto"])
-def test_a_missing_credential_over_http_sends_nothing(mode: str, pack_dir: Path, demo_server: Any, tmp_path: Path,
-                                                      upstream_log: list[str]) -> None:
+def test_a_missing_credential_over_http_sends_nothing(
+    mode: str, pack_dir: Path, demo_server: Any, tmp_path: Path, upstream_log: list[str]
+) -> None:
     async def body(target: Callable[[], Any]) -> tuple[Any, Any]:
         async with Client(target(), mode=mode, elicitation_callback=Asked("accept")) as client:
-            return (await client.call_tool("pets.get", {"pet_id": 1}),
-                    await client.call_tool("pets.create", {"name": "Nokey", "species": "dog"}))
+            return (
+                await client.call_tool("pets.get", {"pet_id": 1}),
+                await client.call_tool("pets.create", {"name": "Nokey", "species": "dog"}),
+            )
 
     read, write = _run_face("http", pack_dir, _env({}, tmp_path), mode, body)
     for result in (read, write):

@@ -113,9 +113,13 @@ class CodeGrant(grants.AuthorizationCodeGrant):  # type: ignore[misc]
 
     def save_authorization_code(self, code: str, request: Any) -> None:
         payload = request.payload
-        self.server.codes[code] = Code(code=code, redirect_uri=payload.redirect_uri, scope=payload.scope or "",
-                                       code_challenge=payload.data.get("code_challenge"),
-                                       code_challenge_method=payload.data.get("code_challenge_method"))
+        self.server.codes[code] = Code(
+            code=code,
+            redirect_uri=payload.redirect_uri,
+            scope=payload.scope or "",
+            code_challenge=payload.data.get("code_challenge"),
+            code_challenge_method=payload.data.get("code_challenge_method"),
+        )
 
     def query_authorization_code(self, code: str, client: Any) -> Any:
         return self.server.codes.get(code)
@@ -164,12 +168,17 @@ class RefreshGrant(grants.RefreshTokenGrant):  # type: ignore[misc]
 
 class DeviceEndpoint(DeviceAuthorizationEndpoint):  # type: ignore[misc]
     INTERVAL = 1
+
     def get_verification_uri(self) -> str:
         return f"{self.server.url}/activate"
 
     def save_device_credential(self, client_id: str, scope: str, data: dict[str, Any]) -> None:
-        self.server.devices[data["device_code"]] = {"client_id": client_id, "scope": scope,
-                                                    "expires_at": time.time() + self.server.device_lifetime, **data}
+        self.server.devices[data["device_code"]] = {
+            "client_id": client_id,
+            "scope": scope,
+            "expires_at": time.time() + self.server.device_lifetime,
+            **data,
+        }
         if self.server.device_person is not None:  # the person enters the code on another device
             self.server.approve_device(data["user_code"], self.server.device_person)
 
@@ -212,8 +221,12 @@ class TestAuthServer(AuthorizationServer):  # type: ignore[misc]
         self.log: list[str] = []  # every request line with its body: what reached the server
         self.lifetime = access_lifetime
         self.endpoint_host = ""  # where the discovery document puts the endpoints (default: ``url``)
-        self.register_token_generator("default", BearerTokenGenerator(
-            lambda **_: _token("at"), lambda **_: _token("rt"), lambda client, grant_type: self.lifetime))
+        self.register_token_generator(
+            "default",
+            BearerTokenGenerator(
+                lambda **_: _token("at"), lambda **_: _token("rt"), lambda client, grant_type: self.lifetime
+            ),
+        )
         self.register_grant(CodeGrant, [CodeChallenge(required=True)])
         self.register_grant(RefreshGrant)
         self.register_grant(DeviceGrant)
@@ -233,9 +246,15 @@ class TestAuthServer(AuthorizationServer):  # type: ignore[misc]
     def discovery(self) -> dict[str, Any]:
         """The OpenID Connect discovery document (``endpoint_host`` moves the endpoints elsewhere)."""
         at = self.endpoint_host or self.url
-        return {"issuer": self.url, "authorization_endpoint": f"{at}/authorize", "token_endpoint": f"{at}/token",
-                "device_authorization_endpoint": f"{at}/device", "response_types_supported": ["code"],
-                "code_challenge_methods_supported": ["S256"], "scopes_supported": ["openid", "read", "write"]}
+        return {
+            "issuer": self.url,
+            "authorization_endpoint": f"{at}/authorize",
+            "token_endpoint": f"{at}/token",
+            "device_authorization_endpoint": f"{at}/device",
+            "response_types_supported": ["code"],
+            "code_challenge_methods_supported": ["S256"],
+            "scopes_supported": ["openid", "read", "write"],
+        }
 
     def revoke_access(self) -> None:
         self.access.clear()
@@ -258,10 +277,14 @@ class TestAuthServer(AuthorizationServer):  # type: ignore[misc]
 
     def wsgi(self, environ: dict[str, Any], start_response: Any) -> Any:
         request = Request(environ)
-        self.log.append(f"{request.method} {request.full_path} {request.get_data(as_text=True)} "
-                        f"{request.headers.get('Authorization', '')}")
+        self.log.append(
+            f"{request.method} {request.full_path} {request.get_data(as_text=True)} "
+            f"{request.headers.get('Authorization', '')}"
+        )
         if request.path == "/authorize":
-            response = self.create_authorization_response(request, grant_user="user-1" if self.consent else None)
+            response = self.create_authorization_response(
+                request, grant_user="user-1" if self.consent else None
+            )
         elif request.path == "/token":
             response = self.create_token_response(request)
         elif request.path == "/device":
@@ -273,8 +296,11 @@ class TestAuthServer(AuthorizationServer):  # type: ignore[misc]
             self.seen.append(sent)
             expiry = self.access.get(sent.removeprefix("Bearer "))
             ok = expiry is not None and expiry > time.time()
-            response = Response('{"id": "user-1"}' if ok else '{"error": "invalid_token"}',
-                                status=200 if ok else 401, content_type="application/json")
+            response = Response(
+                '{"id": "user-1"}' if ok else '{"error": "invalid_token"}',
+                status=200 if ok else 401,
+                content_type="application/json",
+            )
         else:
             response = Response("not found", status=404)
         return response(environ, start_response)
@@ -306,20 +332,39 @@ def running(server: TestAuthServer) -> Iterator[str]:
 def document(url: str, *, device: bool = False, oidc: bool = False) -> dict[str, Any]:
     """An API whose verbs need the ``read`` and ``write`` scopes of an authorization code flow (or,
     with ``oidc``, of an openIdConnect scheme whose endpoints come from discovery)."""
-    flow: dict[str, Any] = {"authorizationUrl": f"{url}/authorize", "tokenUrl": f"{url}/token",
-                            "scopes": {"read": "read", "write": "write", "admin": "admin"}}
+    flow: dict[str, Any] = {
+        "authorizationUrl": f"{url}/authorize",
+        "tokenUrl": f"{url}/token",
+        "scopes": {"read": "read", "write": "write", "admin": "admin"},
+    }
     if device:
         flow["x-device-authorization-url"] = f"{url}/device"
     ok = {"200": {"description": "ok"}}
     scheme: dict[str, Any] = {"type": "oauth2", "flows": {"authorizationCode": flow}}
     if oidc:
         scheme = {"type": "openIdConnect", "openIdConnectUrl": f"{url}/.well-known/openid-configuration"}
-    return {"openapi": "3.0.3", "info": {"title": "Tasks", "version": "1"}, "servers": [{"url": url}],
-            "components": {"securitySchemes": {"oauth": scheme}},
-            "paths": {"/v1/me": {"get": {"operationId": "getMe", "summary": "Read the signed-in user",
-                                         "security": [{"oauth": ["read"]}], "responses": ok},
-                                 "put": {"operationId": "updateMe", "summary": "Update the signed-in user",
-                                         "security": [{"oauth": ["read", "write"]}], "responses": ok}}}}
+    return {
+        "openapi": "3.0.3",
+        "info": {"title": "Tasks", "version": "1"},
+        "servers": [{"url": url}],
+        "components": {"securitySchemes": {"oauth": scheme}},
+        "paths": {
+            "/v1/me": {
+                "get": {
+                    "operationId": "getMe",
+                    "summary": "Read the signed-in user",
+                    "security": [{"oauth": ["read"]}],
+                    "responses": ok,
+                },
+                "put": {
+                    "operationId": "updateMe",
+                    "summary": "Update the signed-in user",
+                    "security": [{"oauth": ["read", "write"]}],
+                    "responses": ok,
+                },
+            }
+        },
+    }
 
 
 def person(tamper: Callable[[str], str] = lambda url: url) -> Callable[[str], bool]:
@@ -342,12 +387,18 @@ def stored() -> dict[str, dict[str, str]]:
     return data
 
 
-def connect(pack_dir: Path, browser: Callable[[str], bool] | None = None, as_json: bool = False,
-            **options: object) -> tuple[int, str]:
+def connect(
+    pack_dir: Path, browser: Callable[[str], bool] | None = None, as_json: bool = False, **options: object
+) -> tuple[int, str]:
     """``connect`` with the test's client id; its exit code and what it printed."""
     out = io.StringIO()
-    code = connect_main(pack_dir, stdout=out, oauth=OAuthOptions(**{"client_id": CLIENT_ID, "timeout": 10.0, **options}),  # type: ignore[arg-type]
-                        browser=browser or person(), as_json=as_json)
+    code = connect_main(
+        pack_dir,
+        stdout=out,
+        oauth=OAuthOptions(**{"client_id": CLIENT_ID, "timeout": 10.0, **options}),  # type: ignore[arg-type]
+        browser=browser or person(),
+        as_json=as_json,
+    )
     return code, out.getvalue()
 
 

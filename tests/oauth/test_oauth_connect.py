@@ -26,7 +26,10 @@ def test_code_with_pkce_through_the_loopback_redirect(pack_dir: Path, auth_serve
     code, text = connect(pack_dir)
     assert code == 0, text
     assert "Scopes requested: read write" in text and "code_challenge_method=S256" in text
-    assert "redirect_uri=http%3A%2F%2F127.0.0.1%3A" in text and f"Connected TASKS_TOKEN for {auth_server.url}" in text
+    assert (
+        "redirect_uri=http%3A%2F%2F127.0.0.1%3A" in text
+        and f"Connected TASKS_TOKEN for {auth_server.url}" in text
+    )
     authorize = next(line for line in auth_server.log if line.startswith("GET /authorize"))
     assert "code_challenge=" in authorize and "state=" in authorize
     exchange = next(line for line in auth_server.log if line.startswith("POST /token"))
@@ -60,7 +63,8 @@ def _calls(pack_dir: Path, n: int) -> list[dict[str, object]]:
 
 
 def test_refresh_before_expiry_rotates_and_saves_the_new_refresh_token(
-        pack_dir: Path, auth_server: TestAuthServer) -> None:
+    pack_dir: Path, auth_server: TestAuthServer
+) -> None:
     auth_server.lifetime = 30  # inside the refresh margin: due at once
     assert connect(pack_dir)[0] == 0
     first = parse_token_set(stored()[auth_server.url]["TASKS_TOKEN"])
@@ -136,7 +140,9 @@ def test_state_mismatch_is_refused(pack_dir: Path, auth_server: TestAuthServer) 
     assert not Path(os.environ["PACKC_CREDENTIALS_FILE"]).exists()
 
 
-def test_a_redirect_that_never_comes_and_a_refused_loopback(pack_dir: Path, auth_server: TestAuthServer) -> None:
+def test_a_redirect_that_never_comes_and_a_refused_loopback(
+    pack_dir: Path, auth_server: TestAuthServer
+) -> None:
     code, text = connect(pack_dir, browser=lambda url: True, timeout=0.5)
     assert code == 5 and "No redirect came back" in text and "--device" in text and "--port" in text
     auth_server.allow_loopback = False  # the provider shows an error page instead of redirecting
@@ -144,7 +150,9 @@ def test_a_redirect_that_never_comes_and_a_refused_loopback(pack_dir: Path, auth
     assert code == 5 and "redirect URI is not allowed" in text
 
 
-def test_missing_client_id_names_the_flag_and_the_variable(pack_dir: Path, auth_server: TestAuthServer) -> None:
+def test_missing_client_id_names_the_flag_and_the_variable(
+    pack_dir: Path, auth_server: TestAuthServer
+) -> None:
     out = io.StringIO()
     code = connect_main(pack_dir, stdout=out, oauth=OAuthOptions(device=True), browser=person())
     assert code == 2 and "--client-id" in out.getvalue() and "TASKS_CLIENT_ID" in out.getvalue()
@@ -175,17 +183,22 @@ def test_calls_and_refresh_never_import_authlib(pack_dir: Path, auth_server: Tes
 
     auth_server.lifetime = 30  # the call below refreshes
     assert connect(pack_dir)[0] == 0
-    probe = ("import sys, json; from packc_runtime import load_pack\n"
-             f"pack = load_pack({str(pack_dir)!r})\n"
-             "verb = next(v for v in sorted(pack.verbs) if not pack.is_write(v))\n"
-             "print(json.dumps([pack.call(verb, {})['ok'], 'authlib' in sys.modules]))")
-    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, env=os.environ)
+    probe = (
+        "import sys, json; from packc_runtime import load_pack\n"
+        f"pack = load_pack({str(pack_dir)!r})\n"
+        "verb = next(v for v in sorted(pack.verbs) if not pack.is_write(v))\n"
+        "print(json.dumps([pack.call(verb, {})['ok'], 'authlib' in sys.modules]))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, env=os.environ
+    )
     assert json.loads(done.stdout) == [True, False], done.stderr
     assert auth_server.refresh_requests == 1
 
 
 def test_the_client_id_from_the_environment_and_packs_never_carry_secrets(
-        pack_dir: Path, auth_server: TestAuthServer, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    pack_dir: Path, auth_server: TestAuthServer, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     """``<PREFIX>_CLIENT_ID`` (and ``_CLIENT_SECRET``) come from the environment; compiling the document
     again, or the pack itself, with them set and a token stored, writes none of them into a pack."""
     from oauth_server import CLIENT_ID
@@ -193,10 +206,15 @@ def test_the_client_id_from_the_environment_and_packs_never_carry_secrets(
     from packc import compile as compile_api
 
     harness = (pack_dir / "HARNESS.md").read_text("utf-8")  # the person is told how to sign in
-    assert "`TASKS_TOKEN`: OAuth2 access token for scheme 'oauth' (oauth2): a person signs in with connect --client-id ID" in harness
+    assert (
+        "`TASKS_TOKEN`: OAuth2 access token for scheme 'oauth' (oauth2): a person signs in with connect --client-id ID"
+        in harness
+    )
     monkeypatch.setenv("TASKS_CLIENT_ID", CLIENT_ID)
     out = io.StringIO()
-    assert connect_main(pack_dir, stdout=out, oauth=OAuthOptions(timeout=10.0), browser=person()) == 0, out.getvalue()
+    assert connect_main(pack_dir, stdout=out, oauth=OAuthOptions(timeout=10.0), browser=person()) == 0, (
+        out.getvalue()
+    )
     assert "Connected TASKS_TOKEN" in out.getvalue()
     monkeypatch.setenv("TASKS_CLIENT_SECRET", "s3cret-not-for-packs")  # (the test's public client has none)
     again = compile_api(pack_dir / "surface.json", tmp_path / "again").packs[0].directory
@@ -210,7 +228,9 @@ def test_the_client_id_from_the_environment_and_packs_never_carry_secrets(
                 assert not [s for s in secrets if s in text], path
 
 
-def test_another_process_rotated_the_refresh_token_meanwhile(pack_dir: Path, auth_server: TestAuthServer) -> None:
+def test_another_process_rotated_the_refresh_token_meanwhile(
+    pack_dir: Path, auth_server: TestAuthServer
+) -> None:
     """Two processes share the stored token set: the one that refreshes second finds its refresh token
     rotated away (invalid_grant), reads the set the other saved and uses it instead of failing."""
     assert connect(pack_dir)[0] == 0

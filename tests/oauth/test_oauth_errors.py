@@ -23,8 +23,9 @@ from packc_runtime.oauth_cli import OAuthOptions
 pytestmark = pytest.mark.e2e
 
 
-def test_the_scopes_the_verbs_need_are_printed_before_the_browser_opens(pack_dir: Path,
-                                                                         auth_server: TestAuthServer) -> None:
+def test_the_scopes_the_verbs_need_are_printed_before_the_browser_opens(
+    pack_dir: Path, auth_server: TestAuthServer
+) -> None:
     out = io.StringIO()
     seen_then: list[str] = []
     follow = person()
@@ -33,9 +34,13 @@ def test_the_scopes_the_verbs_need_are_printed_before_the_browser_opens(pack_dir
         seen_then.append(out.getvalue())  # what the terminal showed when the browser opened
         return follow(url)
 
-    code = connect_main(pack_dir, stdout=out, oauth=OAuthOptions(client_id=CLIENT_ID, timeout=10.0), browser=browser)
+    code = connect_main(
+        pack_dir, stdout=out, oauth=OAuthOptions(client_id=CLIENT_ID, timeout=10.0), browser=browser
+    )
     assert code == 0, out.getvalue()
-    assert "Scopes requested: read write\n" in seen_then[0]  # getMe needs read, updateMe read+write; not admin
+    assert (
+        "Scopes requested: read write\n" in seen_then[0]
+    )  # getMe needs read, updateMe read+write; not admin
     assert f"tokens come from {auth_server.url}/token" in seen_then[0]
     authorize = next(line for line in auth_server.log if line.startswith("GET /authorize"))
     assert "scope=read+write" in authorize or "scope=read%20write" in authorize
@@ -43,11 +48,14 @@ def test_the_scopes_the_verbs_need_are_printed_before_the_browser_opens(pack_dir
 
 def _redirect_error(description: str) -> Callable[[str], str]:
     """The provider redirects back with an error instead of a code (same state)."""
+
     def tamper(location: str) -> str:
         parts = urlsplit(location)
         state = dict(parse_qsl(parts.query))["state"]
-        return parts._replace(query=urlencode({"error": "invalid_request", "error_description": description,
-                                               "state": state})).geturl()
+        return parts._replace(
+            query=urlencode({"error": "invalid_request", "error_description": description, "state": state})
+        ).geturl()
+
     return tamper
 
 
@@ -87,7 +95,10 @@ def _setup(case: str, server: TestAuthServer) -> dict[str, Any]:
 # case -> (reason, words the message must hold: what to do)
 CASES: dict[str, tuple[str, tuple[str, ...]]] = {
     "timeout": ("timeout", ("No redirect came back", "--port", "--device", "--timeout")),
-    "loopback_page": ("timeout", ("redirect URI is not allowed", "http://127.0.0.1:PORT/callback", "--device")),
+    "loopback_page": (
+        "timeout",
+        ("redirect URI is not allowed", "http://127.0.0.1:PORT/callback", "--device"),
+    ),
     "unknown_client_page": ("timeout", ("client is unknown", "--client-id", "'not-registered'")),
     "access_denied": ("access_denied", ("declined", "nothing was stored", "approve")),
     "loopback_refused": ("loopback_refused", ("loopback redirect", "--port PORT", "--device")),
@@ -100,10 +111,12 @@ CASES: dict[str, tuple[str, tuple[str, ...]]] = {
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
-def test_each_failure_has_a_reason_and_says_what_to_do(case: str, pack_dir: Path, auth_server: TestAuthServer) -> None:
+def test_each_failure_has_a_reason_and_says_what_to_do(
+    case: str, pack_dir: Path, auth_server: TestAuthServer
+) -> None:
     reason, words = CASES[case]
     code, text = connect(pack_dir, as_json=True, **_setup(case, auth_server))
-    envelope = json.loads(text[text.index('{"error"') if '{"error"' in text else text.index("{\n"):])
+    envelope = json.loads(text[text.index('{"error"') if '{"error"' in text else text.index("{\n") :])
     assert code == 5, text
     assert envelope["ok"] is False and envelope["error"]["code"] == "oauth_failed"
     assert envelope["error"]["reason"] == reason, envelope
@@ -117,12 +130,17 @@ def _cli(*words: str) -> list[str]:
 
 
 @pytest.mark.parametrize("command", ["packc", "pack"])
-def test_connect_signs_in_from_the_command_line(command: str, pack_dir: Path, auth_server: TestAuthServer) -> None:
+def test_connect_signs_in_from_the_command_line(
+    command: str, pack_dir: Path, auth_server: TestAuthServer
+) -> None:
     """``packc connect PACK --no-browser`` and ``bin/tasks connect --no-browser``: the person copies the
     printed URL into a browser."""
     words = ["--client-id", CLIENT_ID, "--no-browser", "--timeout", "30"]
-    argv = (_cli("connect", str(pack_dir), *words) if command == "packc"
-            else [sys.executable, str(pack_dir / "bin" / "tasks"), "connect", *words])
+    argv = (
+        _cli("connect", str(pack_dir), *words)
+        if command == "packc"
+        else [sys.executable, str(pack_dir / "bin" / "tasks"), "connect", *words]
+    )
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=os.environ)
     assert proc.stdout is not None
     printed = []
@@ -141,22 +159,34 @@ def test_connect_signs_in_from_the_command_line(command: str, pack_dir: Path, au
 
 
 @pytest.mark.parametrize("command", ["packc", "pack"])
-def test_a_failure_on_the_command_line_is_a_message_not_a_traceback(command: str, pack_dir: Path,
-                                                                     auth_server: TestAuthServer) -> None:
+def test_a_failure_on_the_command_line_is_a_message_not_a_traceback(
+    command: str, pack_dir: Path, auth_server: TestAuthServer
+) -> None:
     words = ["connect", "--client-id", CLIENT_ID, "--no-browser", "--timeout", "0.5"]
-    argv = (_cli("connect", str(pack_dir), *words[1:]) if command == "packc"
-            else [sys.executable, str(pack_dir / "bin" / "tasks"), *words])
+    argv = (
+        _cli("connect", str(pack_dir), *words[1:])
+        if command == "packc"
+        else [sys.executable, str(pack_dir / "bin" / "tasks"), *words]
+    )
     done = subprocess.run(argv, capture_output=True, text=True, timeout=60, env=os.environ)
     assert done.returncode == 5, done.stdout + done.stderr
     assert "error oauth_failed (timeout): No redirect came back" in done.stdout
     assert "Traceback" not in done.stdout + done.stderr
-    bad = subprocess.run(_cli("connect", str(pack_dir), "--port", "http"), capture_output=True, text=True,
-                         timeout=60, env=os.environ)
-    assert bad.returncode == 2 and "--port takes a port number" in bad.stdout and "Traceback" not in bad.stderr
+    bad = subprocess.run(
+        _cli("connect", str(pack_dir), "--port", "http"),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=os.environ,
+    )
+    assert (
+        bad.returncode == 2 and "--port takes a port number" in bad.stdout and "Traceback" not in bad.stderr
+    )
 
 
-def test_device_without_an_endpoint_is_said_before_anything_is_sent(compile_doc: Callable[..., Path],
-                                                                    auth_server: TestAuthServer) -> None:
+def test_device_without_an_endpoint_is_said_before_anything_is_sent(
+    compile_doc: Callable[..., Path], auth_server: TestAuthServer
+) -> None:
     code, text = connect(compile_doc(document(auth_server.url)), device=True)  # no device endpoint anywhere
     assert code == 5 and "error oauth_failed (no_device_endpoint)" in text and "--device-url URL" in text
     assert "Signing in" not in text and not auth_server.log

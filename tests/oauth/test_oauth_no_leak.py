@@ -17,13 +17,22 @@ from packc_runtime.cli import pack_main
 
 pytestmark = pytest.mark.e2e
 # The test's authorization server logs what it issues (authlib's server side, werkzeug): not packc's logs.
-SERVER = ("werkzeug", "authlib.oauth2.rfc6749.grants", "authlib.oauth2.rfc6749.authenticate_client",
-          "authlib.oauth2.rfc6749.authorization_server", "authlib.oauth2.rfc8628", "authlib.oauth2.rfc7636")
+SERVER = (
+    "werkzeug",
+    "authlib.oauth2.rfc6749.grants",
+    "authlib.oauth2.rfc6749.authenticate_client",
+    "authlib.oauth2.rfc6749.authorization_server",
+    "authlib.oauth2.rfc8628",
+    "authlib.oauth2.rfc7636",
+)
 
 
-def test_no_token_in_output_logs_or_envelopes(pack_dir: Path, auth_server: TestAuthServer,
-                                             caplog: pytest.LogCaptureFixture,
-                                             capfd: pytest.CaptureFixture[str]) -> None:
+def test_no_token_in_output_logs_or_envelopes(
+    pack_dir: Path,
+    auth_server: TestAuthServer,
+    caplog: pytest.LogCaptureFixture,
+    capfd: pytest.CaptureFixture[str],
+) -> None:
     caplog.set_level(logging.DEBUG)  # the root logger: every library's debug records reach the capture
     for name in ("httpx", "httpcore", "authlib", "packc_runtime"):
         caplog.set_level(logging.DEBUG, logger=name)
@@ -57,7 +66,9 @@ def test_no_token_in_output_logs_or_envelopes(pack_dir: Path, auth_server: TestA
         seen.append(text)
     captured = capfd.readouterr()
     seen.extend([captured.out, captured.err])
-    records = [f"{r.name} {r.getMessage()} {r.args!r}" for r in caplog.records if not r.name.startswith(SERVER)]
+    records = [
+        f"{r.name} {r.getMessage()} {r.args!r}" for r in caplog.records if not r.name.startswith(SERVER)
+    ]
     seen.extend(records)
 
     secrets = auth_server.issued

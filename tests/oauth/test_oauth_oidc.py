@@ -18,8 +18,9 @@ from packc_runtime.oauth_tokens import parse_token_set
 pytestmark = pytest.mark.e2e
 
 
-def test_discovery_gives_the_endpoints_and_the_code_flow_signs_in(oidc_pack_dir: Path,
-                                                                  auth_server: TestAuthServer) -> None:
+def test_discovery_gives_the_endpoints_and_the_code_flow_signs_in(
+    oidc_pack_dir: Path, auth_server: TestAuthServer
+) -> None:
     code, text = connect(oidc_pack_dir)
     assert code == 0, text
     assert auth_server.log[0].startswith("GET /.well-known/openid-configuration")
@@ -39,7 +40,8 @@ def test_discovery_gives_the_device_endpoint(oidc_pack_dir: Path, auth_server: T
 
 
 def test_endpoints_on_another_origin_bind_the_tokens_to_it_and_logout_removes_both(
-        oidc_pack_dir: Path, auth_server: TestAuthServer) -> None:
+    oidc_pack_dir: Path, auth_server: TestAuthServer
+) -> None:
     """The token endpoint named by discovery is shown before sign-in and recorded; refreshes go there."""
     other = TestAuthServer()
     with running(other):
@@ -61,20 +63,25 @@ def test_endpoints_on_another_origin_bind_the_tokens_to_it_and_logout_removes_bo
 
 def _json_connect(pack_dir: Path, **options: Any) -> tuple[int, dict[str, Any]]:
     code, text = connect(pack_dir, as_json=True, **options)
-    return code, json.loads(text[text.index("{"):])
+    return code, json.loads(text[text.index("{") :])
 
 
-def test_an_unreadable_discovery_document_is_said_plainly(compile_doc: Callable[..., Path],
-                                                         auth_server: TestAuthServer) -> None:
+def test_an_unreadable_discovery_document_is_said_plainly(
+    compile_doc: Callable[..., Path], auth_server: TestAuthServer
+) -> None:
     doc = document(auth_server.url, oidc=True)
     doc["components"]["securitySchemes"]["oauth"]["openIdConnectUrl"] = f"{auth_server.url}/missing"
     code, envelope = _json_connect(compile_doc(doc))
     assert code == 5 and envelope["error"]["reason"] == "discovery_failed"
-    assert "HTTP 404" in envelope["error"]["message"] and f"{auth_server.url}/missing" in envelope["error"]["message"]
+    assert (
+        "HTTP 404" in envelope["error"]["message"]
+        and f"{auth_server.url}/missing" in envelope["error"]["message"]
+    )
 
 
 def test_an_endpoint_that_is_not_https_is_refused_before_anything_is_sent(
-        oidc_pack_dir: Path, auth_server: TestAuthServer) -> None:
+    oidc_pack_dir: Path, auth_server: TestAuthServer
+) -> None:
     auth_server.endpoint_host = "http://tokens.example.com"  # plain http off loopback
     opened: list[str] = []
     out = io.StringIO()
@@ -83,7 +90,11 @@ def test_an_endpoint_that_is_not_https_is_refused_before_anything_is_sent(
     from packc_runtime.cli import connect_main
     from packc_runtime.oauth_cli import OAuthOptions
 
-    code = connect_main(oidc_pack_dir, stdout=out, oauth=OAuthOptions(client_id=CLIENT_ID, timeout=5.0),
-                        browser=lambda url: bool(opened.append(url)) or True)
+    code = connect_main(
+        oidc_pack_dir,
+        stdout=out,
+        oauth=OAuthOptions(client_id=CLIENT_ID, timeout=5.0),
+        browser=lambda url: bool(opened.append(url)) or True,
+    )
     assert code == 5 and "error oauth_failed (insecure_endpoint)" in out.getvalue()
     assert "http://tokens.example.com/token" in out.getvalue() and not opened

@@ -20,11 +20,22 @@ def _reference(value: Any) -> str:
     return json.dumps(value, indent=2, ensure_ascii=False)
 
 
-_scalars = (st.none() | st.booleans() | st.integers() | st.integers(min_value=2**64, max_value=2**80)
-            | st.floats(allow_nan=True, allow_infinity=True) | st.text())
+_scalars = (
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.integers(min_value=2**64, max_value=2**80)
+    | st.floats(allow_nan=True, allow_infinity=True)
+    | st.text()
+)
 _keys = st.text(max_size=8) | st.integers() | st.floats(allow_nan=False) | st.booleans() | st.none()
-_values = st.recursive(_scalars, lambda inner: st.lists(inner, max_size=4) | st.tuples(inner, inner)
-                       | st.dictionaries(_keys, inner, max_size=4), max_leaves=30)
+_values = st.recursive(
+    _scalars,
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.tuples(inner, inner) | st.dictionaries(_keys, inner, max_size=4)
+    ),
+    max_leaves=30,
+)
 
 
 @settings(max_examples=300, deadline=None)
@@ -40,7 +51,7 @@ def test_golden_pack_files_are_written_byte_for_byte(path: Path) -> None:
 
 
 def test_control_and_non_ascii_characters() -> None:
-    value = {"a\u2028b": ["\x00\x1f\"\\/", "é中😀", "\ud800"], "": {}, "e": [], "n": [[], {}, [[{}]]]}
+    value = {"a\u2028b": ['\x00\x1f"\\/', "é中😀", "\ud800"], "": {}, "e": [], "n": [[], {}, [[{}]]]}
     assert dumps_indented(value) == _reference(value)
 
 

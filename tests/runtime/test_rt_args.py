@@ -14,11 +14,19 @@ from packc_runtime.args import coerce_cli_value, validate_args
 from packc_runtime.errors import InvalidArgument, MissingArgument, UnknownArgument
 from servers import PACKS
 
-SCHEMA = {"type": "object", "properties": {
-    "id": {"type": "string", "minLength": 1}, "n": {"type": "integer", "minimum": 1, "maximum": 10},
-    "mode": {"type": "string", "enum": ["a", "b"]}, "tags": {"type": "array", "items": {"type": "string"}},
-    "ratio": {"type": "number"}, "on": {"type": "boolean"}, "code": {"type": "string", "pattern": "^[A-Z]{2}$"}},
-    "required": ["id"]}
+SCHEMA = {
+    "type": "object",
+    "properties": {
+        "id": {"type": "string", "minLength": 1},
+        "n": {"type": "integer", "minimum": 1, "maximum": 10},
+        "mode": {"type": "string", "enum": ["a", "b"]},
+        "tags": {"type": "array", "items": {"type": "string"}},
+        "ratio": {"type": "number"},
+        "on": {"type": "boolean"},
+        "code": {"type": "string", "pattern": "^[A-Z]{2}$"},
+    },
+    "required": ["id"],
+}
 
 
 def test_valid_args_pass_unchanged() -> None:
@@ -32,20 +40,23 @@ def test_each_unknown_missing_and_invalid_argument_is_named() -> None:
     error = info.value
     assert error.details["unknown"] == ["yy", "zz"]
     assert error.details["missing"] == ["id"]
-    assert error.details["invalid"] == [{"argument": "n", "message": '"three" is not of type \'integer\''}]
+    assert error.details["invalid"] == [{"argument": "n", "message": "\"three\" is not of type 'integer'"}]
     assert "yy, zz" in error.message and "id" in error.message and error.exit_code == 2
 
 
-@pytest.mark.parametrize("args, fragment", [
-    ({"id": "x", "n": 0}, "less than the minimum"),
-    ({"id": "x", "n": 11}, "greater than the maximum"),
-    ({"id": "x", "n": True}, "not of type"),
-    ({"id": "x", "mode": "c"}, "is not one of"),
-    ({"id": "x", "tags": ["a", 1]}, "item 1"),
-    ({"id": "x", "code": "fr"}, "does not match"),
-    ({"id": ""}, "shorter than"),
-    ({"id": "x", "ratio": "1.5"}, "not of type"),
-])
+@pytest.mark.parametrize(
+    "args, fragment",
+    [
+        ({"id": "x", "n": 0}, "less than the minimum"),
+        ({"id": "x", "n": 11}, "greater than the maximum"),
+        ({"id": "x", "n": True}, "not of type"),
+        ({"id": "x", "mode": "c"}, "is not one of"),
+        ({"id": "x", "tags": ["a", 1]}, "item 1"),
+        ({"id": "x", "code": "fr"}, "does not match"),
+        ({"id": ""}, "shorter than"),
+        ({"id": "x", "ratio": "1.5"}, "not of type"),
+    ],
+)
 def test_invalid_values(args: dict[str, Any], fragment: str) -> None:
     with pytest.raises(InvalidArgument, match=fragment):
         validate_args("v", SCHEMA, args)
@@ -57,8 +68,11 @@ def test_missing_only() -> None:
 
 
 def test_schemas_beyond_the_subset_use_jsonschema_with_defs() -> None:
-    schema = {"type": "object", "$defs": {"P": {"type": "object", "required": ["x"]}},
-              "properties": {"p": {"$ref": "#/$defs/P"}, "o": {"oneOf": [{"type": "string"}, {"type": "integer"}]}}}
+    schema = {
+        "type": "object",
+        "$defs": {"P": {"type": "object", "required": ["x"]}},
+        "properties": {"p": {"$ref": "#/$defs/P"}, "o": {"oneOf": [{"type": "string"}, {"type": "integer"}]}},
+    }
     assert validate_args("v", schema, {"p": {"x": 1}, "o": 3})
     with pytest.raises(InvalidArgument) as info:
         validate_args("v", schema, {"p": {}, "o": 1.5})
@@ -97,8 +111,11 @@ def test_unconfirmed_write_returns_the_filled_preview_leaving_unset_optionals_ou
     with load_pack(PACKS / "echo", transport=transport) as pack:
         envelope = pack.call("items.create", {"name": "lamp", "tags": ["a", "b"]}, server="http://x.test")
     assert envelope["error"]["code"] == "not_confirmed" and envelope["status"] is None
-    assert envelope["error"]["preview"] == {"kind": "record", "title": "Create lamp",
-                                            "fields": {"name": "lamp", "tags": '["a", "b"]'}}
+    assert envelope["error"]["preview"] == {
+        "kind": "record",
+        "title": "Create lamp",
+        "fields": {"name": "lamp", "tags": '["a", "b"]'},
+    }
     assert seen == []
 
 
@@ -112,11 +129,25 @@ def test_non_object_args_are_an_envelope_not_a_traceback() -> None:
 def test_a_preview_title_with_an_unset_optional_leaves_no_gap() -> None:
     from packc_runtime.results import preview_card
 
-    verb = {"preview": {"kind": "payment", "title": "Refund {{amount}} {{currency}} on charge {{charge}}",
-                        "fields": {"amount": "{{amount}}", "currency": "{{currency}}", "charge": "{{charge}}",
-                                   "memo": "EUR {{amount}}", "fixed": "EUR"}}}
+    verb = {
+        "preview": {
+            "kind": "payment",
+            "title": "Refund {{amount}} {{currency}} on charge {{charge}}",
+            "fields": {
+                "amount": "{{amount}}",
+                "currency": "{{currency}}",
+                "charge": "{{charge}}",
+                "memo": "EUR {{amount}}",
+                "fixed": "EUR",
+            },
+        }
+    }
     card = preview_card("charges.refunds.create", verb, {"charge": "ch_1"})
-    assert card == {"kind": "payment", "title": "Refund on charge ch_1", "fields": {"charge": "ch_1", "fixed": "EUR"}}
+    assert card == {
+        "kind": "payment",
+        "title": "Refund on charge ch_1",
+        "fields": {"charge": "ch_1", "fixed": "EUR"},
+    }
     full = preview_card("charges.refunds.create", verb, {"charge": "ch_1", "amount": 500, "currency": "usd"})
     assert full["title"] == "Refund 500 usd on charge ch_1" and full["fields"]["memo"] == "EUR 500"
 
@@ -124,27 +155,48 @@ def test_a_preview_title_with_an_unset_optional_leaves_no_gap() -> None:
 def test_an_amount_in_the_smallest_unit_reads_as_money_and_shows_what_is_sent() -> None:
     from packc_runtime.results import preview_card
 
-    verb = {"preview": {"kind": "payment", "title": "Refund {{amount}} {{currency}} on {{charge}}",
-                        "fields": {"amount": "{{amount}}", "currency": "{{currency}}", "charge": "{{charge}}",
-                                   "payment_intent": "{{payment_intent}}"}}}
+    verb = {
+        "preview": {
+            "kind": "payment",
+            "title": "Refund {{amount}} {{currency}} on {{charge}}",
+            "fields": {
+                "amount": "{{amount}}",
+                "currency": "{{currency}}",
+                "charge": "{{charge}}",
+                "payment_intent": "{{payment_intent}}",
+            },
+        }
+    }
     amounts = {"amount": "currency"}
-    card = preview_card("refunds.create", verb, {"payment_intent": "pi_1", "amount": 500, "currency": "usd"}, amounts)
+    card = preview_card(
+        "refunds.create", verb, {"payment_intent": "pi_1", "amount": 500, "currency": "usd"}, amounts
+    )
     # No charge: the title drops "on" with it, and the payment intent is in the fields.
-    assert card == {"kind": "payment", "title": "Refund 5.00 USD", "fields": {
-        "amount": "5.00", "currency": "USD", "payment_intent": "pi_1", "amount as sent": "500"}}
-    assert preview_card("r", verb, {"charge": "ch_1", "amount": 500, "currency": "jpy"}, amounts)["title"] == \
-        "Refund 500 JPY on ch_1"
-    assert preview_card("r", verb, {"charge": "ch_1", "amount": 5000, "currency": "KWD"}, amounts)["title"] == \
-        "Refund 5.000 KWD on ch_1"
+    assert card == {
+        "kind": "payment",
+        "title": "Refund 5.00 USD",
+        "fields": {"amount": "5.00", "currency": "USD", "payment_intent": "pi_1", "amount as sent": "500"},
+    }
+    assert (
+        preview_card("r", verb, {"charge": "ch_1", "amount": 500, "currency": "jpy"}, amounts)["title"]
+        == "Refund 500 JPY on ch_1"
+    )
+    assert (
+        preview_card("r", verb, {"charge": "ch_1", "amount": 5000, "currency": "KWD"}, amounts)["title"]
+        == "Refund 5.000 KWD on ch_1"
+    )
     assert preview_card("r", verb, {"amount": 500}, amounts)["title"] == "Refund 500 (smallest currency unit)"
     # Not a whole number, or not a currency code: shown as given.
     assert preview_card("r", verb, {"amount": "5", "currency": "usd"}, amounts)["title"] == "Refund 5 usd"
-    assert preview_card("r", verb, {"amount": True, "currency": "dollars"}, amounts)["title"] == "Refund true dollars"
+    assert (
+        preview_card("r", verb, {"amount": True, "currency": "dollars"}, amounts)["title"]
+        == "Refund true dollars"
+    )
     # Without the binding's amounts, nothing is read into the value.
     assert preview_card("r", verb, {"amount": 500, "currency": "usd"})["title"] == "Refund 500 usd"
 
 
-@given(st.integers(min_value=-10**30, max_value=10**30), st.text(max_size=6))
+@given(st.integers(min_value=-(10**30), max_value=10**30), st.text(max_size=6))
 def test_money_args_keep_the_value_sent_and_never_fail(value: int, currency: str) -> None:
     from decimal import Decimal
 
@@ -164,8 +216,20 @@ def test_a_binding_amounts_must_name_its_own_arguments() -> None:
     from packc_runtime.openapi import read_operations
 
     def doc(amounts: object) -> dict[str, object]:
-        return {"openapi": "3.0.3", "paths": {"/r": {"post": {"x-packc-binding": {
-            "verb": "r.create", "args": {"amount": {"in": "query", "name": "amount"}}, "amounts": amounts}}}}}
+        return {
+            "openapi": "3.0.3",
+            "paths": {
+                "/r": {
+                    "post": {
+                        "x-packc-binding": {
+                            "verb": "r.create",
+                            "args": {"amount": {"in": "query", "name": "amount"}},
+                            "amounts": amounts,
+                        }
+                    }
+                }
+            },
+        }
 
     assert read_operations(doc({"amount": ""}))["r.create"].amounts == {"amount": ""}
     for bad in (["amount"], {"amount": "currency"}, {"total": ""}, {"amount": 3}):
@@ -176,13 +240,26 @@ def test_a_binding_amounts_must_name_its_own_arguments() -> None:
 def test_a_money_object_reads_as_money_and_shows_what_is_sent() -> None:
     from packc_runtime.results import preview_card
 
-    verb = {"preview": {"kind": "payment", "title": "Pay {{amount_money}}", "fields": {"amount": "{{amount_money}}"}}}
+    verb = {
+        "preview": {
+            "kind": "payment",
+            "title": "Pay {{amount_money}}",
+            "fields": {"amount": "{{amount_money}}"},
+        }
+    }
     objects = {"amount_money": {"amount": "amount", "currency": "currency"}}
-    card = preview_card("payments.create", verb, {"amount_money": {"amount": 1050, "currency": "usd"}}, None, objects)
-    assert card == {"kind": "payment", "title": "Pay 10.50 USD", "fields": {
-        "amount": "10.50 USD", "amount_money as sent": '{"amount": 1050, "currency": "usd"}'}}
-    assert preview_card("p", verb, {"amount_money": {"amount": 1050}}, None, objects)["title"] == \
-        "Pay 1050 (smallest currency unit)"
+    card = preview_card(
+        "payments.create", verb, {"amount_money": {"amount": 1050, "currency": "usd"}}, None, objects
+    )
+    assert card == {
+        "kind": "payment",
+        "title": "Pay 10.50 USD",
+        "fields": {"amount": "10.50 USD", "amount_money as sent": '{"amount": 1050, "currency": "usd"}'},
+    }
+    assert (
+        preview_card("p", verb, {"amount_money": {"amount": 1050}}, None, objects)["title"]
+        == "Pay 1050 (smallest currency unit)"
+    )
     assert preview_card("p", verb, {"amount_money": "lots"}, None, objects)["title"] == "Pay lots"
 
 
@@ -191,13 +268,29 @@ def test_a_binding_money_objects_must_name_amount_and_currency_keys() -> None:
     from packc_runtime.openapi import read_operations
 
     def doc(money: object) -> dict[str, object]:
-        return {"openapi": "3.0.3", "paths": {"/p": {"post": {"x-packc-binding": {
-            "verb": "p.create", "args": {"amount_money": {"in": "body", "name": "amount_money"}},
-            "moneyObjects": money}}}}}
+        return {
+            "openapi": "3.0.3",
+            "paths": {
+                "/p": {
+                    "post": {
+                        "x-packc-binding": {
+                            "verb": "p.create",
+                            "args": {"amount_money": {"in": "body", "name": "amount_money"}},
+                            "moneyObjects": money,
+                        }
+                    }
+                }
+            },
+        }
 
     ok = {"amount_money": {"amount": "amount", "currency": "currency"}}
     assert read_operations(doc(ok))["p.create"].money_objects == ok
-    for bad in ({"other": ok["amount_money"]}, {"amount_money": {"amount": "amount"}}, {"amount_money": "x"}, []):
+    for bad in (
+        {"other": ok["amount_money"]},
+        {"amount_money": {"amount": "amount"}},
+        {"amount_money": "x"},
+        [],
+    ):
         with pytest.raises(InvalidPack, match="moneyObjects"):
             read_operations(doc(bad))
 
@@ -207,11 +300,17 @@ def test_a_whole_email_argument_shows_who_it_goes_to() -> None:
 
     from packc_runtime.results import email_headers, preview_card
 
-    raw = base64.urlsafe_b64encode(b"To: boss@corp.com\r\nCc: hr@corp.com\r\nSubject: =?utf-8?q?I_quit?=\r\n\r\nBye")
+    raw = base64.urlsafe_b64encode(
+        b"To: boss@corp.com\r\nCc: hr@corp.com\r\nSubject: =?utf-8?q?I_quit?=\r\n\r\nBye"
+    )
     verb = {"preview": {"kind": "message", "title": "Send message", "fields": {"message": "{{raw}}"}}}
     card = preview_card("users.messages.send", verb, {"raw": raw.decode().rstrip("=")}, mime=["raw"])
-    assert card["fields"] == {"message": "an email of 94 characters (base64)", "email to": "boss@corp.com",
-                              "email cc": "hr@corp.com", "email subject": "I quit"}
+    assert card["fields"] == {
+        "message": "an email of 94 characters (base64)",
+        "email to": "boss@corp.com",
+        "email cc": "hr@corp.com",
+        "email subject": "I quit",
+    }
     assert email_headers("") is None and email_headers(5) is None
     # Not an email: shown as given, nothing read into it.
     assert preview_card("s", verb, {"raw": "hello"}, mime=["raw"])["fields"] == {"message": "hello"}
@@ -225,8 +324,9 @@ def test_email_headers_never_fail_and_read_one_line_each(text: str) -> None:
 
     for value in (text, base64.urlsafe_b64encode(text.encode("utf-8", "surrogatepass")).decode()):
         headers = email_headers(value)
-        assert headers is None or all(isinstance(v, str) and "\n" not in v and "\r" not in v
-                                      for v in headers.values())
+        assert headers is None or all(
+            isinstance(v, str) and "\n" not in v and "\r" not in v for v in headers.values()
+        )
 
 
 def test_a_binding_mime_must_list_its_arguments() -> None:
@@ -234,8 +334,20 @@ def test_a_binding_mime_must_list_its_arguments() -> None:
     from packc_runtime.openapi import read_operations
 
     def doc(mime: object) -> dict[str, object]:
-        return {"openapi": "3.0.3", "paths": {"/m": {"post": {"x-packc-binding": {
-            "verb": "m.send", "args": {"raw": {"in": "body", "name": "raw"}}, "mime": mime}}}}}
+        return {
+            "openapi": "3.0.3",
+            "paths": {
+                "/m": {
+                    "post": {
+                        "x-packc-binding": {
+                            "verb": "m.send",
+                            "args": {"raw": {"in": "body", "name": "raw"}},
+                            "mime": mime,
+                        }
+                    }
+                }
+            },
+        }
 
     assert read_operations(doc(["raw"]))["m.send"].mime == ("raw",)
     for bad in (["other"], "raw", [1]):

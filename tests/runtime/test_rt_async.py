@@ -22,7 +22,9 @@ def test_acall_retries_and_reuses_one_async_pool() -> None:
 
     def handler(request: httpx.Request) -> httpx.Response:
         hits.append(request.method)
-        return httpx.Response(503 if len(hits) % 3 else 200, json={"n": len(hits)}, headers={"Retry-After": "0"})
+        return httpx.Response(
+            503 if len(hits) % 3 else 200, json={"n": len(hits)}, headers={"Retry-After": "0"}
+        )
 
     async def main() -> tuple[list[dict[str, Any]], bool]:
         async with load_pack(PACKS / "flaky", transport=httpx.MockTransport(handler), limits=FAST) as pack:
@@ -61,14 +63,24 @@ def test_acall_unconfirmed_write_sends_nothing_and_sync_only_transport_falls_bac
 def test_acall_end_to_end_oauth_redirect_and_deadline(echo_server: Server, other_server: Server) -> None:
     app, url = echo_server
     other_app, other_url = other_server
-    env = {"AUTHZ_CLIENT_ID": CLIENT_ID, "AUTHZ_CLIENT_SECRET": CLIENT_SECRET, "AUTHZ_BEARER_TOKEN": "bt-async-1",
-           "AUTHZ_KEY_HEADER_API_KEY": "hk-async-2", "AUTHZ_KEY_QUERY_API_KEY": "qk-async-3",
-           "AUTHZ_KEY_COOKIE_API_KEY": "ck-async-4", "PACKC_TRUSTED_ORIGINS": url}
+    env = {
+        "AUTHZ_CLIENT_ID": CLIENT_ID,
+        "AUTHZ_CLIENT_SECRET": CLIENT_SECRET,
+        "AUTHZ_BEARER_TOKEN": "bt-async-1",
+        "AUTHZ_KEY_HEADER_API_KEY": "hk-async-2",
+        "AUTHZ_KEY_QUERY_API_KEY": "qk-async-3",
+        "AUTHZ_KEY_COOKIE_API_KEY": "ck-async-4",
+        "PACKC_TRUSTED_ORIGINS": url,
+    }
 
     async def main() -> list[dict[str, Any]]:
         async with load_pack(PACKS / "authz", environ=env) as pack:
-            oauth = await asyncio.gather(*(pack.acall("whoami.oauth", {}, server=url + "/api") for _ in range(3)))
-            moved = await pack.acall("redirect.go", {"to": other_url + "/api/echo/async"}, server=url + "/api")
+            oauth = await asyncio.gather(
+                *(pack.acall("whoami.oauth", {}, server=url + "/api") for _ in range(3))
+            )
+            moved = await pack.acall(
+                "redirect.go", {"to": other_url + "/api/echo/async"}, server=url + "/api"
+            )
         async with load_pack(PACKS / "flaky", limits=Limits(timeout=5, deadline=1.2)) as flaky:
             slow = await flaky.acall("slow.trickle", {"n": 20, "interval": 0.3}, server=url + "/api")
         return [*oauth, moved, slow]
@@ -113,7 +125,9 @@ print(len(looked), repr(sys.modules.get("sniffio", "absent")))
 
 
 @pytest.mark.e2e
-def test_acall_does_not_search_for_a_missing_sniffio_on_every_request(echo_server: Server, tmp_path: Any) -> None:
+def test_acall_does_not_search_for_a_missing_sniffio_on_every_request(
+    echo_server: Server, tmp_path: Any
+) -> None:
     # httpcore runs `import sniffio` four times per async request; when it is not installed each was a
     # failed search of sys.path. The async transport records the miss once (the same ImportError).
     import os
@@ -124,9 +138,13 @@ def test_acall_does_not_search_for_a_missing_sniffio_on_every_request(echo_serve
     run = [sys.executable, "-c", _COUNT_SNIFFIO, str(PACKS / "echo"), url + "/api"]
     done = subprocess.run(run, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == ["1", "None"]  # one search when the pool is made (not 4 per call), then "None"
+    assert done.stdout.split() == [
+        "1",
+        "None",
+    ]  # one search when the pool is made (not 4 per call), then "None"
     (tmp_path / "sniffio.py").write_text("def current_async_library():\n    return 'asyncio'\n")
-    present = subprocess.run(run, capture_output=True, text=True, timeout=60,
-                             env={**os.environ, "PYTHONPATH": str(tmp_path)})
+    present = subprocess.run(
+        run, capture_output=True, text=True, timeout=60, env={**os.environ, "PYTHONPATH": str(tmp_path)}
+    )
     assert present.returncode == 0, present.stderr
     assert "<module 'sniffio' from" in present.stdout  # an installed sniffio is used, not hidden

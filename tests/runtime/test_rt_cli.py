@@ -30,8 +30,23 @@ def run_pack(pack: str, argv: list[str]) -> tuple[int, str, str]:
 @pytest.mark.e2e
 def test_pack_cli_positional_flags_and_coercion(echo_server: Server) -> None:
     _, url = echo_server
-    code, out, _ = run_pack("echo", ["items", "get", "42", "--limit", "5", "--tags", "a", "--tags=b", "--verbose",
-                                     "--server", url + "/api", "--json"])
+    code, out, _ = run_pack(
+        "echo",
+        [
+            "items",
+            "get",
+            "42",
+            "--limit",
+            "5",
+            "--tags",
+            "a",
+            "--tags=b",
+            "--verbose",
+            "--server",
+            url + "/api",
+            "--json",
+        ],
+    )
     envelope = json.loads(out)
     assert code == 0 and envelope["ok"] and envelope["verb"] == "items.get"
     assert envelope["body"]["path"] == "/api/echo/items/42"
@@ -84,11 +99,23 @@ def test_invalid_pack_is_an_envelope(tmp_path: Path) -> None:
 @pytest.mark.e2e
 def test_packc_call_and_exec(echo_server: Server, capsys: pytest.CaptureFixture[str]) -> None:
     _, url = echo_server
-    code = packc_main(["call", str(PACKS / "echo"), "items.create", "--args", '{"name": "x"}', "--server", url + "/api"])
+    code = packc_main(
+        ["call", str(PACKS / "echo"), "items.create", "--args", '{"name": "x"}', "--server", url + "/api"]
+    )
     envelope = json.loads(capsys.readouterr().out)
     assert code == 4 and envelope["error"]["preview"]["title"] == "Create x"
-    code = packc_main(["call", str(PACKS / "echo"), "items.create", "--args", '{"name": "x"}', "--confirm",
-                       "--server", url + "/api"])
+    code = packc_main(
+        [
+            "call",
+            str(PACKS / "echo"),
+            "items.create",
+            "--args",
+            '{"name": "x"}',
+            "--confirm",
+            "--server",
+            url + "/api",
+        ]
+    )
     assert code == 0 and json.loads(capsys.readouterr().out)["title"] == "Created x (POST)"
     assert packc_main(["call", str(PACKS / "echo"), "items.get", "--args", "[1]"]) == 2
 
@@ -100,9 +127,13 @@ def test_packc_call_and_exec(echo_server: Server, capsys: pytest.CaptureFixture[
         assert len(lines) == 1
         return code, json.loads(lines[0])
 
-    code, envelope = exec_once({"verb": "items.get", "args": {"item_id": "9"}, "confirm": False, "server": url + "/api"})
+    code, envelope = exec_once(
+        {"verb": "items.get", "args": {"item_id": "9"}, "confirm": False, "server": url + "/api"}
+    )
     assert code == 0 and envelope["body"]["path"] == "/api/echo/items/9"
-    code, envelope = exec_once({"verb": "items.delete", "args": {"item_id": "9"}, "confirm": True, "server": url + "/api"})
+    code, envelope = exec_once(
+        {"verb": "items.delete", "args": {"item_id": "9"}, "confirm": True, "server": url + "/api"}
+    )
     assert code == 0 and envelope["body"]["method"] == "DELETE"
     code, envelope = exec_once("{not json")
     assert code == 2 and envelope["error"]["code"] == "invalid_request"
@@ -131,7 +162,9 @@ def test_bin_launcher_runs_without_the_compiler(echo_server: Server) -> None:
 
 
 @pytest.mark.e2e
-def test_server_variables_from_the_command_line(echo_server: Server, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_server_variables_from_the_command_line(
+    echo_server: Server, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     import shutil
 
     _, url = echo_server
@@ -139,18 +172,41 @@ def test_server_variables_from_the_command_line(echo_server: Server, tmp_path: P
     pack = tmp_path / "echo"
     shutil.copytree(PACKS / "echo", pack)
     document = json.loads((pack / "openapi.json").read_text())
-    document["servers"] = [{"url": "http://{host}:{port}/{base}", "variables": {
-        "host": {"default": "127.0.0.1", "enum": ["127.0.0.1", "localhost"]}, "port": {"default": "9"},
-        "base": {"default": "api"}}}]
+    document["servers"] = [
+        {
+            "url": "http://{host}:{port}/{base}",
+            "variables": {
+                "host": {"default": "127.0.0.1", "enum": ["127.0.0.1", "localhost"]},
+                "port": {"default": "9"},
+                "base": {"default": "api"},
+            },
+        }
+    ]
     (pack / "openapi.json").write_text(json.dumps(document))
     out, err = io.StringIO(), io.StringIO()
-    code = pack_main(pack, ["items", "get", "3", "--server-var", f"port={port}", "--json"], stdout=out, stderr=err)
+    code = pack_main(
+        pack, ["items", "get", "3", "--server-var", f"port={port}", "--json"], stdout=out, stderr=err
+    )
     assert code == 0 and json.loads(out.getvalue())["body"]["path"] == "/api/echo/items/3"
-    code = packc_main(["call", str(pack), "items.get", "--args", '{"item_id": "4"}', "--server-var", f"port={port}",
-                       "--server-var", "host=localhost"])
+    code = packc_main(
+        [
+            "call",
+            str(pack),
+            "items.get",
+            "--args",
+            '{"item_id": "4"}',
+            "--server-var",
+            f"port={port}",
+            "--server-var",
+            "host=localhost",
+        ]
+    )
     assert code == 0 and json.loads(capsys.readouterr().out)["body"]["headers"]["host"] == f"localhost:{port}"
-    code = packc_main(["call", str(pack), "items.get", "--args", '{"item_id": "4"}', "--server-var", "host=evil.example"])
+    code = packc_main(
+        ["call", str(pack), "items.get", "--args", '{"item_id": "4"}', "--server-var", "host=evil.example"]
+    )
     assert code == 2 and json.loads(capsys.readouterr().out)["error"]["code"] == "invalid_server"
-    code = packc_main(["call", str(pack), "items.get", "--args", '{"item_id": "4"}', "--server-var",
-                       f"port={port}/x?"])
+    code = packc_main(
+        ["call", str(pack), "items.get", "--args", '{"item_id": "4"}', "--server-var", f"port={port}/x?"]
+    )
     assert code == 2 and "refused" in json.loads(capsys.readouterr().out)["error"]["message"]

@@ -35,18 +35,29 @@ _OK = {"200": {"description": "ok"}}
 
 def _op(operation_id: str, *params: str, **extra: Any) -> dict[str, Any]:
     parameters = [{"name": p, "in": "path", "required": True, "schema": {"type": "string"}} for p in params]
-    return {"operationId": operation_id, "responses": _OK, **({"parameters": parameters} if params else {}), **extra}
+    return {
+        "operationId": operation_id,
+        "responses": _OK,
+        **({"parameters": parameters} if params else {}),
+        **extra,
+    }
 
 
 def _document(server: str) -> dict[str, Any]:
     """Operations whose verbs start with each of the CLI's command words, and one with a path value."""
-    return {"openapi": "3.0.3", "info": {"title": "Words", "version": "1"}, "servers": [{"url": server}],
-            "paths": {"/help": {"get": _op("listHelp")},
-                      "/help/{topic}": {"get": _op("getHelp", "topic")},
-                      "/ask": {"get": _op("ask", **{"x-packc": {"verb": "help.me"}})},  # a verb named help...
-                      "/connect": {"get": _op("listConnections"), "post": _op("connect")},
-                      "/mcp/tools": {"get": _op("listTools")},
-                      "/notes/{text}": {"get": _op("getNote", "text")}}}
+    return {
+        "openapi": "3.0.3",
+        "info": {"title": "Words", "version": "1"},
+        "servers": [{"url": server}],
+        "paths": {
+            "/help": {"get": _op("listHelp")},
+            "/help/{topic}": {"get": _op("getHelp", "topic")},
+            "/ask": {"get": _op("ask", **{"x-packc": {"verb": "help.me"}})},  # a verb named help...
+            "/connect": {"get": _op("listConnections"), "post": _op("connect")},
+            "/mcp/tools": {"get": _op("listTools")},
+            "/notes/{text}": {"get": _op("getNote", "text")},
+        },
+    }
 
 
 @pytest.fixture
@@ -57,8 +68,15 @@ def words_pack(tmp_path: Path, echo_server: Server) -> Path:
     directory = compile_api(source, tmp_path / "packs").packs[0].directory
     assert directory is not None
     verbs = json.loads((Path(directory) / "surface.json").read_text())["verbs"]
-    assert sorted(verbs) == ["connect.create", "connect.list", "help.get", "help.list", "help.me", "mcp.tools.list",
-                             "notes.get"]
+    assert sorted(verbs) == [
+        "connect.create",
+        "connect.list",
+        "help.get",
+        "help.list",
+        "help.me",
+        "mcp.tools.list",
+        "notes.get",
+    ]
     return Path(directory)
 
 
@@ -70,46 +88,60 @@ def _run(pack: Path, argv: list[str]) -> tuple[int, str, str]:
 
 # --- the rule, on its own -----------------------------------------------------------------------
 
-VERBS = {"help.list", "help.get", "connect.list", "connect.status", "mcp.tools.list", "pets.get", "pets.owner.get"}
+VERBS = {
+    "help.list",
+    "help.get",
+    "connect.list",
+    "connect.status",
+    "mcp.tools.list",
+    "pets.get",
+    "pets.owner.get",
+}
 
 
-@pytest.mark.parametrize(("argv", "expected"), [
-    # a verb's words come first, whatever the first word
-    (["help", "list"], Command("verb", "help.list", [])),
-    (["help", "get", "intro", "--json"], Command("verb", "help.get", ["intro", "--json"])),
-    (["connect", "status", "--json"], Command("verb", "connect.status", ["--json"])),
-    (["mcp", "tools", "list"], Command("verb", "mcp.tools.list", [])),
-    (["pets", "owner", "get", "1"], Command("verb", "pets.owner.get", ["1"])),  # the longest match
-    # -- always means a verb
-    (["--", "help", "list"], Command("verb", "help.list", [])),
-    (["--", "pets", "get", "1"], Command("verb", "pets.get", ["1"])),
-    (["--", "help"], Command("unknown", None, ["help"])),
-    (["--", "connect", "--list"], Command("unknown", None, ["connect", "--list"])),
-    (["--"], Command("missing", None, [])),
-    # the verb list and one verb's form
-    ([], Command("missing", None, [])),
-    (["help"], Command("usage", None, [])),
-    (["-h"], Command("usage", None, [])),
-    (["--help", "pets"], Command("usage", None, ["pets"])),
-    (["help", "--json"], Command("usage", None, ["--json"])),
-    (["help", "pets", "get"], Command("help", "pets.get", [])),
-    (["help", "help", "list"], Command("help", "help.list", [])),
-    (["help", "list", "--help"], Command("help", "help.list", ["--help"])),
-    (["pets", "get", "-h"], Command("help", "pets.get", ["-h"])),
-    (["pets", "get", "--", "--help"], Command("verb", "pets.get", ["--", "--help"])),  # a value, not a flag
-    # the commands: flags only
-    (["connect"], Command("connect", None, [])),
-    (["connect", "--list", "--json"], Command("connect", None, ["--list", "--json"])),
-    (["connect", "--server", "http://x"], Command("connect", None, ["--server", "http://x"])),
-    (["mcp"], Command("mcp", None, [])),
-    (["mcp", "--print-config", "cursor"], Command("mcp", None, ["--print-config", "cursor"])),
-    # a word that names no verb, after a command word too
-    (["help", "lst"], Command("unknown", None, ["help", "lst"])),
-    (["connect", "lst"], Command("unknown", None, ["connect", "lst"])),
-    (["mcp", "serve"], Command("unknown", None, ["mcp", "serve"])),
-    (["pets", "nope"], Command("unknown", None, ["pets", "nope"])),
-    (["--json", "pets", "get"], Command("unknown", None, ["--json", "pets", "get"])),
-])
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        # a verb's words come first, whatever the first word
+        (["help", "list"], Command("verb", "help.list", [])),
+        (["help", "get", "intro", "--json"], Command("verb", "help.get", ["intro", "--json"])),
+        (["connect", "status", "--json"], Command("verb", "connect.status", ["--json"])),
+        (["mcp", "tools", "list"], Command("verb", "mcp.tools.list", [])),
+        (["pets", "owner", "get", "1"], Command("verb", "pets.owner.get", ["1"])),  # the longest match
+        # -- always means a verb
+        (["--", "help", "list"], Command("verb", "help.list", [])),
+        (["--", "pets", "get", "1"], Command("verb", "pets.get", ["1"])),
+        (["--", "help"], Command("unknown", None, ["help"])),
+        (["--", "connect", "--list"], Command("unknown", None, ["connect", "--list"])),
+        (["--"], Command("missing", None, [])),
+        # the verb list and one verb's form
+        ([], Command("missing", None, [])),
+        (["help"], Command("usage", None, [])),
+        (["-h"], Command("usage", None, [])),
+        (["--help", "pets"], Command("usage", None, ["pets"])),
+        (["help", "--json"], Command("usage", None, ["--json"])),
+        (["help", "pets", "get"], Command("help", "pets.get", [])),
+        (["help", "help", "list"], Command("help", "help.list", [])),
+        (["help", "list", "--help"], Command("help", "help.list", ["--help"])),
+        (["pets", "get", "-h"], Command("help", "pets.get", ["-h"])),
+        (
+            ["pets", "get", "--", "--help"],
+            Command("verb", "pets.get", ["--", "--help"]),
+        ),  # a value, not a flag
+        # the commands: flags only
+        (["connect"], Command("connect", None, [])),
+        (["connect", "--list", "--json"], Command("connect", None, ["--list", "--json"])),
+        (["connect", "--server", "http://x"], Command("connect", None, ["--server", "http://x"])),
+        (["mcp"], Command("mcp", None, [])),
+        (["mcp", "--print-config", "cursor"], Command("mcp", None, ["--print-config", "cursor"])),
+        # a word that names no verb, after a command word too
+        (["help", "lst"], Command("unknown", None, ["help", "lst"])),
+        (["connect", "lst"], Command("unknown", None, ["connect", "lst"])),
+        (["mcp", "serve"], Command("unknown", None, ["mcp", "serve"])),
+        (["pets", "nope"], Command("unknown", None, ["pets", "nope"])),
+        (["--json", "pets", "get"], Command("unknown", None, ["--json", "pets", "get"])),
+    ],
+)
 def test_read_command(argv: list[str], expected: Command) -> None:
     assert read_command(VERBS, argv) == expected
 
@@ -123,19 +155,23 @@ def test_a_verb_named_exactly_like_a_command_is_reached_only_with_the_mark(word:
 
 # --- through the pack's CLI, against the echo server --------------------------------------------
 
+
 @pytest.mark.e2e
-@pytest.mark.parametrize(("argv", "verb", "path"), [
-    (["help", "list", "--json"], "help.list", "/api/echo/help"),
-    (["help", "get", "intro", "--json"], "help.get", "/api/echo/help/intro"),
-    (["help", "me", "--json"], "help.me", "/api/echo/ask"),
-    (["connect", "list", "--json"], "connect.list", "/api/echo/connect"),
-    (["connect", "create", "--confirm", "--json"], "connect.create", "/api/echo/connect"),
-    (["mcp", "tools", "list", "--json"], "mcp.tools.list", "/api/echo/mcp/tools"),
-    (["--", "help", "list", "--json"], "help.list", "/api/echo/help"),
-    (["--", "connect", "list", "--json"], "connect.list", "/api/echo/connect"),
-    (["notes", "get", "--json", "--", "--help"], "notes.get", "/api/echo/notes/--help"),
-    (["notes", "get", "--json", "--", "-h"], "notes.get", "/api/echo/notes/-h"),
-])
+@pytest.mark.parametrize(
+    ("argv", "verb", "path"),
+    [
+        (["help", "list", "--json"], "help.list", "/api/echo/help"),
+        (["help", "get", "intro", "--json"], "help.get", "/api/echo/help/intro"),
+        (["help", "me", "--json"], "help.me", "/api/echo/ask"),
+        (["connect", "list", "--json"], "connect.list", "/api/echo/connect"),
+        (["connect", "create", "--confirm", "--json"], "connect.create", "/api/echo/connect"),
+        (["mcp", "tools", "list", "--json"], "mcp.tools.list", "/api/echo/mcp/tools"),
+        (["--", "help", "list", "--json"], "help.list", "/api/echo/help"),
+        (["--", "connect", "list", "--json"], "connect.list", "/api/echo/connect"),
+        (["notes", "get", "--json", "--", "--help"], "notes.get", "/api/echo/notes/--help"),
+        (["notes", "get", "--json", "--", "-h"], "notes.get", "/api/echo/notes/-h"),
+    ],
+)
 def test_every_verb_is_called_by_its_words(words_pack: Path, argv: list[str], verb: str, path: str) -> None:
     code, out, err = _run(words_pack, argv)
     envelope = json.loads(out)
@@ -147,7 +183,12 @@ def test_every_verb_is_called_by_its_words(words_pack: Path, argv: list[str], ve
 def test_the_cli_commands_still_work_beside_those_verbs(words_pack: Path) -> None:
     for argv in (["help"], ["-h"], ["--help"]):
         code, out, _ = _run(words_pack, argv)
-        assert code == 0 and out.startswith("usage: words VERB") and "  help list " in out and "  connect list " in out
+        assert (
+            code == 0
+            and out.startswith("usage: words VERB")
+            and "  help list " in out
+            and "  connect list " in out
+        )
     code, out, _ = _run(words_pack, [])
     assert code == 2 and out.startswith("usage: words VERB")
     code, out, _ = _run(words_pack, ["help", "help", "get"])
@@ -161,14 +202,18 @@ def test_the_cli_commands_still_work_beside_those_verbs(words_pack: Path) -> Non
 
 
 @pytest.mark.e2e
-@pytest.mark.parametrize(("argv", "typed", "hint"), [
-    (["help", "lst"], "help lst", "words help list"),
-    (["connect", "lst"], "connect lst", "words connect list"),
-    (["mcp", "tool", "list"], "mcp tool list", "words mcp tools list"),
-    (["--", "hepl", "list"], "hepl list", "words help list"),
-])
-def test_an_unknown_verb_is_an_error_with_a_suggestion(words_pack: Path, argv: list[str], typed: str,
-                                                       hint: str) -> None:
+@pytest.mark.parametrize(
+    ("argv", "typed", "hint"),
+    [
+        (["help", "lst"], "help lst", "words help list"),
+        (["connect", "lst"], "connect lst", "words connect list"),
+        (["mcp", "tool", "list"], "mcp tool list", "words mcp tools list"),
+        (["--", "hepl", "list"], "hepl list", "words help list"),
+    ],
+)
+def test_an_unknown_verb_is_an_error_with_a_suggestion(
+    words_pack: Path, argv: list[str], typed: str, hint: str
+) -> None:
     code, out, _ = _run(words_pack, [*argv, "--json"])
     error = json.loads(out)["error"]
     assert code == 2 and error["code"] == "unknown_verb"
@@ -178,16 +223,22 @@ def test_an_unknown_verb_is_an_error_with_a_suggestion(words_pack: Path, argv: l
 @pytest.mark.e2e
 def test_the_packs_docs_say_so(words_pack: Path) -> None:
     assert set(COMMAND_WORDS) == RESERVED_VERBS
-    line = ("`words connect create` calls `connect.create`: a verb's words come first, and `words connect` alone "
-            "stores credentials (`words -- <verb words>` always calls a verb).")
+    line = (
+        "`words connect create` calls `connect.create`: a verb's words come first, and `words connect` alone "
+        "stores credentials (`words -- <verb words>` always calls a verb)."
+    )
     assert line in (words_pack / "HARNESS.md").read_text() and line in (words_pack / "README.md").read_text()
 
 
 @pytest.mark.e2e
 def test_the_launcher_calls_a_help_verb(words_pack: Path) -> None:
     launcher = words_pack / "bin" / "words"
-    result = subprocess.run([sys.executable, str(launcher), "help", "get", "intro", "--json"], capture_output=True,
-                            text=True, timeout=60)
+    result = subprocess.run(
+        [sys.executable, str(launcher), "help", "get", "intro", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["body"]["path"] == "/api/echo/help/intro"
 
@@ -220,8 +271,12 @@ def test_connect_help_shows_its_flags_and_an_unknown_flag_is_refused(words_pack:
     for flag in ("--help", "-h"):
         code, out, _ = _run(words_pack, ["connect", flag])
         assert code == 0 and out.startswith("usage: words connect [--list]") and "--approve-env" in out
-    for argv, named in ((["connect", "--lst"], "'--lst'"), (["connect", "--list", "--jsn"], "'--jsn'"),
-                        (["connect", "--list", "extra"], "'extra'"), (["connect", "--server"], "--server takes")):
+    for argv, named in (
+        (["connect", "--lst"], "'--lst'"),
+        (["connect", "--list", "--jsn"], "'--jsn'"),
+        (["connect", "--list", "extra"], "'extra'"),
+        (["connect", "--server"], "--server takes"),
+    ):
         code, out, _ = _run(words_pack, argv)
         assert code != 0 and out.startswith("error invalid_argument:") and named in out, (argv, out)
     code, out, _ = _run(words_pack, ["connect", "--list", "--json", "--server=http://127.0.0.1:9"])

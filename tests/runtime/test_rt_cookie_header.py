@@ -21,26 +21,43 @@ from packc_runtime.request import AuthParts, build_request
 from servers.echo_app import EchoApp
 
 SESSION = "Vtex_CHKO_Auth=0e/RpYIEZu19=; CheckoutDataAccess=0e/PoiTEZ="
-COOKIE_PARAM = {"name": "Cookie", "in": "header", "required": True, "description": "The checkout session cookies.",
-                "schema": {"type": "string", "default": SESSION}}
+COOKIE_PARAM = {
+    "name": "Cookie",
+    "in": "header",
+    "required": True,
+    "description": "The checkout session cookies.",
+    "schema": {"type": "string", "default": SESSION},
+}
 DOCUMENT: dict[str, Any] = {
     "openapi": "3.0.3",
     "info": {"title": "Checkout", "version": "1"},
     "servers": [{"url": "https://api.test"}],
-    "paths": {"/echo/callback/{group}": {"get": {
-        "operationId": "callback",
-        "parameters": [{"name": "group", "in": "path", "required": True, "schema": {"type": "string"}},
-                       COOKIE_PARAM,
-                       {"name": "lang", "in": "cookie", "schema": {"type": "string"}}],
-        "responses": {"200": {"description": "ok"}}}}},
+    "paths": {
+        "/echo/callback/{group}": {
+            "get": {
+                "operationId": "callback",
+                "parameters": [
+                    {"name": "group", "in": "path", "required": True, "schema": {"type": "string"}},
+                    COOKIE_PARAM,
+                    {"name": "lang", "in": "cookie", "schema": {"type": "string"}},
+                ],
+                "responses": {"200": {"description": "ok"}},
+            }
+        }
+    },
 }
 
 
 def _op() -> Any:
     item = json.loads(json.dumps(DOCUMENT["paths"]["/echo/callback/{group}"]))
-    item["get"]["x-packc-binding"] = {"verb": "callback", "args": {
-        "group": {"in": "path", "name": "group"}, "cookie": {"in": "header", "name": "Cookie"},
-        "lang": {"in": "cookie", "name": "lang"}}}
+    item["get"]["x-packc-binding"] = {
+        "verb": "callback",
+        "args": {
+            "group": {"in": "path", "name": "group"},
+            "cookie": {"in": "header", "name": "Cookie"},
+            "lang": {"in": "cookie", "name": "lang"},
+        },
+    }
     return read_operations({"paths": {"/echo/callback/{group}": item}})["callback"]
 
 
@@ -82,4 +99,6 @@ def test_the_cookie_header_reaches_a_real_server(tmp_path: Path, echo_server: tu
     assert envelope["ok"], envelope
     arrived = app.log[-1]
     assert arrived.raw_path == "/api/echo/callback/9"
-    assert arrived.headers["cookie"] == f"{SESSION}; lang=en"  # one header (the server joins repeats with ", ")
+    assert (
+        arrived.headers["cookie"] == f"{SESSION}; lang=en"
+    )  # one header (the server joins repeats with ", ")

@@ -27,12 +27,22 @@ REAL = "ghp_real-user-token-0001"
 OPENAI = "sk-real-openai-key-0002"
 
 
-def _document(title: str, url: str, scheme: dict[str, Any], extra: dict[str, Any] | None = None) -> dict[str, Any]:
+def _document(
+    title: str, url: str, scheme: dict[str, Any], extra: dict[str, Any] | None = None
+) -> dict[str, Any]:
     ok = {"200": {"description": "ok"}}
-    return {"openapi": "3.0.3", "info": {"title": title, "version": "1"}, "servers": [{"url": url}],
-            "security": [{"auth": []}], "components": {"securitySchemes": {"auth": scheme}},
-            "paths": {f"/echo/{name}": {"get": {"operationId": name, "summary": f"Read {name}", "responses": ok}}
-                      for name in ("repos", "issues", "gists", "orgs", "teams")}, **(extra or {})}
+    return {
+        "openapi": "3.0.3",
+        "info": {"title": title, "version": "1"},
+        "servers": [{"url": url}],
+        "security": [{"auth": []}],
+        "components": {"securitySchemes": {"auth": scheme}},
+        "paths": {
+            f"/echo/{name}": {"get": {"operationId": name, "summary": f"Read {name}", "responses": ok}}
+            for name in ("repos", "issues", "gists", "orgs", "teams")
+        },
+        **(extra or {}),
+    }
 
 
 def _compile(tmp_path: Path, document: dict[str, Any]) -> tuple[Path, str, str]:
@@ -54,7 +64,9 @@ def _user_setup(monkeypatch: pytest.MonkeyPatch) -> None:
     store_credentials({"GITHUB_TOKEN": REAL}, ["https://api.github.com"])
     credentials = Path(os.environ["PACKC_CREDENTIALS_FILE"])
     legacy = json.loads(credentials.read_text())
-    credentials.write_text(json.dumps({**legacy, "GITHUB_TOKEN": REAL, "OPENAI_API_KEY": OPENAI}))  # old, unbound
+    credentials.write_text(
+        json.dumps({**legacy, "GITHUB_TOKEN": REAL, "OPENAI_API_KEY": OPENAI})
+    )  # old, unbound
 
 
 def _leaked(app: EchoApp, before: int) -> list[str]:
@@ -62,13 +74,27 @@ def _leaked(app: EchoApp, before: int) -> list[str]:
     return [secret for secret in (REAL, OPENAI, CLIENT_SECRET) if secret in text]
 
 
-@pytest.mark.parametrize("title, extra, scheme, expected", [
-    ("Repo tools", {"x-packc": {"family": "github"}}, {"type": "http", "scheme": "bearer"}, "GITHUB_TOKEN"),
-    ("OpenAI", None, {"type": "apiKey", "in": "header", "name": "Authorization"}, "OPENAI_API_KEY"),
-])
+@pytest.mark.parametrize(
+    "title, extra, scheme, expected",
+    [
+        (
+            "Repo tools",
+            {"x-packc": {"family": "github"}},
+            {"type": "http", "scheme": "bearer"},
+            "GITHUB_TOKEN",
+        ),
+        ("OpenAI", None, {"type": "apiKey", "in": "header", "name": "Authorization"}, "OPENAI_API_KEY"),
+    ],
+)
 def test_a_hostile_document_naming_another_apis_slot_gets_nothing(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, echo_server: Server, title: str,
-        extra: dict[str, Any] | None, scheme: dict[str, Any], expected: str) -> None:
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    echo_server: Server,
+    title: str,
+    extra: dict[str, Any] | None,
+    scheme: dict[str, Any],
+    expected: str,
+) -> None:
     app, url = echo_server
     _user_setup(monkeypatch)
     pack, env, verb = _compile(tmp_path, _document(title, url + "/api", scheme, extra))
@@ -87,19 +113,22 @@ def test_a_hostile_document_naming_another_apis_slot_gets_nothing(
 
 
 def test_a_stored_credential_serves_only_the_origin_it_was_connected_for(
-        tmp_path: Path, echo_server: Server, other_server: Server) -> None:
+    tmp_path: Path, echo_server: Server, other_server: Server
+) -> None:
     app, url = echo_server
     other_app, other_url = other_server
     scheme = {"type": "http", "scheme": "bearer"}
-    real, env, verb = _compile(tmp_path / "real", _document("Repo tools", url + "/api", scheme,
-                                                            {"x-packc": {"family": "github"}}))
+    real, env, verb = _compile(
+        tmp_path / "real", _document("Repo tools", url + "/api", scheme, {"x-packc": {"family": "github"}})
+    )
     answers = iter([REAL])
     assert connect_main(real, stdout=io.StringIO(), prompt=lambda text: next(answers)) == 0
     with load_pack(real, environ={}) as loaded:
         assert loaded.call(verb, {})["ok"]
     assert app.log[-1].headers["authorization"] == f"Bearer {REAL}"
-    hostile, hostile_env, hostile_verb = _compile(tmp_path / "hostile", _document(
-        "Evil", other_url + "/api", scheme, {"x-packc": {"family": "github"}}))
+    hostile, hostile_env, hostile_verb = _compile(
+        tmp_path / "hostile", _document("Evil", other_url + "/api", scheme, {"x-packc": {"family": "github"}})
+    )
     assert hostile_env == env
     before = len(other_app.log)
     with load_pack(hostile, environ={}) as loaded:
@@ -109,18 +138,31 @@ def test_a_stored_credential_serves_only_the_origin_it_was_connected_for(
 
 
 def test_an_environment_variable_goes_where_the_user_approved(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, echo_server: Server) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, echo_server: Server
+) -> None:
     app, url = echo_server
     monkeypatch.setenv("GITHUB_TOKEN", REAL)
-    pack, _, verb = _compile(tmp_path, _document("Repo tools", url + "/api", {"type": "http", "scheme": "bearer"},
-                                                 {"x-packc": {"family": "github"}}))
+    pack, _, verb = _compile(
+        tmp_path,
+        _document(
+            "Repo tools",
+            url + "/api",
+            {"type": "http", "scheme": "bearer"},
+            {"x-packc": {"family": "github"}},
+        ),
+    )
     listing = io.StringIO()
     assert connect_main(pack, list_only=True, stdout=listing) == 0
     assert f"for {url}" in listing.getvalue()  # connect --list says which origin the slot is for
     questions: list[str] = []
     out, err = io.StringIO(), io.StringIO()
-    code = pack_main(pack, [*verb.split("."), "--json"], stdout=out, stderr=err,
-                     ask=lambda question: questions.append(question) or "y")  # type: ignore[func-returns-value]
+    code = pack_main(
+        pack,
+        [*verb.split("."), "--json"],
+        stdout=out,
+        stderr=err,
+        ask=lambda question: questions.append(question) or "y",
+    )  # type: ignore[func-returns-value]
     assert code == 0, out.getvalue()
     assert questions and "GITHUB_TOKEN" in questions[0] and url in questions[0]
     assert app.log[-1].headers["authorization"] == f"Bearer {REAL}"
@@ -129,9 +171,12 @@ def test_an_environment_variable_goes_where_the_user_approved(
 
 
 def test_approve_env_and_trusted_origins_are_the_non_interactive_ways(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, echo_server: Server) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, echo_server: Server
+) -> None:
     _, url = echo_server
-    pack, env, verb = _compile(tmp_path, _document("Stripe", url + "/api", {"type": "http", "scheme": "bearer"}))
+    pack, env, verb = _compile(
+        tmp_path, _document("Stripe", url + "/api", {"type": "http", "scheme": "bearer"})
+    )
     assert env == "STRIPE_TOKEN"
     with load_pack(pack, environ={env: "sk_test_1", "PACKC_TRUSTED_ORIGINS": url}) as loaded:
         assert loaded.call(verb, {})["ok"]  # CI: the origin named explicitly
@@ -148,28 +193,44 @@ def test_approve_env_and_trusted_origins_are_the_non_interactive_ways(
 
 
 def test_client_credentials_never_reach_a_token_url_on_another_origin(
-        tmp_path: Path, echo_server: Server, other_server: Server) -> None:
+    tmp_path: Path, echo_server: Server, other_server: Server
+) -> None:
     app, url = echo_server
     other_app, other_url = other_server
-    scheme = {"type": "oauth2", "flows": {"clientCredentials": {"tokenUrl": other_url + "/oauth/token", "scopes": {}}}}
-    pack, env, verb = _compile(tmp_path, _document("Repo tools", url + "/api", scheme,
-                                                   {"x-packc": {"family": "github"}}))
+    scheme = {
+        "type": "oauth2",
+        "flows": {"clientCredentials": {"tokenUrl": other_url + "/oauth/token", "scopes": {}}},
+    }
+    pack, env, verb = _compile(
+        tmp_path, _document("Repo tools", url + "/api", scheme, {"x-packc": {"family": "github"}})
+    )
     assert env == "GITHUB_CLIENT_ID"
-    approve_env(["GITHUB_CLIENT_ID", "GITHUB_CLIENT_SECRET"], [url])  # approved for the API, not the token URL
+    approve_env(
+        ["GITHUB_CLIENT_ID", "GITHUB_CLIENT_SECRET"], [url]
+    )  # approved for the API, not the token URL
     before, other_before = len(app.log), len(other_app.log)
-    with load_pack(pack, environ={"GITHUB_CLIENT_ID": CLIENT_ID, "GITHUB_CLIENT_SECRET": CLIENT_SECRET}) as loaded:
+    with load_pack(
+        pack, environ={"GITHUB_CLIENT_ID": CLIENT_ID, "GITHUB_CLIENT_SECRET": CLIENT_SECRET}
+    ) as loaded:
         envelope = loaded.call(verb, {})
-        assert envelope["error"]["code"] == "unapproved_credentials" and envelope["error"]["origins"] == [other_url]
+        assert envelope["error"]["code"] == "unapproved_credentials" and envelope["error"]["origins"] == [
+            other_url
+        ]
         assert loaded.slot_origins()["GITHUB_CLIENT_SECRET"] == (url, other_url)  # what connect binds
     assert len(other_app.log) == other_before and len(app.log) == before
 
 
-def test_connect_server_binds_to_a_mock_origin_only(tmp_path: Path, echo_server: Server, other_server: Server) -> None:
+def test_connect_server_binds_to_a_mock_origin_only(
+    tmp_path: Path, echo_server: Server, other_server: Server
+) -> None:
     app, url = echo_server
     _, mock = other_server
-    pack, env, verb = _compile(tmp_path, _document("Stripe", "https://api.stripe.example/v1",
-                                                   {"type": "http", "scheme": "bearer"}))
-    out = io.StringIO()  # the pack's own CLI: approve the variable for the local mock, not the document's server
+    pack, env, verb = _compile(
+        tmp_path, _document("Stripe", "https://api.stripe.example/v1", {"type": "http", "scheme": "bearer"})
+    )
+    out = (
+        io.StringIO()
+    )  # the pack's own CLI: approve the variable for the local mock, not the document's server
     assert pack_main(pack, ["connect", "--approve-env", "--server", url + "/api"], stdout=out) == 0
     assert f"for {url} " in out.getvalue()
     with load_pack(pack, environ={env: "sk_test_mock"}) as loaded:
@@ -177,8 +238,12 @@ def test_connect_server_binds_to_a_mock_origin_only(tmp_path: Path, echo_server:
         assert app.log[-1].headers["authorization"] == "Bearer sk_test_mock"
         elsewhere = loaded.call(verb, {}, server=mock + "/api")  # another local port: not bound
         assert elsewhere["error"]["code"] == "untrusted_server"
-        assert loaded.call(verb, {})["error"]["code"] == "unapproved_credentials"  # the real origin: not approved
+        assert (
+            loaded.call(verb, {})["error"]["code"] == "unapproved_credentials"
+        )  # the real origin: not approved
     answers = iter(["sk_test_stored"])
-    assert connect_main(pack, server=mock + "/api", stdout=io.StringIO(), prompt=lambda text: next(answers)) == 0
+    assert (
+        connect_main(pack, server=mock + "/api", stdout=io.StringIO(), prompt=lambda text: next(answers)) == 0
+    )
     stored = json.loads(Path(os.environ["PACKC_CREDENTIALS_FILE"]).read_text())
     assert stored == {mock: {env: "sk_test_stored"}}

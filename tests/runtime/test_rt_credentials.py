@@ -83,8 +83,11 @@ def test_slot_names_follow_the_contract() -> None:
 
 
 def test_single_scheme_gets_the_plain_name() -> None:
-    doc = {"paths": {"/a": {"get": {"x-packc-binding": {"verb": "a", "args": {}}}}}, "security": [{"k": []}],
-           "components": {"securitySchemes": {"k": {"type": "apiKey", "in": "header", "name": "X-Key"}}}}
+    doc = {
+        "paths": {"/a": {"get": {"x-packc-binding": {"verb": "a", "args": {}}}}},
+        "security": [{"k": []}],
+        "components": {"securitySchemes": {"k": {"type": "apiKey", "in": "header", "name": "X-Key"}}},
+    }
 
     class View:
         id = "pet-store"
@@ -101,13 +104,21 @@ def _write_file(path: Path, data: dict[str, Any], mode: int) -> None:
 
 def test_sources_in_order_env_keyring_file(memory_keyring: MemoryKeyring, tmp_path: Path) -> None:
     file = Path(os.environ["PACKC_CREDENTIALS_FILE"])
-    _write_file(file, {ORIGIN: {"A": "from-file", "B": "from-file", "C": "from-file"}, "E": "old-unbound"}, 0o600)
+    _write_file(
+        file, {ORIGIN: {"A": "from-file", "B": "from-file", "C": "from-file"}, "E": "old-unbound"}, 0o600
+    )
     memory_keyring.set_password("packc", f"A@{ORIGIN}", "from-keyring")
     memory_keyring.set_password("packc", f"B@{ORIGIN}", "from-keyring")
     memory_keyring.set_password("packc", "E", "old-unbound")
     credstore.approve_env(["A"], [ORIGIN])
     sources = CredentialSources({"A": "from-env", "E": "env-unapproved"})
-    assert [sources.get(name, ORIGIN) for name in "ABCDE"] == ["from-env", "from-keyring", "from-file", None, None]
+    assert [sources.get(name, ORIGIN) for name in "ABCDE"] == [
+        "from-env",
+        "from-keyring",
+        "from-file",
+        None,
+        None,
+    ]
     # another origin gets nothing: not the environment (not approved there), nor what is stored for O
     assert [sources.get(name, "http://127.0.0.1:8") for name in "ABC"] == [None, None, None]
 
@@ -143,7 +154,9 @@ def test_store_falls_back_to_an_owner_only_file() -> None:
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     assert json.loads(path.read_text()) == {"https://api.example.com": {"X_TOKEN": "tok-value"}}
     store_credentials({"Y_TOKEN": "second"}, ["https://api.example.com"])
-    assert json.loads(path.read_text()) == {"https://api.example.com": {"X_TOKEN": "tok-value", "Y_TOKEN": "second"}}
+    assert json.loads(path.read_text()) == {
+        "https://api.example.com": {"X_TOKEN": "tok-value", "Y_TOKEN": "second"}
+    }
     with pytest.raises(CredentialStoreError):
         store_credentials({"Z": "v"}, ["https://api.example.com"], target="keyring")
     with pytest.raises(CredentialStoreError, match="no http"):  # never stored unbound
@@ -160,8 +173,12 @@ def test_connect_lists_and_stores_without_echo() -> None:
     assert connect_main(PACKS / "authz", list_only=True, as_json=True, stdout=out) == 0
     listing = json.loads(out.getvalue())
     assert listing["pack"] == "authz"
-    assert {"env": "AUTHZ_BEARER_TOKEN", "scheme": "bearer", "kind": "token", "origins": [ORIGIN]}.items() \
-        <= listing["credentials"][2].items()
+    assert {
+        "env": "AUTHZ_BEARER_TOKEN",
+        "scheme": "bearer",
+        "kind": "token",
+        "origins": [ORIGIN],
+    }.items() <= listing["credentials"][2].items()
     answers = {"AUTHZ_BEARER_TOKEN": "bearer-typed-secret"}
     out = io.StringIO()
     code = connect_main(PACKS / "authz", stdout=out, prompt=lambda text: answers.get(text.split(" ")[0], ""))
@@ -178,8 +195,12 @@ def _echo_transport() -> httpx.MockTransport:
 
 
 def test_secrets_are_redacted_from_envelopes_logs_and_reprs(caplog: pytest.LogCaptureFixture) -> None:
-    env = {"AUTHZ_KEY_QUERY_API_KEY": "query-secret-777", "AUTHZ_KEY_HEADER_API_KEY": "header-secret-888",
-           "AUTHZ_USERNAME": "alice", "AUTHZ_PASSWORD": "pw-secret-999"}
+    env = {
+        "AUTHZ_KEY_QUERY_API_KEY": "query-secret-777",
+        "AUTHZ_KEY_HEADER_API_KEY": "header-secret-888",
+        "AUTHZ_USERNAME": "alice",
+        "AUTHZ_PASSWORD": "pw-secret-999",
+    }
     caplog.set_level(logging.INFO, logger="httpx")
     with load_pack(PACKS / "authz", transport=_echo_transport(), environ=env) as pack:
         results = [pack.call(v, {}) for v in ("whoami.query", "whoami.header", "whoami.basic")]
@@ -200,24 +221,36 @@ def test_missing_credentials_name_the_variables() -> None:
     with load_pack(PACKS / "authz", transport=transport, environ={}) as pack:
         envelope = pack.call("whoami.either", {})
     assert envelope["error"]["code"] == "missing_credentials"
-    assert envelope["error"]["env"] == ["AUTHZ_BEARER_TOKEN", "AUTHZ_KEY_HEADER_API_KEY", "AUTHZ_PASSWORD",
-                                        "AUTHZ_USERNAME"]
+    assert envelope["error"]["env"] == [
+        "AUTHZ_BEARER_TOKEN",
+        "AUTHZ_KEY_HEADER_API_KEY",
+        "AUTHZ_PASSWORD",
+        "AUTHZ_USERNAME",
+    ]
     assert seen == []
 
 
 def test_first_satisfiable_requirement_wins() -> None:
-    with load_pack(PACKS / "authz", transport=_echo_transport(), environ={"AUTHZ_BEARER_TOKEN": "bt-secret-1"}) as p:
+    with load_pack(
+        PACKS / "authz", transport=_echo_transport(), environ={"AUTHZ_BEARER_TOKEN": "bt-secret-1"}
+    ) as p:
         headers: dict[str, Any] = p.call("whoami.either", {})["body"]["headers"]
     assert headers["authorization"] == "Bearer ***" and "x-api-key" not in headers
-    env = {"AUTHZ_BEARER_TOKEN": "bt-secret-1", "AUTHZ_KEY_HEADER_API_KEY": "kh-secret-2",
-           "AUTHZ_USERNAME": "bob", "AUTHZ_PASSWORD": "pw-secret-3"}
+    env = {
+        "AUTHZ_BEARER_TOKEN": "bt-secret-1",
+        "AUTHZ_KEY_HEADER_API_KEY": "kh-secret-2",
+        "AUTHZ_USERNAME": "bob",
+        "AUTHZ_PASSWORD": "pw-secret-3",
+    }
     with load_pack(PACKS / "authz", transport=_echo_transport(), environ=env) as p:
         headers = p.call("whoami.either", {})["body"]["headers"]
     assert headers["x-api-key"] == "***" and headers["authorization"] == "Basic ***"
 
 
 def test_credential_with_newline_is_refused() -> None:
-    with load_pack(PACKS / "authz", transport=_echo_transport(), environ={"AUTHZ_BEARER_TOKEN": "a\r\nX: y"}) as p:
+    with load_pack(
+        PACKS / "authz", transport=_echo_transport(), environ={"AUTHZ_BEARER_TOKEN": "a\r\nX: y"}
+    ) as p:
         envelope = p.call("whoami.bearer", {})
     assert envelope["error"]["code"] == "missing_credentials"
     assert "X: y" not in json.dumps(envelope)
@@ -226,7 +259,11 @@ def test_credential_with_newline_is_refused() -> None:
 def test_server_override_to_a_foreign_origin_gets_no_credentials() -> None:
     seen: list[httpx.Request] = []
     transport = httpx.MockTransport(lambda r: seen.append(r) or httpx.Response(200, json={}))  # type: ignore[func-returns-value]
-    env = {"AUTHZ_BEARER_TOKEN": "bt-secret-1", "AUTHZ_CLIENT_ID": "cid-1", "AUTHZ_CLIENT_SECRET": "cs-secret-2"}
+    env = {
+        "AUTHZ_BEARER_TOKEN": "bt-secret-1",
+        "AUTHZ_CLIENT_ID": "cid-1",
+        "AUTHZ_CLIENT_SECRET": "cs-secret-2",
+    }
     with load_pack(PACKS / "authz", transport=transport, environ=env) as pack:
         for verb in ("whoami.bearer", "whoami.oauth"):
             envelope = pack.call(verb, {}, server="https://evil.example/api")
@@ -236,15 +273,19 @@ def test_server_override_to_a_foreign_origin_gets_no_credentials() -> None:
         refused = pack.call("whoami.bearer", {}, server="http://localhost:8080/api")
         assert refused["error"]["code"] == "untrusted_server" and seen == []
         assert "--approve-env --server http://localhost:8080" in refused["error"]["message"]
-        assert pack.call("whoami.bearer", {}, server="http://127.0.0.1:9/other")["ok"]  # the document's origin
+        assert pack.call("whoami.bearer", {}, server="http://127.0.0.1:9/other")[
+            "ok"
+        ]  # the document's origin
     credstore.approve_env(["AUTHZ_BEARER_TOKEN"], ["http://localhost:8080"])  # connect --approve-env --server
     with load_pack(PACKS / "authz", transport=transport, environ=env) as pack:
         assert pack.call("whoami.bearer", {}, server="http://localhost:8080/api")["ok"]
     trusted = {**env, "PACKC_TRUSTED_ORIGINS": "https://staging.example, https://evil.example:443"}
     with load_pack(PACKS / "authz", transport=transport, environ=trusted) as pack:
         assert pack.call("whoami.bearer", {}, server="https://evil.example/api")["ok"]
-        assert pack.call("whoami.bearer", {}, server="https://evil.example:8443/api")["error"]["code"] == \
-            "untrusted_server"
+        assert (
+            pack.call("whoami.bearer", {}, server="https://evil.example:8443/api")["error"]["code"]
+            == "untrusted_server"
+        )
     assert seen[-1].url.host == "evil.example" and seen[-1].headers["Authorization"] == "Bearer bt-secret-1"
 
 
@@ -252,19 +293,22 @@ def test_keyring_is_never_imported_when_switched_off() -> None:
     import subprocess
     import sys
 
-    code = ("import sys, httpx; from packc_runtime import load_pack\n"
-            "t = httpx.MockTransport(lambda r: httpx.Response(200, json={}))\n"
-            f"with load_pack({str(PACKS / 'authz')!r}, transport=t) as p:\n"
-            "    e = p.call('whoami.bearer', {})\n"
-            "assert e['error']['code'] == 'missing_credentials', e\n"
-            "print('keyring' in sys.modules)\n")
+    code = (
+        "import sys, httpx; from packc_runtime import load_pack\n"
+        "t = httpx.MockTransport(lambda r: httpx.Response(200, json={}))\n"
+        f"with load_pack({str(PACKS / 'authz')!r}, transport=t) as p:\n"
+        "    e = p.call('whoami.bearer', {})\n"
+        "assert e['error']['code'] == 'missing_credentials', e\n"
+        "print('keyring' in sys.modules)\n"
+    )
     env = {**os.environ, "PACKC_KEYRING": "off"}
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
     assert done.stdout.strip() == "False", done.stderr
 
 
 def test_keyring_backend_is_looked_up_once_per_process_and_each_name_once(
-        memory_keyring: MemoryKeyring, monkeypatch: pytest.MonkeyPatch) -> None:
+    memory_keyring: MemoryKeyring, monkeypatch: pytest.MonkeyPatch
+) -> None:
     lookups: list[str] = []
     real_status = credstore.keyring_status
     monkeypatch.setattr(credstore, "keyring_status", lambda: lookups.append("status") or real_status())
@@ -273,20 +317,32 @@ def test_keyring_backend_is_looked_up_once_per_process_and_each_name_once(
     monkeypatch.setattr(memory_keyring, "get_password", lambda s, n: asked.append(n) or real_get(s, n))
     memory_keyring.set_password("packc", f"A@{ORIGIN}", "from-keyring")
     first, second = CredentialSources({}), CredentialSources({})
-    assert [first.get("A", ORIGIN), first.get("A", ORIGIN), first.get("B", ORIGIN), second.get("A", ORIGIN)] == \
-        ["from-keyring"] * 2 + [None] + ["from-keyring"]
+    assert [
+        first.get("A", ORIGIN),
+        first.get("A", ORIGIN),
+        first.get("B", ORIGIN),
+        second.get("A", ORIGIN),
+    ] == ["from-keyring"] * 2 + [None] + ["from-keyring"]
     assert lookups == ["status"]  # one backend lookup for the process
-    assert asked == [f"A@{ORIGIN}", f"B@{ORIGIN}", f"A@{ORIGIN}"]  # one keyring read per name, origin and pack
+    assert asked == [
+        f"A@{ORIGIN}",
+        f"B@{ORIGIN}",
+        f"A@{ORIGIN}",
+    ]  # one keyring read per name, origin and pack
 
 
-def test_requirement_met_by_the_environment_does_not_touch_the_keyring(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_requirement_met_by_the_environment_does_not_touch_the_keyring(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     def no_keyring() -> None:
         raise AssertionError("the keyring was consulted")
 
     monkeypatch.delenv("PACKC_KEYRING")
     monkeypatch.setattr(credentials, "lookup_backend", no_keyring)
     # whoami.either: [key header AND basic] OR [bearer]; only the second is in the environment
-    with load_pack(PACKS / "authz", transport=_echo_transport(), environ={"AUTHZ_BEARER_TOKEN": "bt-secret-1"}) as p:
+    with load_pack(
+        PACKS / "authz", transport=_echo_transport(), environ={"AUTHZ_BEARER_TOKEN": "bt-secret-1"}
+    ) as p:
         envelope = p.call("whoami.either", {})
     assert envelope["ok"], envelope
     assert envelope["body"]["headers"]["authorization"] == "Bearer ***"

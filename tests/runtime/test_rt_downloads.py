@@ -21,12 +21,19 @@ BLOB = bytes(range(256))
 posix_only = pytest.mark.skipif(os.name == "nt", reason="owners and modes are POSIX")
 
 
-def _call(disposition: str = 'attachment; filename="report.pdf"', content: bytes = BLOB,
-          media: str = "application/octet-stream") -> dict[str, Any]:
+def _call(
+    disposition: str = 'attachment; filename="report.pdf"',
+    content: bytes = BLOB,
+    media: str = "application/octet-stream",
+) -> dict[str, Any]:
     def handler(request: httpx.Request) -> httpx.Response:
-        return httpx.Response(200, content=content, headers={"Content-Type": media, "Content-Disposition": disposition})
+        return httpx.Response(
+            200, content=content, headers={"Content-Type": media, "Content-Disposition": disposition}
+        )
 
-    with load_pack(PACKS / "flaky", transport=httpx.MockTransport(handler), limits=Limits(deadline=5.0)) as pack:
+    with load_pack(
+        PACKS / "flaky", transport=httpx.MockTransport(handler), limits=Limits(deadline=5.0)
+    ) as pack:
         return pack.call("files.get", {})
 
 
@@ -69,7 +76,10 @@ def test_folder_owned_by_another_user_is_refused(monkeypatch: pytest.MonkeyPatch
     folder.mkdir(mode=0o700)
     monkeypatch.setattr(os, "geteuid", lambda: real + 1)
     envelope = _call()
-    assert envelope["error"]["code"] == "download_failed" and "belongs to another user" in envelope["error"]["message"]
+    assert (
+        envelope["error"]["code"] == "download_failed"
+        and "belongs to another user" in envelope["error"]["message"]
+    )
 
 
 @posix_only
@@ -110,7 +120,9 @@ def test_planted_symlink_in_the_folder_is_never_followed(tmp_path: Path) -> None
     assert saved.read_bytes() == BLOB and stat.S_IMODE(saved.stat().st_mode) == 0o600
 
 
-def test_a_different_file_under_the_name_is_left_alone_and_the_same_body_reuses_its_file(tmp_path: Path) -> None:
+def test_a_different_file_under_the_name_is_left_alone_and_the_same_body_reuses_its_file(
+    tmp_path: Path,
+) -> None:
     first = Path(_call()["body"]["file"])
     assert Path(_call()["body"]["file"]) == first  # same bytes, same file
     first.write_bytes(b"someone else's bytes")
@@ -118,9 +130,16 @@ def test_a_different_file_under_the_name_is_left_alone_and_the_same_body_reuses_
     assert second != first and first.read_bytes() == b"someone else's bytes" and second.read_bytes() == BLOB
 
 
-@pytest.mark.parametrize("disposition", ['attachment; filename="../../x"', "attachment; filename=../../x",
-                                         "attachment; filename*=UTF-8''..%2F..%2Fx", 'inline; filename="/etc/x"',
-                                         'attachment; filename="..\\\\..\\\\x"'])
+@pytest.mark.parametrize(
+    "disposition",
+    [
+        'attachment; filename="../../x"',
+        "attachment; filename=../../x",
+        "attachment; filename*=UTF-8''..%2F..%2Fx",
+        'inline; filename="/etc/x"',
+        'attachment; filename="..\\\\..\\\\x"',
+    ],
+)
 def test_hostile_content_disposition_never_chooses_the_path(tmp_path: Path, disposition: str) -> None:
     body = _call(disposition)["body"]
     saved = Path(body["file"])
@@ -145,8 +164,9 @@ def test_safe_name_is_always_a_plain_file_name(text: str) -> None:
 
 @settings(max_examples=60, deadline=None)
 @given(verb=st.text(max_size=80), disposition=st.text(max_size=80), media=st.text(max_size=40))
-def test_saved_file_is_always_a_plain_file_inside_the_folder(tmp_path_factory: pytest.TempPathFactory,
-                                                            verb: str, disposition: str, media: str) -> None:
+def test_saved_file_is_always_a_plain_file_inside_the_folder(
+    tmp_path_factory: pytest.TempPathFactory, verb: str, disposition: str, media: str
+) -> None:
     folder = tmp_path_factory.mktemp("dl")
     body = save_download(verb, b"\x00\x01", media, disposition, environ={"PACKC_DOWNLOAD_DIR": str(folder)})
     saved = Path(body["file"])
@@ -154,8 +174,17 @@ def test_saved_file_is_always_a_plain_file_inside_the_folder(tmp_path_factory: p
     assert not saved.name.startswith(".") and saved.read_bytes() == b"\x00\x01"
 
 
-@pytest.mark.parametrize("media", ["application/hta", "application/java-archive", "application/x-msi",
-                                   "application/x-sh", "application/x-csh", "application/x-python-code"])
+@pytest.mark.parametrize(
+    "media",
+    [
+        "application/hta",
+        "application/java-archive",
+        "application/x-msi",
+        "application/x-sh",
+        "application/x-csh",
+        "application/x-python-code",
+    ],
+)
 def test_a_server_cannot_give_a_download_an_extension_that_runs(tmp_path: Path, media: str) -> None:
     """Red team: the name is packc's, but the extension came from any media type mimetypes knows
     (.hta runs on a double click on Windows, .jar and .msi install, .sh and .csh are scripts)."""

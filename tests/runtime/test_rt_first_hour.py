@@ -22,15 +22,29 @@ Server = tuple[EchoApp, str]
 
 def test_packc_call_accepts_json(echo_server: Server, capsys: pytest.CaptureFixture[str]) -> None:
     _, url = echo_server
-    code = packc_main(["call", str(PACKS / "echo"), "items.get", "--args", '{"item_id": "3"}', "--json",
-                       "--server", url + "/api"])
+    code = packc_main(
+        [
+            "call",
+            str(PACKS / "echo"),
+            "items.get",
+            "--args",
+            '{"item_id": "3"}',
+            "--json",
+            "--server",
+            url + "/api",
+        ]
+    )
     assert code == 0 and json.loads(capsys.readouterr().out)["ok"] is True
 
 
 def test_unknown_verb_names_the_words_not_the_flags_and_suggests() -> None:
     err = io.StringIO()
-    code = pack_main(PACKS / "echo", ["items", "gett", "42", "--server", "http://127.0.0.1:9/x", "--limit", "5"],
-                     stdout=io.StringIO(), stderr=err)
+    code = pack_main(
+        PACKS / "echo",
+        ["items", "gett", "42", "--server", "http://127.0.0.1:9/x", "--limit", "5"],
+        stdout=io.StringIO(),
+        stderr=err,
+    )
     assert code == 2
     message = err.getvalue()
     assert "no verb 'items gett 42'" in message and "--server" not in message and "127.0.0.1" not in message
@@ -46,18 +60,34 @@ def test_connection_failed_names_host_and_port() -> None:
     port = sock.getsockname()[1]
     sock.close()  # nothing listens there now
     out = io.StringIO()
-    code = pack_main(PACKS / "echo", ["items", "get", "1", "--server", f"http://127.0.0.1:{port}/api", "--json"],
-                     stdout=out, stderr=io.StringIO())
+    code = pack_main(
+        PACKS / "echo",
+        ["items", "get", "1", "--server", f"http://127.0.0.1:{port}/api", "--json"],
+        stdout=out,
+        stderr=io.StringIO(),
+    )
     error = json.loads(out.getvalue())["error"]
     assert code != 0 and error["code"] == "connection_failed"
-    assert f"127.0.0.1 port {port}" in error["message"] and error["port"] == port and error["host"] == "127.0.0.1"
+    assert (
+        f"127.0.0.1 port {port}" in error["message"]
+        and error["port"] == port
+        and error["host"] == "127.0.0.1"
+    )
 
 
 def test_an_any_of_argument_error_names_the_wrong_field() -> None:
     address = {"type": "object", "properties": {"city": {"type": "string"}}, "additionalProperties": False}
-    shipping = {"anyOf": [{"type": "object", "properties": {"name": {"type": "string"}, "address": address},
-                           "required": ["name"], "unevaluatedProperties": False},
-                          {"type": "string", "enum": [""]}]}
+    shipping = {
+        "anyOf": [
+            {
+                "type": "object",
+                "properties": {"name": {"type": "string"}, "address": address},
+                "required": ["name"],
+                "unevaluatedProperties": False,
+            },
+            {"type": "string", "enum": [""]},
+        ]
+    }
     schema = {"type": "object", "properties": {"shipping": shipping}}
     with pytest.raises(InvalidArgument) as info:
         validate_args("orders.create", schema, {"shipping": {"name": "x", "nmae": "y"}})
@@ -67,17 +97,32 @@ def test_an_any_of_argument_error_names_the_wrong_field() -> None:
     assert "shipping: unknown field(s) 'cty' at address (known: city)" in str(info.value)
 
 
-def test_compile_has_the_allow_outside_flag_d022_names(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_compile_has_the_allow_outside_flag_d022_names(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     (tmp_path / "shared").mkdir()
-    (tmp_path / "shared" / "pet.json").write_text(json.dumps({"type": "object", "properties": {"n": {"type": "string"}}}))
+    (tmp_path / "shared" / "pet.json").write_text(
+        json.dumps({"type": "object", "properties": {"n": {"type": "string"}}})
+    )
     (tmp_path / "api").mkdir()
-    ok = {"200": {"description": "ok", "content": {"application/json": {"schema": {"$ref": "../shared/pet.json"}}}}}
-    doc = {"openapi": "3.0.3", "info": {"title": "Pets", "version": "1"}, "servers": [{"url": "https://p.example"}],
-           "paths": {f"/p{i}": {"get": {"responses": ok}} for i in range(5)}}
+    ok = {
+        "200": {
+            "description": "ok",
+            "content": {"application/json": {"schema": {"$ref": "../shared/pet.json"}}},
+        }
+    }
+    doc = {
+        "openapi": "3.0.3",
+        "info": {"title": "Pets", "version": "1"},
+        "servers": [{"url": "https://p.example"}],
+        "paths": {f"/p{i}": {"get": {"responses": ok}} for i in range(5)},
+    }
     (tmp_path / "api" / "api.json").write_text(json.dumps(doc))
     packc_main(["compile", str(tmp_path / "api" / "api.json"), "-o", str(tmp_path / "a")])
     captured = capsys.readouterr()
     assert "D022" in captured.out + captured.err and "--allow-outside" in captured.out + captured.err
-    code = packc_main(["compile", str(tmp_path / "api" / "api.json"), "-o", str(tmp_path / "b"), "--allow-outside"])
+    code = packc_main(
+        ["compile", str(tmp_path / "api" / "api.json"), "-o", str(tmp_path / "b"), "--allow-outside"]
+    )
     captured = capsys.readouterr()
     assert code == 0 and "D022" not in captured.out + captured.err

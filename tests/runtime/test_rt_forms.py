@@ -24,8 +24,20 @@ FORM = "application/x-www-form-urlencoded"
 
 def _op(encoding: Mapping[str, Any], ctype: str = FORM, props: Mapping[str, Any] | None = None) -> Operation:
     names = list(props or {}) or ["color", "ids", "metadata", "items", "expand", "note"]
-    return Operation("v", "POST", "/x", (), {}, {n: ArgBinding("body", n) for n in names}, ctype,
-                     {"type": "object", "properties": dict(props or {})}, encoding, None, False, "")
+    return Operation(
+        "v",
+        "POST",
+        "/x",
+        (),
+        {},
+        {n: ArgBinding("body", n) for n in names},
+        ctype,
+        {"type": "object", "properties": dict(props or {})},
+        encoding,
+        None,
+        False,
+        "",
+    )
 
 
 def _form(encoding: Mapping[str, Any], args: Mapping[str, Any]) -> str:
@@ -36,19 +48,22 @@ OBJ = {"R": 100, "G": 200}
 ARR = ["x", "y z"]
 
 
-@pytest.mark.parametrize(("enc", "value", "wire"), [
-    ({}, ARR, "ids=x&ids=y%20z"),  # the default: style form, explode true
-    ({}, OBJ, "R=100&G=200"),
-    ({"style": "form", "explode": False}, ARR, "ids=x%2Cy%20z"),
-    ({"style": "form", "explode": False}, OBJ, "ids=R%2C100%2CG%2C200"),
-    ({"style": "spaceDelimited", "explode": False}, ARR, "ids=x%20y%20z"),
-    ({"style": "pipeDelimited", "explode": False}, ARR, "ids=x%7Cy%20z"),
-    ({"style": "deepObject", "explode": True}, OBJ, "ids[R]=100&ids[G]=200"),
-    ({"style": "deepObject", "explode": True}, ARR, "ids[0]=x&ids[1]=y%20z"),
-    ({"contentType": "application/json"}, OBJ, "ids=%7B%22R%22%3A100%2C%22G%22%3A200%7D"),
-    ({"allowReserved": True}, "a/b:c?d", "ids=a/b:c?d"),
-    ({}, "a/b:c?d", "ids=a%2Fb%3Ac%3Fd"),
-])
+@pytest.mark.parametrize(
+    ("enc", "value", "wire"),
+    [
+        ({}, ARR, "ids=x&ids=y%20z"),  # the default: style form, explode true
+        ({}, OBJ, "R=100&G=200"),
+        ({"style": "form", "explode": False}, ARR, "ids=x%2Cy%20z"),
+        ({"style": "form", "explode": False}, OBJ, "ids=R%2C100%2CG%2C200"),
+        ({"style": "spaceDelimited", "explode": False}, ARR, "ids=x%20y%20z"),
+        ({"style": "pipeDelimited", "explode": False}, ARR, "ids=x%7Cy%20z"),
+        ({"style": "deepObject", "explode": True}, OBJ, "ids[R]=100&ids[G]=200"),
+        ({"style": "deepObject", "explode": True}, ARR, "ids[0]=x&ids[1]=y%20z"),
+        ({"contentType": "application/json"}, OBJ, "ids=%7B%22R%22%3A100%2C%22G%22%3A200%7D"),
+        ({"allowReserved": True}, "a/b:c?d", "ids=a/b:c?d"),
+        ({}, "a/b:c?d", "ids=a%2Fb%3Ac%3Fd"),
+    ],
+)
 def test_urlencoded_property_by_its_encoding(enc: dict[str, Any], value: Any, wire: str) -> None:
     assert _form({"ids": enc}, {"ids": value}) == wire
 
@@ -56,16 +71,26 @@ def test_urlencoded_property_by_its_encoding(enc: dict[str, Any], value: Any, wi
 def test_stripe_deep_object_nesting() -> None:
     deep = {"style": "deepObject", "explode": True}
     enc = {name: deep for name in ("metadata", "items", "expand", "color")}
-    wire = _form(enc, {"metadata": {"order": "42"}, "color": {"enabled": True},
-                       "items": [{"price": "p_1", "quantity": 2}, {"price": "p_2"}], "expand": ["customer"]})
-    assert wire == ("color[enabled]=true&metadata[order]=42&items[0][price]=p_1&items[0][quantity]=2"
-                    "&items[1][price]=p_2&expand[0]=customer")
+    wire = _form(
+        enc,
+        {
+            "metadata": {"order": "42"},
+            "color": {"enabled": True},
+            "items": [{"price": "p_1", "quantity": 2}, {"price": "p_2"}],
+            "expand": ["customer"],
+        },
+    )
+    assert wire == (
+        "color[enabled]=true&metadata[order]=42&items[0][price]=p_1&items[0][quantity]=2"
+        "&items[1][price]=p_2&expand[0]=customer"
+    )
 
 
 @pytest.mark.parametrize("key", ["", "a]b", "a[b"])
 def test_a_key_the_nesting_cannot_carry_is_refused_naming_the_argument(key: str) -> None:
     op = _op({"metadata": {"style": "deepObject", "explode": True}})._replace(
-        args={"meta_arg": ArgBinding("body", "metadata")})
+        args={"meta_arg": ArgBinding("body", "metadata")}
+    )
     with pytest.raises(InvalidArgument) as info:
         build_request(op, {"meta_arg": {"ok": "1", key: "v"}}, "http://h.test")
     assert info.value.details["argument"] == "meta_arg" and repr(key) in str(info.value)
@@ -76,13 +101,34 @@ def _parts(request: httpx.Request) -> list[tuple[str, str]]:
 
 
 def test_multipart_encoding_styles_and_default_content_types() -> None:
-    op = _op({"file_link_data": {"style": "deepObject", "explode": True}}, "multipart/form-data",
-             {"file_link_data": {"type": "object"}, "meta": {"type": "object"}, "tags": {"type": "array"},
-              "note": {"type": "string"}})
-    request = build_request(op, {"file_link_data": {"create": True, "expires_at": 5}, "meta": {"k": 1},
-                                 "tags": ["a", "b"], "note": "n"}, "http://h.test")
-    assert _parts(request) == [("file_link_data[create]", "true"), ("file_link_data[expires_at]", "5"),
-                               ("meta", '{"k":1}'), ("tags", "a"), ("tags", "b"), ("note", "n")]
+    op = _op(
+        {"file_link_data": {"style": "deepObject", "explode": True}},
+        "multipart/form-data",
+        {
+            "file_link_data": {"type": "object"},
+            "meta": {"type": "object"},
+            "tags": {"type": "array"},
+            "note": {"type": "string"},
+        },
+    )
+    request = build_request(
+        op,
+        {
+            "file_link_data": {"create": True, "expires_at": 5},
+            "meta": {"k": 1},
+            "tags": ["a", "b"],
+            "note": "n",
+        },
+        "http://h.test",
+    )
+    assert _parts(request) == [
+        ("file_link_data[create]", "true"),
+        ("file_link_data[expires_at]", "5"),
+        ("meta", '{"k":1}'),
+        ("tags", "a"),
+        ("tags", "b"),
+        ("note", "n"),
+    ]
     content = request.read()
     assert b'name="meta"\r\nContent-Type: application/json\r\n\r\n{"k":1}' in content  # an object: JSON
     assert b'name="note"\r\n\r\nn' in content  # a primitive: text/plain, a part without Content-Type
@@ -92,9 +138,13 @@ def test_multipart_encoding_styles_and_default_content_types() -> None:
 
 _keys = st.text(min_size=1, max_size=8).filter(lambda k: "[" not in k and "]" not in k)
 _scalars = st.one_of(st.text(max_size=12), st.integers(), st.booleans(), st.none())
-_values = st.recursive(_scalars, lambda inner: st.one_of(st.lists(inner, min_size=1, max_size=4),
-                                                         st.dictionaries(_keys, inner, min_size=1, max_size=4)),
-                       max_leaves=12)
+_values = st.recursive(
+    _scalars,
+    lambda inner: st.one_of(
+        st.lists(inner, min_size=1, max_size=4), st.dictionaries(_keys, inner, min_size=1, max_size=4)
+    ),
+    max_leaves=12,
+)
 
 
 def _as_rack(value: Any) -> Any:

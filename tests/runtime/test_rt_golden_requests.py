@@ -22,10 +22,14 @@ from packc_runtime import load_pack
 pytestmark = pytest.mark.filterwarnings("ignore:Unsupported scheme type:UserWarning")  # openapi-core, oauth2
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 PACK_DIRS = sorted(p.parent for p in GOLDEN.glob("*/*/surface.json"))
-CASES = [(d, verb) for d in PACK_DIRS for verb in sorted(json.loads((d / "surface.json").read_text())["verbs"])]
+CASES = [
+    (d, verb) for d in PACK_DIRS for verb in sorted(json.loads((d / "surface.json").read_text())["verbs"])
+]
 # Safe text: values that every style carries unambiguously (see test_rt_properties.PLAIN).
 TEXT = st.text(string.ascii_letters + string.digits + "-_.~ é", min_size=1, max_size=12)
-UPLOAD = Path(__file__).resolve().parents[1] / "fixtures" / "packs" / "echo" / "README.md"  # any readable file
+UPLOAD = (
+    Path(__file__).resolve().parents[1] / "fixtures" / "packs" / "echo" / "README.md"
+)  # any readable file
 
 
 def _format(fmt: str) -> st.SearchStrategy[str] | None:
@@ -66,9 +70,12 @@ def strategy(schema: Any) -> st.SearchStrategy[Any]:
             return fmt
         if "pattern" in schema:
             return st.from_regex(schema["pattern"], fullmatch=True).filter(
-                lambda s: re.fullmatch(r"[\x20-\x7e]+", s) is not None)
+                lambda s: re.fullmatch(r"[\x20-\x7e]+", s) is not None
+            )
         lo, hi = schema.get("minLength", 1), schema.get("maxLength", 12)
-        return st.text(string.ascii_letters + string.digits + "-_ é", min_size=max(lo, 1), max_size=max(hi, lo, 1))
+        return st.text(
+            string.ascii_letters + string.digits + "-_ é", min_size=max(lo, 1), max_size=max(hi, lo, 1)
+        )
     if kind == "integer":
         lo = schema.get("minimum", -1000)
         if "exclusiveMinimum" in schema and not isinstance(schema["exclusiveMinimum"], bool):
@@ -79,15 +86,21 @@ def strategy(schema: Any) -> st.SearchStrategy[Any]:
     if kind == "boolean":
         return st.booleans()
     if kind == "array":
-        return st.lists(strategy(schema.get("items", {"type": "string"})), min_size=max(schema.get("minItems", 1), 1),
-                        max_size=3)
+        return st.lists(
+            strategy(schema.get("items", {"type": "string"})),
+            min_size=max(schema.get("minItems", 1), 1),
+            max_size=3,
+        )
     if kind == "object":
         props = schema.get("properties", {})
         required = set(schema.get("required", []))
         # An optional property with no constraint is where the compiler cut a recursive schema ("see the
         # pack's openapi.json"): the args schema cannot say what the document wants there, so leave it out.
-        fields = {k: strategy(v) for k, v in props.items()
-                  if k in required or (not v.get("readOnly") and set(v) - {"description", "title", "examples"})}
+        fields = {
+            k: strategy(v)
+            for k, v in props.items()
+            if k in required or (not v.get("readOnly") and set(v) - {"description", "title", "examples"})
+        }
         optional = {k: v for k, v in fields.items() if k not in required}
         return st.fixed_dictionaries({k: v for k, v in fields.items() if k in required}, optional=optional)
     return TEXT
@@ -102,7 +115,11 @@ def _file_args(op: Any) -> set[str]:
         if binding.location != "body":
             continue
         if binding.name is None:
-            if media and "json" not in media and not media.startswith(("text/", "application/x-www-form", "multipart/")):
+            if (
+                media
+                and "json" not in media
+                and not media.startswith(("text/", "application/x-www-form", "multipart/"))
+            ):
                 out.add(arg)
             continue
         prop = props.get(binding.name, {})
@@ -116,8 +133,10 @@ def _file_args(op: Any) -> set[str]:
 def _credentials(pack: Any) -> dict[str, str]:
     """A value for each slot, trusted for the pack's origins (the CI opt-in: origins named explicitly)."""
     origins = sorted({origin for bound in pack.slot_origins().values() for origin in bound})
-    return {**{slot.env: f"{slot.kind}-value-0{i}" for i, slot in enumerate(pack.slots)},
-            "PACKC_TRUSTED_ORIGINS": ",".join(origins)}
+    return {
+        **{slot.env: f"{slot.kind}-value-0{i}" for i, slot in enumerate(pack.slots)},
+        "PACKC_TRUSTED_ORIGINS": ",".join(origins),
+    }
 
 
 @pytest.mark.parametrize("pack_dir, verb", CASES, ids=[f"{d.name}:{v}" for d, v in CASES])
@@ -138,8 +157,13 @@ def test_golden_verb_requests_validate(pack_dir: Path, verb: str) -> None:
         environ = _credentials(probe)
         files = _file_args(probe.operations[verb])
     if files:  # the compiler describes upload arguments in words; the binding says which they are
-        schema = {**schema, "properties": {k: ({"type": "string", "format": "binary"} if k in files else v)
-                                           for k, v in schema["properties"].items()}}
+        schema = {
+            **schema,
+            "properties": {
+                k: ({"type": "string", "format": "binary"} if k in files else v)
+                for k, v in schema["properties"].items()
+            },
+        }
 
     validator = jsonschema.Draft202012Validator(schema)
 

@@ -28,14 +28,19 @@ DOCUMENT: dict[str, Any] = {
     "openapi": "3.0.3",
     "info": {"title": "Partner", "version": "1"},
     "servers": [{"url": "https://partner.example.com"}],
-    "components": {"securitySchemes": {"partner_key": {"type": "apiKey", "in": "header", "name": "Authorization"}}},
-    "paths": {f"/echo/{name}": {"get": {"operationId": name, "responses": OK, "parameters": [AUTH]}}
-              for name in ("orders", "refunds", "queries", "times", "status")},
+    "components": {
+        "securitySchemes": {"partner_key": {"type": "apiKey", "in": "header", "name": "Authorization"}}
+    },
+    "paths": {
+        f"/echo/{name}": {"get": {"operationId": name, "responses": OK, "parameters": [AUTH]}}
+        for name in ("orders", "refunds", "queries", "times", "status")
+    },
 }
 
 
-def test_the_parameter_becomes_a_credential_that_reaches_the_server(tmp_path: Path,
-                                                                    echo_server: tuple[EchoApp, str]) -> None:
+def test_the_parameter_becomes_a_credential_that_reaches_the_server(
+    tmp_path: Path, echo_server: tuple[EchoApp, str]
+) -> None:
     app, url = echo_server
     source = tmp_path / "partner.json"
     source.write_text(json.dumps(DOCUMENT), "utf-8")

@@ -18,20 +18,35 @@ BEEZUP = r"^(https?:\/\/)?([\da-z\.-]+)\.([a-z\.]{2,6})([\/\w \.-]*)*\/?$"
 EVIL = "http://" + "a" * 30 + ".com/" + "x" * 40 + "!"
 
 
-@pytest.mark.parametrize(("pattern", "expected"), [
-    (BEEZUP, True), (r"(a+)+$", True), (r"(.*[\n\r\t\f\ ]?)*", True), (r"([a-z.]+\.)+", True),
-    (r"^\p{L}+$", True),  # re cannot compile it: never run either
-    (r"^[a-z]+$", False), (r"(\d{1,3}\.){3}\d{1,3}", False), (r"(\d{3}-)+", False), (r"^(.+)@(.+)$", False),
-    (r"arn:[\w+=/,.@-]+:[\w+=,.@-]+(/[\w+=,.@-]+)*", False),  # every repetition starts with "/"
-    (r"^(\*[\w\d-]*\.)?([\w\d-]+\.)+[\w\d-]+$", False),  # every repetition ends with "."
-    (r"^([A-Za-z]_?)+$", False), (r"[[a]", False),
-])
+@pytest.mark.parametrize(
+    ("pattern", "expected"),
+    [
+        (BEEZUP, True),
+        (r"(a+)+$", True),
+        (r"(.*[\n\r\t\f\ ]?)*", True),
+        (r"([a-z.]+\.)+", True),
+        (r"^\p{L}+$", True),  # re cannot compile it: never run either
+        (r"^[a-z]+$", False),
+        (r"(\d{1,3}\.){3}\d{1,3}", False),
+        (r"(\d{3}-)+", False),
+        (r"^(.+)@(.+)$", False),
+        (r"arn:[\w+=/,.@-]+:[\w+=,.@-]+(/[\w+=,.@-]+)*", False),  # every repetition starts with "/"
+        (r"^(\*[\w\d-]*\.)?([\w\d-]+\.)+[\w\d-]+$", False),  # every repetition ends with "."
+        (r"^([A-Za-z]_?)+$", False),
+        (r"[[a]", False),
+    ],
+)
 def test_risky_finds_nested_unbounded_repeats(pattern: str, expected: bool) -> None:
     assert risky(pattern) is expected
 
 
-SAFE = [r"^[a-z]+$", r"(\d{1,3}\.){3}\d{1,3}", r"^(\*[\w\d-]*\.)?([\w\d-]+\.)+[\w\d-]+$", r"^[A-Z]{3}$",
-        r"arn:[\w+=/,.@-]+:[\w+=,.@-]+(/[\w+=,.@-]+)*"]
+SAFE = [
+    r"^[a-z]+$",
+    r"(\d{1,3}\.){3}\d{1,3}",
+    r"^(\*[\w\d-]*\.)?([\w\d-]+\.)+[\w\d-]+$",
+    r"^[A-Z]{3}$",
+    r"arn:[\w+=/,.@-]+:[\w+=,.@-]+(/[\w+=,.@-]+)*",
+]
 
 
 @settings(max_examples=200)
@@ -47,8 +62,13 @@ def test_a_risky_pattern_is_never_run_on_any_text(text: str) -> None:
 
 
 def test_validation_skips_a_risky_pattern_and_keeps_the_rest() -> None:
-    schema = {"type": "object", "properties": {"url": {"type": "string", "pattern": BEEZUP, "maxLength": 200},
-                                               "code": {"type": "string", "pattern": "^[A-Z]{3}$"}}}
+    schema = {
+        "type": "object",
+        "properties": {
+            "url": {"type": "string", "pattern": BEEZUP, "maxLength": 200},
+            "code": {"type": "string", "pattern": "^[A-Z]{3}$"},
+        },
+    }
     assert validate_args("v", schema, {"url": EVIL, "code": "EUR"}) == {"url": EVIL, "code": "EUR"}
     with pytest.raises(InvalidArgument):
         validate_args("v", schema, {"url": EVIL, "code": "euro"})

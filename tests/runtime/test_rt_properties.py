@@ -19,7 +19,9 @@ from packc_runtime.errors import ERROR_CLASSES
 from servers import PACKS
 
 BASE = "http://api.test/base"
-SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+SETTINGS = settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 # Values of delimited styles (form explode=false, pipe, space, simple headers) avoid their delimiter:
 # after percent-decoding, a server cannot tell "a,b" in one item from two items; neither can openapi-core.
 PLAIN = st.text(st.characters(codec="utf-8", exclude_characters=", |;=\x00"), max_size=12)
@@ -39,7 +41,9 @@ def strategy(schema: Mapping[str, Any], *, delimited: bool = False) -> st.Search
     if kind == "boolean":
         return st.booleans()
     if kind == "array":
-        return st.lists(strategy(schema.get("items", {"type": "string"}), delimited=True), min_size=1, max_size=4)
+        return st.lists(
+            strategy(schema.get("items", {"type": "string"}), delimited=True), min_size=1, max_size=4
+        )
     if kind == "object":
         return st.dictionaries(KEYS, PLAIN, min_size=1, max_size=3)
     raise AssertionError(f"no strategy for {schema}")
@@ -74,7 +78,9 @@ class Recorder:
         return httpx.Response(200, json={})
 
 
-def _one_request(verb: str, args: dict[str, Any], confirm: bool = True) -> tuple[dict[str, Any], list[httpx.Request]]:
+def _one_request(
+    verb: str, args: dict[str, Any], confirm: bool = True
+) -> tuple[dict[str, Any], list[httpx.Request]]:
     recorder = Recorder()
     with load_pack(PACKS / "echo", transport=httpx.MockTransport(recorder)) as pack:
         envelope = pack.call(verb, args, confirm=confirm, server=BASE)
@@ -97,7 +103,9 @@ def _check_valid(openapi: OpenAPI, verb: str, args: dict[str, Any]) -> None:
     if not envelope["ok"]:
         # The schema allows some values HTTP cannot carry; those are refused by name, nothing is sent.
         assert envelope["error"]["code"] == "invalid_argument", envelope
-        assert any(w in envelope["error"]["message"] for w in ("CR, LF or NUL", "non-ASCII", "empty", "'..' segment")), envelope
+        assert any(
+            w in envelope["error"]["message"] for w in ("CR, LF or NUL", "non-ASCII", "empty", "'..' segment")
+        ), envelope
         assert seen == []
         return
     assert len(seen) == 1
@@ -148,9 +156,12 @@ def test_any_path_value_stays_inside_its_segment(value: str) -> None:
     assert unquote(segment) == value  # the server decodes exactly the value given
 
 
-WRITE_VERBS = [(pack, verb) for pack in ("echo", "flaky")
-               for verb, row in json.loads((PACKS / pack / "policy.json").read_text())["commands"].items()
-               if row["access"] == "write" and verb not in ("items.replace",)]
+WRITE_VERBS = [
+    (pack, verb)
+    for pack in ("echo", "flaky")
+    for verb, row in json.loads((PACKS / pack / "policy.json").read_text())["commands"].items()
+    if row["access"] == "write" and verb not in ("items.replace",)
+]
 
 
 @settings(max_examples=60, deadline=None)
@@ -173,24 +184,38 @@ def test_the_checker_can_fail(echo_openapi: OpenAPI) -> None:
         echo_openapi.validate_request(_Request(bad))
     bad_matrix = httpx.Request("GET", BASE + "/echo/styles/.a/mat=x/k=v")
     with pytest.raises(Exception):  # noqa: B017 - any validation error will do
-        echo_openapi.validate_request(_Request(bad_matrix, _styled_path_vars("/base/echo/styles/.a/mat=x/k=v")))
+        echo_openapi.validate_request(
+            _Request(bad_matrix, _styled_path_vars("/base/echo/styles/.a/mat=x/k=v"))
+        )
 
 
-JSON_VALUES = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
-                           lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner,
-                                                                                         max_size=3), max_leaves=8)
-ALL_VERBS = [(pack, verb) for pack in ("echo", "authz", "flaky")
-             for verb in json.loads((PACKS / pack / "surface.json").read_text())["verbs"]]
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
+    max_leaves=8,
+)
+ALL_VERBS = [
+    (pack, verb)
+    for pack in ("echo", "authz", "flaky")
+    for verb in json.loads((PACKS / pack / "surface.json").read_text())["verbs"]
+]
 
 
 @settings(max_examples=80, deadline=None)
-@given(choice=st.sampled_from(ALL_VERBS), args=st.dictionaries(st.text(max_size=10), JSON_VALUES, max_size=4) | JSON_VALUES,
-       status=st.sampled_from([200, 201, 204, 301, 302, 400, 401, 404, 429, 500, 503]),
-       ctype=st.sampled_from(["application/json", "text/plain", "application/octet-stream", "", "application/x+json"]),
-       content=st.binary(max_size=64), location=st.sampled_from(["", "/elsewhere", "http://other.test/x", "::bad::"]),
-       confirm=st.booleans())
-def test_any_input_and_any_answer_give_one_envelope(choice: tuple[str, str], args: Any, status: int, ctype: str,
-                                                    content: bytes, location: str, confirm: bool) -> None:
+@given(
+    choice=st.sampled_from(ALL_VERBS),
+    args=st.dictionaries(st.text(max_size=10), JSON_VALUES, max_size=4) | JSON_VALUES,
+    status=st.sampled_from([200, 201, 204, 301, 302, 400, 401, 404, 429, 500, 503]),
+    ctype=st.sampled_from(
+        ["application/json", "text/plain", "application/octet-stream", "", "application/x+json"]
+    ),
+    content=st.binary(max_size=64),
+    location=st.sampled_from(["", "/elsewhere", "http://other.test/x", "::bad::"]),
+    confirm=st.booleans(),
+)
+def test_any_input_and_any_answer_give_one_envelope(
+    choice: tuple[str, str], args: Any, status: int, ctype: str, content: bytes, location: str, confirm: bool
+) -> None:
     """The runtime never raises: every call, whatever the args and the server's answer, is one envelope."""
     pack_name, verb = choice
     headers = {"Content-Type": ctype} if ctype else {}
@@ -201,8 +226,12 @@ def test_any_input_and_any_answer_give_one_envelope(choice: tuple[str, str], arg
         return httpx.Response(status, content=content, headers=headers)
 
     env = {"AUTHZ_KEY_HEADER_API_KEY": "k-0001", "AUTHZ_BEARER_TOKEN": "t-0002"}
-    with load_pack(PACKS / pack_name, transport=httpx.MockTransport(handler), environ=env,
-                   limits=Limits(backoff=0.0, max_retry_after=0.0)) as pack:
+    with load_pack(
+        PACKS / pack_name,
+        transport=httpx.MockTransport(handler),
+        environ=env,
+        limits=Limits(backoff=0.0, max_retry_after=0.0),
+    ) as pack:
         envelope = pack.call(verb, args, confirm=confirm)
     assert isinstance(envelope["ok"], bool) and envelope["verb"] == verb
     if not envelope["ok"]:

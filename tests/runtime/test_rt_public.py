@@ -14,8 +14,22 @@ import packc_runtime
 from packc_runtime.errors import ERROR_CLASSES
 
 ROOT = Path(__file__).resolve().parents[2]
-MODULES = ["args", "auth", "cli", "credentials", "errors", "jsontext", "metaschema", "openapi", "pack", "redact", "request",
-           "results", "send", "styles"]
+MODULES = [
+    "args",
+    "auth",
+    "cli",
+    "credentials",
+    "errors",
+    "jsontext",
+    "metaschema",
+    "openapi",
+    "pack",
+    "redact",
+    "request",
+    "results",
+    "send",
+    "styles",
+]
 
 
 def _isort_key(name: str) -> tuple[int, str]:
@@ -42,16 +56,22 @@ def test_module_exports_are_sorted_public_and_defined(module: str) -> None:
 def test_every_error_code_is_documented_with_its_exit_code() -> None:
     text = (ROOT / "docs" / "runtime.md").read_text(encoding="utf-8")
     text = text.split("## Error codes and exit codes", 1)[1].split("\n## ", 1)[0]
-    documented = {m.group(1): int(m.group(2)) for m in re.finditer(r"^\| `([a-z_]+)` \| (\d+) \|", text, re.M)}
+    documented = {
+        m.group(1): int(m.group(2)) for m in re.finditer(r"^\| `([a-z_]+)` \| (\d+) \|", text, re.M)
+    }
     assert documented == {code: cls.exit_code for code, cls in ERROR_CLASSES.items()}
 
 
 def test_importing_the_cli_path_stays_light() -> None:
-    probe = ("import sys; from packc_runtime.cli import pack_main; from packc_runtime.pack import load_pack; "
-             f"load_pack({str(ROOT / 'tests/fixtures/packs/echo')!r}); "
-             "print(sorted(m for m in sys.modules if m.split('.')[0] in "
-             "('packc', 'pydantic', 'jsonschema', 'keyring', 'asyncio', 'dataclasses')))")
-    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=True)
+    probe = (
+        "import sys; from packc_runtime.cli import pack_main; from packc_runtime.pack import load_pack; "
+        f"load_pack({str(ROOT / 'tests/fixtures/packs/echo')!r}); "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in "
+        "('packc', 'pydantic', 'jsonschema', 'keyring', 'asyncio', 'dataclasses')))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=True
+    )
     assert result.stdout.strip() == "[]"
 
 

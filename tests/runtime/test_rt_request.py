@@ -35,16 +35,19 @@ def call(verb: str, args: dict[str, Any], **kw: Any) -> tuple[dict[str, Any], Se
         return pack.call(verb, args, **kw), seen
 
 
-@pytest.mark.parametrize("value, raw", [
-    ("..", "%2E%2E"),
-    (".", "%2E"),
-    ("a/b", "a%2Fb"),
-    ("a?b#c", "a%3Fb%23c"),
-    ("%2e%2e", "%252e%252e"),
-    ("..\\..\\etc", "%2E%2E%5C%2E%2E%5Cetc"),
-    ("a\r\nb\x00", "a%0D%0Ab%00"),
-    ("é ü", "%C3%A9%20%C3%BC"),
-])
+@pytest.mark.parametrize(
+    "value, raw",
+    [
+        ("..", "%2E%2E"),
+        (".", "%2E"),
+        ("a/b", "a%2Fb"),
+        ("a?b#c", "a%3Fb%23c"),
+        ("%2e%2e", "%252e%252e"),
+        ("..\\..\\etc", "%2E%2E%5C%2E%2E%5Cetc"),
+        ("a\r\nb\x00", "a%0D%0Ab%00"),
+        ("é ü", "%C3%A9%20%C3%BC"),
+    ],
+)
 def test_path_values_stay_in_their_segment(value: str, raw: str) -> None:
     envelope, seen = call("items.get", {"item_id": value})
     assert envelope["ok"], envelope
@@ -59,8 +62,17 @@ def test_empty_path_value_is_refused_and_nothing_is_sent() -> None:
 
 
 def test_query_header_cookie_defaults() -> None:
-    envelope, seen = call("items.get", {"item_id": "7", "limit": 5, "tags": ["a b", "c&d"], "trace": "t-1",
-                                        "session": "s v;x", "verbose": False})
+    envelope, seen = call(
+        "items.get",
+        {
+            "item_id": "7",
+            "limit": 5,
+            "tags": ["a b", "c&d"],
+            "trace": "t-1",
+            "session": "s v;x",
+            "verbose": False,
+        },
+    )
     assert envelope["ok"]
     req = seen[0]
     assert req.url.query == b"limit=5&tags=a%20b&tags=c%26d&verbose=false"
@@ -69,19 +81,32 @@ def test_query_header_cookie_defaults() -> None:
 
 
 def test_path_styles_label_matrix_simple() -> None:
-    envelope, seen = call("styles.path", {"lab": ["a", "b.c"], "mat": ["x", "y/z"], "obj": {"k": "v", "n": "1"}})
+    envelope, seen = call(
+        "styles.path", {"lab": ["a", "b.c"], "mat": ["x", "y/z"], "obj": {"k": "v", "n": "1"}}
+    )
     assert envelope["ok"], envelope
     assert seen[0].url.raw_path == b"/base/echo/styles/.a.b%2Ec/;mat=x,y%2Fz/k=v,n=1"
 
 
 def test_query_styles_and_ignored_accept_header() -> None:
-    envelope, seen = call("styles.query", {
-        "ids": [1, 2, 3], "pipes": ["p", "q"], "filter": {"a": "1", "b": "x y"}, "color": {"R": "100", "G": "200"},
-        "csv": ["x", "y"], "accept": "text/html", "mode": ["m1", "m2"], "prefs": {"lang": "en", "tz": "utc"}})
+    envelope, seen = call(
+        "styles.query",
+        {
+            "ids": [1, 2, 3],
+            "pipes": ["p", "q"],
+            "filter": {"a": "1", "b": "x y"},
+            "color": {"R": "100", "G": "200"},
+            "csv": ["x", "y"],
+            "accept": "text/html",
+            "mode": ["m1", "m2"],
+            "prefs": {"lang": "en", "tz": "utc"},
+        },
+    )
     assert envelope["ok"], envelope
     req = seen[0]
-    assert req.url.query.decode() == ("ids=1%202%203&pipes=p|q&filter%5Ba%5D=1&filter%5Bb%5D=x%20y"
-                                      "&color=R,100,G,200&csv=x,y")
+    assert req.url.query.decode() == (
+        "ids=1%202%203&pipes=p|q&filter%5Ba%5D=1&filter%5Bb%5D=x%20y&color=R,100,G,200&csv=x,y"
+    )
     assert req.headers["Accept"] != "text/html"  # a header parameter named Accept is ignored
     assert req.headers["X-Mode"] == "m1,m2"
     assert req.headers["Cookie"] == "lang=en; tz=utc"
@@ -103,7 +128,9 @@ def test_non_ascii_header_value_is_refused_clearly() -> None:
 
 
 def test_server_override_keeps_its_query_and_path_prefix() -> None:
-    envelope, seen = call("items.get", {"item_id": "1", "limit": 2}, server="http://mock.test:8080/v2/?tenant=a")
+    envelope, seen = call(
+        "items.get", {"item_id": "1", "limit": 2}, server="http://mock.test:8080/v2/?tenant=a"
+    )
     assert envelope["ok"]
     assert str(seen[0].url) == "http://mock.test:8080/v2/echo/items/1?tenant=a&limit=2"
 
@@ -120,20 +147,43 @@ def _op(servers: tuple[Server, ...]) -> Operation:
 
 
 def test_server_variables_defaults_overrides_enum_and_host_safety() -> None:
-    server = Server("https://{region}.api.test:{port}/{base}", {
-        "region": {"default": "eu", "enum": ["eu", "us"]}, "port": {"default": "443"}, "base": {"default": "v1"}})
+    server = Server(
+        "https://{region}.api.test:{port}/{base}",
+        {
+            "region": {"default": "eu", "enum": ["eu", "us"]},
+            "port": {"default": "443"},
+            "base": {"default": "v1"},
+        },
+    )
     op = _op((server,))
     assert server_url(op) == "https://eu.api.test:443/v1"
     assert server_url(op, variables={"region": "us", "base": "v2/beta"}) == "https://us.api.test:443/v2/beta"
     with pytest.raises(Exception, match="must be one of"):
         server_url(op, variables={"region": "evil"})
     free = _op((Server("https://{host}/api", {"host": {"default": "api.test"}}),))
-    for evil in ("evil.example/x?", "evil.example#", "a@evil.example", "evil.example:80", "a\\b", "evil.example"):
+    for evil in (
+        "evil.example/x?",
+        "evil.example#",
+        "a@evil.example",
+        "evil.example:80",
+        "a\\b",
+        "evil.example",
+    ):
         with pytest.raises(Exception, match="refused"):
             server_url(free, variables={"host": evil})
     assert server_url(free, variables={"host": "api.test"}) == "https://api.test/api"  # the default itself
-    sub = _op((Server("https://{region}.api.test:{port}/v1", {"region": {"default": "eu"}, "port": {"default": "443"}}),))
-    assert server_url(sub, variables={"region": "ap-south", "port": "8443"}) == "https://ap-south.api.test:8443/v1"
+    sub = _op(
+        (
+            Server(
+                "https://{region}.api.test:{port}/v1",
+                {"region": {"default": "eu"}, "port": {"default": "443"}},
+            ),
+        )
+    )
+    assert (
+        server_url(sub, variables={"region": "ap-south", "port": "8443"})
+        == "https://ap-south.api.test:8443/v1"
+    )
     with pytest.raises(Exception, match="refused"):
         server_url(sub, variables={"port": "44x"})
     with pytest.raises(Exception, match="relative"):
@@ -143,10 +193,20 @@ def test_server_variables_defaults_overrides_enum_and_host_safety() -> None:
 
 
 def test_operation_and_path_level_servers_win() -> None:
-    doc = {"servers": [{"url": "https://top.test"}], "paths": {
-        "/a": {"servers": [{"url": "https://path.test"}], "get": {"x-packc-binding": {"verb": "a", "args": {}}},
-               "post": {"servers": [{"url": "https://op.test"}], "x-packc-binding": {"verb": "b", "args": {}}}},
-        "/c": {"get": {"x-packc-binding": {"verb": "c", "args": {}}}}}}
+    doc = {
+        "servers": [{"url": "https://top.test"}],
+        "paths": {
+            "/a": {
+                "servers": [{"url": "https://path.test"}],
+                "get": {"x-packc-binding": {"verb": "a", "args": {}}},
+                "post": {
+                    "servers": [{"url": "https://op.test"}],
+                    "x-packc-binding": {"verb": "b", "args": {}},
+                },
+            },
+            "/c": {"get": {"x-packc-binding": {"verb": "c", "args": {}}}},
+        },
+    }
     ops = read_operations(doc)
     assert server_url(ops["a"]) == "https://path.test"
     assert server_url(ops["b"]) == "https://op.test"
@@ -156,7 +216,9 @@ def test_operation_and_path_level_servers_win() -> None:
 def test_json_form_multipart_octet_bodies(tmp_path: Path) -> None:
     upload = tmp_path / "note.txt"
     upload.write_bytes(b"file-bytes")
-    envelope, seen = call("items.create", {"name": "lamp", "price": 9.5, "tags": ["a"], "meta": {"k": "v"}}, confirm=True)
+    envelope, seen = call(
+        "items.create", {"name": "lamp", "price": 9.5, "tags": ["a"], "meta": {"k": "v"}}, confirm=True
+    )
     assert envelope["ok"], envelope
     assert json.loads(seen[0].content) == {"name": "lamp", "price": 9.5, "tags": ["a"], "meta": {"k": "v"}}
     assert seen[0].headers["Content-Type"] == "application/json"
@@ -184,8 +246,20 @@ def test_unreadable_upload_is_an_invalid_argument(tmp_path: Path) -> None:
 def test_build_request_without_binding_declaration_uses_location_defaults() -> None:
     from packc_runtime.openapi import ArgBinding
 
-    op = Operation("v", "GET", "/x/{id}", (), {}, {"id": ArgBinding("path", "id"), "q": ArgBinding("query", "q")},
-                   None, None, {}, None, False, "")
+    op = Operation(
+        "v",
+        "GET",
+        "/x/{id}",
+        (),
+        {},
+        {"id": ArgBinding("path", "id"), "q": ArgBinding("query", "q")},
+        None,
+        None,
+        {},
+        None,
+        False,
+        "",
+    )
     request = build_request(op, {"id": "a b", "q": ["1", "2"]}, "http://h.test")
     assert str(request.url) == "http://h.test/x/a%20b?q=1&q=2"
     assert Parameter("q", "query", "form", True, False, {}) is not None
@@ -197,8 +271,21 @@ Handler = Callable[[httpx.Request], httpx.Response]
 def test_required_body_with_no_fields_given_is_sent_empty() -> None:
     from packc_runtime.openapi import ArgBinding
 
-    op = Operation("v", "PATCH", "/x", (), {}, {"note": ArgBinding("body", "note")}, "application/json",
-                   {"type": "object"}, {}, None, False, "", body_required=True)
+    op = Operation(
+        "v",
+        "PATCH",
+        "/x",
+        (),
+        {},
+        {"note": ArgBinding("body", "note")},
+        "application/json",
+        {"type": "object"},
+        {},
+        None,
+        False,
+        "",
+        body_required=True,
+    )
     request = build_request(op, {}, "http://h.test")
     assert request.content == b"{}" and request.headers["Content-Type"] == "application/json"
     optional = op._replace(body_required=False)
@@ -211,12 +298,26 @@ def test_label_items_cannot_make_a_dot_segment() -> None:
     assert seen == []
 
 
-@pytest.mark.parametrize("name", ["Content-Length", "Transfer-Encoding", "Host", "Authorization"])  # Cookie: test_rt_cookie_header
+@pytest.mark.parametrize(
+    "name", ["Content-Length", "Transfer-Encoding", "Host", "Authorization"]
+)  # Cookie: test_rt_cookie_header
 def test_reserved_and_framing_header_parameters_are_ignored(name: str) -> None:
     from packc_runtime.openapi import ArgBinding
 
-    op = Operation("v", "POST", "/x", (), {}, {"h": ArgBinding("header", name), "b": ArgBinding("body", "b")},
-                   "application/json", {"type": "object"}, {}, None, False, "")
+    op = Operation(
+        "v",
+        "POST",
+        "/x",
+        (),
+        {},
+        {"h": ArgBinding("header", name), "b": ArgBinding("body", "b")},
+        "application/json",
+        {"type": "object"},
+        {},
+        None,
+        False,
+        "",
+    )
     request = build_request(op, {"h": "0", "b": "x"}, "http://h.test")
     assert request.headers.get(name) != "0"
     assert request.headers["Content-Length"] == str(len(request.content))
@@ -229,8 +330,10 @@ def _multipart_parts(request: httpx.Request) -> list[tuple[str | None, bytes]]:
 
     raw = f"Content-Type: {request.headers['content-type']}\r\n\r\n".encode() + request.read()
     message = BytesParser(policy=HTTP).parsebytes(raw)
-    return [(p.get_param("name", header="content-disposition"), p.get_payload(decode=True))  # type: ignore[misc]
-            for p in message.iter_parts()]
+    return [
+        (p.get_param("name", header="content-disposition"), p.get_payload(decode=True))  # type: ignore[misc]
+        for p in message.iter_parts()
+    ]
 
 
 def test_multipart_without_file_parts_is_still_multipart() -> None:
@@ -244,8 +347,21 @@ def test_multipart_without_file_parts_is_still_multipart() -> None:
 def test_required_multipart_body_with_no_fields_given_is_an_empty_multipart() -> None:
     from packc_runtime.openapi import ArgBinding
 
-    op = Operation("v", "POST", "/x", (), {}, {"note": ArgBinding("body", "note")}, "multipart/form-data",
-                   {"type": "object"}, {}, None, False, "", body_required=True)
+    op = Operation(
+        "v",
+        "POST",
+        "/x",
+        (),
+        {},
+        {"note": ArgBinding("body", "note")},
+        "multipart/form-data",
+        {"type": "object"},
+        {},
+        None,
+        False,
+        "",
+        body_required=True,
+    )
     request = build_request(op, {}, "http://h.test")
     boundary = request.headers["Content-Type"].removeprefix("multipart/form-data; boundary=")
     assert boundary and request.content == f"--{boundary}--\r\n".encode()
@@ -254,9 +370,20 @@ def test_required_multipart_body_with_no_fields_given_is_an_empty_multipart() ->
 def test_multipart_text_part_keeps_its_encoding_content_type() -> None:
     from packc_runtime.openapi import ArgBinding
 
-    op = Operation("v", "POST", "/x", (), {}, {"meta": ArgBinding("body", "meta")}, "multipart/form-data",
-                   {"type": "object", "properties": {"meta": {"type": "object"}}},
-                   {"meta": {"contentType": "application/json"}}, None, False, "")
+    op = Operation(
+        "v",
+        "POST",
+        "/x",
+        (),
+        {},
+        {"meta": ArgBinding("body", "meta")},
+        "multipart/form-data",
+        {"type": "object", "properties": {"meta": {"type": "object"}}},
+        {"meta": {"contentType": "application/json"}},
+        None,
+        False,
+        "",
+    )
     content = build_request(op, {"meta": {"k": 1}}, "http://h.test").read()
     assert b'name="meta"\r\nContent-Type: application/json\r\n\r\n{"k":1}' in content
 
@@ -268,8 +395,20 @@ def test_path_key_with_a_query_string_joins_with_ampersand() -> None:
     from packc_runtime.openapi import ArgBinding
     from packc_runtime.request import AuthParts
 
-    op = Operation("v", "GET", "/rest?method=flickr.x&format=json#frag", (), {}, {"q": ArgBinding("query", "q")},
-                   None, None, {}, None, False, "")
+    op = Operation(
+        "v",
+        "GET",
+        "/rest?method=flickr.x&format=json#frag",
+        (),
+        {},
+        {"q": ArgBinding("query", "q")},
+        None,
+        None,
+        {},
+        None,
+        False,
+        "",
+    )
     auth = AuthParts()
     auth.query.append(("api_key", "k&1"))
     request = build_request(op, {"q": "a?b"}, "http://h.test/v1", auth)
@@ -291,22 +430,56 @@ def test_accept_follows_the_declared_response_media_types() -> None:
     _, seen = call("items.get", {"item_id": "1"})
     assert seen[0].headers["Accept"] == "application/json, */*;q=0.5"
     op = _op((Server("http://h.test"),))
-    assert build_request(op._replace(response_types=("text/csv", "application/xml")), {}, "http://h.test"
-                         ).headers["Accept"] == "text/csv, application/xml, */*;q=0.5"
+    assert (
+        build_request(
+            op._replace(response_types=("text/csv", "application/xml")), {}, "http://h.test"
+        ).headers["Accept"]
+        == "text/csv, application/xml, */*;q=0.5"
+    )
     assert build_request(op, {}, "http://h.test").headers["Accept"] == "application/json, */*;q=0.5"
 
 
 def test_accept_and_content_type_arguments_never_override_the_runtime() -> None:
     from packc_runtime.openapi import ArgBinding
 
-    params = {("header", "Accept"): Parameter("Accept", "header", "simple", False, False,
-                                              {"type": "string", "enum": ["text/plain", "text/csv"]}, required=True),
-              ("header", "content-type"): Parameter("content-type", "header", "simple", False, False,
-                                                    {"type": "string", "default": "application/json"}, required=True)}
-    op = Operation("v", "POST", "/x", (), params, {"a": ArgBinding("header", "Accept"),
-                                                    "c": ArgBinding("header", "content-type"),
-                                                    "b": ArgBinding("body", "b")},
-                   "application/x-www-form-urlencoded", {"type": "object"}, {}, None, False, "")
+    params = {
+        ("header", "Accept"): Parameter(
+            "Accept",
+            "header",
+            "simple",
+            False,
+            False,
+            {"type": "string", "enum": ["text/plain", "text/csv"]},
+            required=True,
+        ),
+        ("header", "content-type"): Parameter(
+            "content-type",
+            "header",
+            "simple",
+            False,
+            False,
+            {"type": "string", "default": "application/json"},
+            required=True,
+        ),
+    }
+    op = Operation(
+        "v",
+        "POST",
+        "/x",
+        (),
+        params,
+        {
+            "a": ArgBinding("header", "Accept"),
+            "c": ArgBinding("header", "content-type"),
+            "b": ArgBinding("body", "b"),
+        },
+        "application/x-www-form-urlencoded",
+        {"type": "object"},
+        {},
+        None,
+        False,
+        "",
+    )
     request = build_request(op, {"a": "evil/x", "c": "evil/y", "b": "1"}, "http://h.test")
     assert request.headers.get_list("Accept") == ["text/plain"]
     # a body is sent: its Content-Type is the binding's, whatever the declared parameter says
@@ -317,14 +490,26 @@ def test_accept_and_content_type_arguments_never_override_the_runtime() -> None:
 def test_declared_defaults_yield_to_the_response_types_for_accept() -> None:
     # vtex Checkout: Accept and Content-Type required with default application/json (no enum), the
     # response only text/plain: the default Accept would be refused (406); Content-Type takes its default.
-    params = {("header", name): Parameter(name, "header", "simple", False, False,
-                                          {"type": "string", "default": "application/json"}, required=True)
-              for name in ("Content-Type", "Accept")}
+    params = {
+        ("header", name): Parameter(
+            name,
+            "header",
+            "simple",
+            False,
+            False,
+            {"type": "string", "default": "application/json"},
+            required=True,
+        )
+        for name in ("Content-Type", "Accept")
+    }
     op = _op((Server("http://h.test"),))._replace(parameters=params, response_types=("text/plain",))
     request = build_request(op, {}, "http://h.test")
     assert request.headers["Accept"] == "text/plain, */*;q=0.5"
     assert request.headers["Content-Type"] == "application/json" and request.content == b""
-    assert build_request(op._replace(response_types=()), {}, "http://h.test").headers["Accept"] == "application/json"
+    assert (
+        build_request(op._replace(response_types=()), {}, "http://h.test").headers["Accept"]
+        == "application/json"
+    )
     optional = {k: v._replace(required=False) for k, v in params.items()}
     assert "Content-Type" not in build_request(op._replace(parameters=optional), {}, "http://h.test").headers
 
@@ -332,8 +517,10 @@ def test_declared_defaults_yield_to_the_response_types_for_accept() -> None:
 def test_ref_fragments_are_percent_decoded() -> None:
     from packc_runtime.openapi import resolve
 
-    document = {"paths": {"/a/{id}": {"get": {"parameters": [{"name": "n"}]}}},
-                "components": {"schemas": {"{id}": {"type": "string"}, "a~b/c d": {"type": "integer"}}}}
+    document = {
+        "paths": {"/a/{id}": {"get": {"parameters": [{"name": "n"}]}}},
+        "components": {"schemas": {"{id}": {"type": "string"}, "a~b/c d": {"type": "integer"}}},
+    }
     assert resolve(document, {"$ref": "#/components/schemas/%7Bid%7D"}) == {"type": "string"}
     assert resolve(document, {"$ref": "#/components/schemas/a~0b~1c%20d"}) == {"type": "integer"}
     assert resolve(document, {"$ref": "#/paths/~1a~1%7Bid%7D/get/parameters/0"}) == {"name": "n"}

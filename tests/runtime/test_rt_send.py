@@ -39,7 +39,9 @@ def test_idempotent_get_is_retried_on_retryable_statuses(status: int) -> None:
 
     def handler(request: httpx.Request) -> httpx.Response:
         hits.append(request)
-        return httpx.Response(status if len(hits) < 3 else 200, json={"n": len(hits)}, headers={"Retry-After": "0"})
+        return httpx.Response(
+            status if len(hits) < 3 else 200, json={"n": len(hits)}, headers={"Retry-After": "0"}
+        )
 
     with flaky_pack(handler) as pack:
         envelope = pack.call("limits.get", {})
@@ -85,7 +87,9 @@ def test_dropped_keepalive_connection_is_retried_for_get_only() -> None:
     def handler(request: httpx.Request) -> httpx.Response:
         hits.append(request.method)
         if len(hits) == 1:
-            raise httpx.RemoteProtocolError("Server disconnected without sending a response.", request=request)
+            raise httpx.RemoteProtocolError(
+                "Server disconnected without sending a response.", request=request
+            )
         return httpx.Response(200, json={"ok": 1})
 
     with flaky_pack(handler) as pack:
@@ -124,7 +128,9 @@ def test_decompression_is_capped() -> None:
             yield bomb
 
     def handler(request: httpx.Request) -> httpx.Response:
-        return httpx.Response(200, headers={"Content-Type": "text/plain", "Content-Encoding": "gzip"}, stream=Streamed())
+        return httpx.Response(
+            200, headers={"Content-Type": "text/plain", "Content-Encoding": "gzip"}, stream=Streamed()
+        )
 
     with flaky_pack(handler, Limits(max_response_bytes=1000)) as pack:
         envelope = pack.call("bad.bomb", {})
@@ -135,8 +141,14 @@ def test_decompression_is_capped() -> None:
 
 
 def test_status_codes_map_to_stable_error_codes() -> None:
-    expected = {400: "request_rejected", 401: "unauthorized", 403: "forbidden", 404: "not_found",
-                409: "request_rejected", 500: "upstream_error"}
+    expected = {
+        400: "request_rejected",
+        401: "unauthorized",
+        403: "forbidden",
+        404: "not_found",
+        409: "request_rejected",
+        500: "upstream_error",
+    }
     for status, code in expected.items():
         with flaky_pack(lambda r, s=status: httpx.Response(s, json={"why": "x"})) as pack:
             envelope = pack.call("status.get", {"code": status})
@@ -146,14 +158,24 @@ def test_status_codes_map_to_stable_error_codes() -> None:
 
 
 def test_invalid_json_text_and_binary_bodies(tmp_path: Any) -> None:
-    with flaky_pack(lambda r: httpx.Response(200, content=b'{"a": ', headers={"Content-Type": "application/json"})) as p:
+    with flaky_pack(
+        lambda r: httpx.Response(200, content=b'{"a": ', headers={"Content-Type": "application/json"})
+    ) as p:
         envelope = p.call("bad.json", {})
     assert envelope["error"]["code"] == "invalid_response" and envelope["status"] == 200
     with flaky_pack(lambda r: httpx.Response(200, text="plain words")) as p:
         assert p.call("bad.json", {})["body"] == "plain words"
     blob = bytes(range(256))
-    with flaky_pack(lambda r: httpx.Response(200, content=blob, headers={
-            "Content-Type": "application/octet-stream", "Content-Disposition": 'attachment; filename="../x/../../a b.bin"'})) as p:
+    with flaky_pack(
+        lambda r: httpx.Response(
+            200,
+            content=blob,
+            headers={
+                "Content-Type": "application/octet-stream",
+                "Content-Disposition": 'attachment; filename="../x/../../a b.bin"',
+            },
+        )
+    ) as p:
         body = p.call("files.get", {})["body"]
     assert body["bytes"] == 256 and body["contentType"] == "application/octet-stream"
     saved = __import__("pathlib").Path(body["file"])
@@ -175,8 +197,12 @@ def _redirecting(location: str, status: int = 302) -> tuple[list[httpx.Request],
     return seen, httpx.MockTransport(handler)
 
 
-ALL_CREDS = {"AUTHZ_KEY_HEADER_API_KEY": "hdr-secret-1", "AUTHZ_KEY_QUERY_API_KEY": "qry-secret-2",
-             "AUTHZ_KEY_COOKIE_API_KEY": "cke-secret-3", "AUTHZ_BEARER_TOKEN": "brr-secret-4"}
+ALL_CREDS = {
+    "AUTHZ_KEY_HEADER_API_KEY": "hdr-secret-1",
+    "AUTHZ_KEY_QUERY_API_KEY": "qry-secret-2",
+    "AUTHZ_KEY_COOKIE_API_KEY": "cke-secret-3",
+    "AUTHZ_BEARER_TOKEN": "brr-secret-4",
+}
 
 
 def test_cross_origin_redirect_carries_no_credentials() -> None:
@@ -186,7 +212,9 @@ def test_cross_origin_redirect_carries_no_credentials() -> None:
     assert envelope["ok"], envelope
     first, second = seen
     assert first.headers["X-API-Key"] == "hdr-secret-1" and "sid=cke-secret-3" in first.headers["Cookie"]
-    assert b"api_key=qry-secret-2" in first.url.query and first.headers["Authorization"] == "Bearer brr-secret-4"
+    assert (
+        b"api_key=qry-secret-2" in first.url.query and first.headers["Authorization"] == "Bearer brr-secret-4"
+    )
     assert second.url.host == "other.test"
     for name in ("X-API-Key", "Authorization", "Cookie"):
         assert name not in second.headers
@@ -244,16 +272,27 @@ def test_error_status_with_broken_json_keeps_its_status_code() -> None:
 def test_http_date_retry_after_is_waited_and_the_deadline_caps_waits() -> None:
     from email.utils import formatdate
 
-    answers = iter([httpx.Response(429, headers={"Retry-After": formatdate(time.time() + 2, usegmt=True)}),
-                    httpx.Response(200, json={})])
+    answers = iter(
+        [
+            httpx.Response(429, headers={"Retry-After": formatdate(time.time() + 2, usegmt=True)}),
+            httpx.Response(200, json={}),
+        ]
+    )
     slept: list[float] = []
     client = httpx.Client(transport=httpx.MockTransport(lambda r: next(answers)))
     sender = Sender(client, Limits(max_retry_after=5.0, deadline=10.0), sleep=slept.append)
     received = sender.send(httpx.Request("GET", "http://api.test/x"), retry=True)
     assert received.status == 200 and received.attempts == 2
-    assert len(slept) == 1 and 0.5 < slept[0] <= 2.0  # an HTTP date, seconds from now (whole-second precision)
+    assert (
+        len(slept) == 1 and 0.5 < slept[0] <= 2.0
+    )  # an HTTP date, seconds from now (whole-second precision)
     slept.clear()
-    late = Sender(httpx.Client(transport=httpx.MockTransport(
-        lambda r: httpx.Response(503, headers={"Retry-After": "2"}))), Limits(deadline=1.0), sleep=slept.append)
+    late = Sender(
+        httpx.Client(
+            transport=httpx.MockTransport(lambda r: httpx.Response(503, headers={"Retry-After": "2"}))
+        ),
+        Limits(deadline=1.0),
+        sleep=slept.append,
+    )
     assert late.send(httpx.Request("GET", "http://api.test/x"), retry=True).status == 503
     assert slept == []  # waiting 2 s would pass the 1 s deadline: no retry

@@ -27,7 +27,11 @@ SHADOWS: dict[str, tuple[str, dict[str, Any], dict[str, Any]]] = {
     "shadow.query": ("keyQuery", {"in": "query", "name": "api_key"}, {"type": "string"}),
     "shadow.cookie": ("keyCookie", {"in": "cookie", "name": "sid"}, {"type": "string"}),
     "shadow.header": ("keyHeader", {"in": "header", "name": "x-api-key"}, {"type": "string"}),
-    "shadow.object": ("keyQuery", {"in": "query", "name": "filter"}, {"type": "object"}),  # form, explode: key=value
+    "shadow.object": (
+        "keyQuery",
+        {"in": "query", "name": "filter"},
+        {"type": "object"},
+    ),  # form, explode: key=value
     # Red team: exact names only let ``?API_KEY=ATTACKER&api_key=REAL`` through; a server reading
     # query keys or cookies case-insensitively (ASP.NET) sees two values of the credential's key.
     "shadow.query_case": ("keyQuery", {"in": "query", "name": "API_KEY"}, {"type": "string"}),
@@ -46,14 +50,20 @@ def pack_dir(tmp_path: Path) -> Path:
     surface = json.loads((target / "surface.json").read_text())
     policy = json.loads((target / "policy.json").read_text())
     for verb, (scheme, where, schema) in SHADOWS.items():
-        document["paths"][f"/secure/{verb.split('.')[1]}"] = {"get": {
-            "operationId": verb.replace(".", "_"), "security": [{scheme: []}],
-            "parameters": [{**where, "schema": schema}],
-            "responses": {"200": {"description": "echo"}},
-            "x-packc-binding": {"verb": verb, "args": {"value": where}}}}
-        surface["verbs"][verb] = {"description": "Echo, with an argument where the credential goes.",
-                                  "cli": ["authz", *verb.split(".")],
-                                  "args": {"type": "object", "properties": {"value": schema}}}
+        document["paths"][f"/secure/{verb.split('.')[1]}"] = {
+            "get": {
+                "operationId": verb.replace(".", "_"),
+                "security": [{scheme: []}],
+                "parameters": [{**where, "schema": schema}],
+                "responses": {"200": {"description": "echo"}},
+                "x-packc-binding": {"verb": verb, "args": {"value": where}},
+            }
+        }
+        surface["verbs"][verb] = {
+            "description": "Echo, with an argument where the credential goes.",
+            "cli": ["authz", *verb.split(".")],
+            "args": {"type": "object", "properties": {"value": schema}},
+        }
         policy["commands"][verb] = {"access": "read"}
     for name, value in (("openapi.json", document), ("surface.json", surface), ("policy.json", policy)):
         (target / name).write_text(json.dumps(value, indent=2))
@@ -61,38 +71,68 @@ def pack_dir(tmp_path: Path) -> Path:
 
 
 @pytest.mark.e2e
-@pytest.mark.parametrize("verb, value", [("shadow.query", "ATTACKER"), ("shadow.cookie", "ATTACKER"),
-                                         ("shadow.header", "ATTACKER"), ("shadow.object", {"api_key": "ATTACKER"}),
-                                         ("shadow.query_case", "ATTACKER"), ("shadow.cookie_case", "ATTACKER"),
-                                         ("shadow.header_case", "ATTACKER"), ("shadow.object", {"Api_Key": "ATTACKER"})])
-def test_an_argument_named_like_the_credential_is_refused(pack_dir: Path, echo_server: Server, verb: str,
-                                                          value: Any) -> None:
+@pytest.mark.parametrize(
+    "verb, value",
+    [
+        ("shadow.query", "ATTACKER"),
+        ("shadow.cookie", "ATTACKER"),
+        ("shadow.header", "ATTACKER"),
+        ("shadow.object", {"api_key": "ATTACKER"}),
+        ("shadow.query_case", "ATTACKER"),
+        ("shadow.cookie_case", "ATTACKER"),
+        ("shadow.header_case", "ATTACKER"),
+        ("shadow.object", {"Api_Key": "ATTACKER"}),
+    ],
+)
+def test_an_argument_named_like_the_credential_is_refused(
+    pack_dir: Path, echo_server: Server, verb: str, value: Any
+) -> None:
     app, url = echo_server
     before = len(app.log)
     with load_pack(pack_dir, environ={**ENV, "PACKC_TRUSTED_ORIGINS": url}) as pack:
         envelope = pack.call(verb, {"value": value}, server=url + "/api")
         assert envelope["error"]["code"] == "invalid_argument", envelope
-        assert envelope["error"]["argument"] == "value" and "credential always wins" in envelope["error"]["message"]
+        assert (
+            envelope["error"]["argument"] == "value"
+            and "credential always wins" in envelope["error"]["message"]
+        )
         assert len(app.log) == before  # nothing sent, so no `?api_key=ATTACKER&api_key=REAL`
         assert pack.call(verb, {}, server=url + "/api")["ok"]  # without the argument: the credential alone
     sent = app.log[-1]
-    assert sent.query.lower().count("api_key=") <= 1 and "ATTACKER" not in json.dumps([sent.query, sent.headers])
+    assert sent.query.lower().count("api_key=") <= 1 and "ATTACKER" not in json.dumps(
+        [sent.query, sent.headers]
+    )
 
 
 @pytest.mark.e2e
-def test_the_compiler_leaves_the_credential_parameter_out_of_args(tmp_path: Path, echo_server: Server) -> None:
+def test_the_compiler_leaves_the_credential_parameter_out_of_args(
+    tmp_path: Path, echo_server: Server
+) -> None:
     app, url = echo_server
     key = {"name": "api_key", "in": "query", "schema": {"type": "string"}}
     sid = {"name": "sid", "in": "cookie", "schema": {"type": "string"}}
     document = {
-        "openapi": "3.0.3", "info": {"title": "Keyed", "version": "1"}, "servers": [{"url": url + "/api"}],
+        "openapi": "3.0.3",
+        "info": {"title": "Keyed", "version": "1"},
+        "servers": [{"url": url + "/api"}],
         "security": [{"key": []}, {"cookie": []}],
-        "components": {"securitySchemes": {"key": {"type": "apiKey", "in": "query", "name": "api_key"},
-                                           "cookie": {"type": "apiKey", "in": "cookie", "name": "sid"}}},
-        "paths": {f"/echo/{name}": {"get": {"operationId": name, "responses": {"200": {"description": "ok"}},
-                                            "parameters": [key, sid, {"name": "q", "in": "query",
-                                                                      "schema": {"type": "string"}}]}}
-                  for name in ("a", "b", "c", "d", "e")}}
+        "components": {
+            "securitySchemes": {
+                "key": {"type": "apiKey", "in": "query", "name": "api_key"},
+                "cookie": {"type": "apiKey", "in": "cookie", "name": "sid"},
+            }
+        },
+        "paths": {
+            f"/echo/{name}": {
+                "get": {
+                    "operationId": name,
+                    "responses": {"200": {"description": "ok"}},
+                    "parameters": [key, sid, {"name": "q", "in": "query", "schema": {"type": "string"}}],
+                }
+            }
+            for name in ("a", "b", "c", "d", "e")
+        },
+    }
     source = tmp_path / "keyed.json"
     source.write_text(json.dumps(document))
     result = compile_api(source, tmp_path / "packs")
@@ -113,20 +153,39 @@ def test_the_compiler_leaves_the_credential_parameter_out_of_args(tmp_path: Path
 def test_the_compiler_leaves_out_a_credential_parameter_of_another_case(tmp_path: Path) -> None:
     """``API_KEY`` in the query and ``SID`` as a cookie are where ``api_key``/``sid`` credentials go."""
     document = {
-        "openapi": "3.0.3", "info": {"title": "Keyed", "version": "1"}, "servers": [{"url": "http://127.0.0.1:9"}],
+        "openapi": "3.0.3",
+        "info": {"title": "Keyed", "version": "1"},
+        "servers": [{"url": "http://127.0.0.1:9"}],
         "security": [{"key": [], "cookie": []}],
-        "components": {"securitySchemes": {"key": {"type": "apiKey", "in": "query", "name": "api_key"},
-                                           "cookie": {"type": "apiKey", "in": "cookie", "name": "sid"}}},
-        "paths": {f"/echo/{name}": {"get": {"operationId": name, "responses": {"200": {"description": "ok"}},
-                                            "parameters": [{"name": "API_KEY", "in": "query"},
-                                                           {"name": "Sid", "in": "cookie"},
-                                                           {"name": "api_key", "in": "header"},  # another place
-                                                           {"name": "q", "in": "query"}]}}
-                  for name in ("a", "b", "c", "d", "e")}}
+        "components": {
+            "securitySchemes": {
+                "key": {"type": "apiKey", "in": "query", "name": "api_key"},
+                "cookie": {"type": "apiKey", "in": "cookie", "name": "sid"},
+            }
+        },
+        "paths": {
+            f"/echo/{name}": {
+                "get": {
+                    "operationId": name,
+                    "responses": {"200": {"description": "ok"}},
+                    "parameters": [
+                        {"name": "API_KEY", "in": "query"},
+                        {"name": "Sid", "in": "cookie"},
+                        {"name": "api_key", "in": "header"},  # another place
+                        {"name": "q", "in": "query"},
+                    ],
+                }
+            }
+            for name in ("a", "b", "c", "d", "e")
+        },
+    }
     source = tmp_path / "keyed.json"
     source.write_text(json.dumps(document))
     result = compile_api(source, tmp_path / "packs")
-    assert sorted({d.pointer.rsplit("/", 1)[-1] for d in result.diagnostics if d.code == "C159"}) == ["0", "1"]
+    assert sorted({d.pointer.rsplit("/", 1)[-1] for d in result.diagnostics if d.code == "C159"}) == [
+        "0",
+        "1",
+    ]
     pack = result.packs[0].directory
     assert pack is not None
     surface = json.loads((pack / "surface.json").read_text())

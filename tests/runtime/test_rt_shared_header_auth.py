@@ -21,8 +21,10 @@ from servers import FIXTURE_ORIGIN, PACKS
 from servers.echo_app import EchoApp
 
 Server = tuple[EchoApp, str]
-SHARED = {"keyAuthorization": {"type": "apiKey", "in": "header", "name": "Authorization"},
-          "keyTrace": {"type": "apiKey", "in": "header", "name": "X-Trace-Key"}}
+SHARED = {
+    "keyAuthorization": {"type": "apiKey", "in": "header", "name": "Authorization"},
+    "keyTrace": {"type": "apiKey", "in": "header", "name": "X-Trace-Key"},
+}
 VERBS = {  # verb -> its security requirements
     "whoami.shared": [{"basic": [], "keyAuthorization": []}],  # the containerregistry shape
     "whoami.shared_key_first": [{"keyAuthorization": [], "bearer": [], "keyTrace": []}],
@@ -41,20 +43,28 @@ def pack_dir(tmp_path: Path) -> Path:
     surface = json.loads((target / "surface.json").read_text())
     policy = json.loads((target / "policy.json").read_text())
     for verb, security in VERBS.items():
-        document["paths"][f"/secure/{verb.split('.')[1]}"] = {"get": {
-            "operationId": verb.replace(".", "_"), "security": security,
-            "responses": {"200": {"description": "echo"}}, "x-packc-binding": {"verb": verb, "args": {}}}}
-        surface["verbs"][verb] = {"description": "Echo with schemes that share a header.",
-                                  "cli": ["authz", *verb.split(".")],
-                                  "args": {"type": "object", "properties": {}, "required": [],
-                                           "additionalProperties": False}}
+        document["paths"][f"/secure/{verb.split('.')[1]}"] = {
+            "get": {
+                "operationId": verb.replace(".", "_"),
+                "security": security,
+                "responses": {"200": {"description": "echo"}},
+                "x-packc-binding": {"verb": verb, "args": {}},
+            }
+        }
+        surface["verbs"][verb] = {
+            "description": "Echo with schemes that share a header.",
+            "cli": ["authz", *verb.split(".")],
+            "args": {"type": "object", "properties": {}, "required": [], "additionalProperties": False},
+        }
         policy["commands"][verb] = {"access": "read"}
     for name, value in (("openapi.json", document), ("surface.json", surface), ("policy.json", policy)):
         (target / name).write_text(json.dumps(value, indent=2))
     return target
 
 
-def _env(*, basic: bool = False, key: bool = False, bearer: bool = False, trace: bool = False) -> dict[str, str]:
+def _env(
+    *, basic: bool = False, key: bool = False, bearer: bool = False, trace: bool = False
+) -> dict[str, str]:
     env = {"PACKC_TRUSTED_ORIGINS": FIXTURE_ORIGIN}  # the derived pack's new variables are not approved
     if basic:
         env.update({"AUTHZ_USERNAME": USER, "AUTHZ_PASSWORD": PASSWORD})
@@ -109,7 +119,11 @@ def test_schemes_on_other_headers_are_still_all_required(pack_dir: Path) -> None
 def test_nothing_bound_is_missing_credentials(pack_dir: Path) -> None:
     envelope, seen = _sent(pack_dir, "whoami.shared", {})
     assert envelope["error"]["code"] == "missing_credentials" and seen == []
-    assert set(envelope["error"]["env"]) == {"AUTHZ_USERNAME", "AUTHZ_PASSWORD", "AUTHZ_KEY_AUTHORIZATION_API_KEY"}
+    assert set(envelope["error"]["env"]) == {
+        "AUTHZ_USERNAME",
+        "AUTHZ_PASSWORD",
+        "AUTHZ_KEY_AUTHORIZATION_API_KEY",
+    }
 
 
 @pytest.mark.e2e

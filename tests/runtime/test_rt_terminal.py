@@ -28,18 +28,23 @@ CLEAR = "\x1b[2J"
 BIDI = "\u202egnp.exe"
 C1_CSI = "\x9b2J"
 HOSTILE = [OSC52, CLEAR, BIDI, C1_CSI, "\r", "\U000e0041"]
-BIDI_AND_INVISIBLE = set("\u061c\u200b\u200e\u200f\u2028\u2029\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068"
-                         "\u2069\ufeff")
+BIDI_AND_INVISIBLE = set(
+    "\u061c\u200b\u200e\u200f\u2028\u2029\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\ufeff"
+)
 
 
 def _safe(text: str) -> bool:
     """No control character but TAB, LF and CR-before-LF; no bidi control, invisible, surrogate or tag."""
     for i, ch in enumerate(text):
         category = unicodedata.category(ch)
-        if ch == "\r" and text[i + 1:i + 2] == "\n":
+        if ch == "\r" and text[i + 1 : i + 2] == "\n":
             continue
-        if (category == "Cc" and ch not in "\t\n") or category == "Cs" or ch in BIDI_AND_INVISIBLE \
-                or 0xE0000 <= ord(ch) <= 0xE007F:
+        if (
+            (category == "Cc" and ch not in "\t\n")
+            or category == "Cs"
+            or ch in BIDI_AND_INVISIBLE
+            or 0xE0000 <= ord(ch) <= 0xE007F
+        ):
             return False
     return True
 
@@ -51,9 +56,13 @@ def test_terminal_text_never_holds_a_control_character(text: str) -> None:
     assert terminal_text(cleaned) == cleaned  # idempotent: wrapping a wrapped stream changes nothing
 
 
-@given(st.recursive(st.none() | st.booleans() | st.integers() | st.text(),
-                    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
-                    max_leaves=12))
+@given(
+    st.recursive(
+        st.none() | st.booleans() | st.integers() | st.text(),
+        lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+        max_leaves=12,
+    )
+)
 def test_json_stays_valid_and_equal(value: Any) -> None:
     for text in (json.dumps(value, ensure_ascii=False), json.dumps(value, ensure_ascii=False, indent=2)):
         cleaned = terminal_text(text)
@@ -85,11 +94,23 @@ def _hostile_document(url: str) -> dict[str, Any]:
         "info": {"title": f"Evil{CLEAR}", "version": "1", "description": text},
         "servers": [{"url": url}],
         "security": [{f"key{OSC52}": []}],
-        "components": {"securitySchemes": {f"key{OSC52}": {"type": "apiKey", "in": "query", "name": f"k{CLEAR}",
-                                                           "description": text}}},
-        "paths": {f"/{name}": {"get": {"operationId": f"{name}{CLEAR}", "summary": f"Read {name} {text}",
-                                       "description": text, "parameters": [param], "responses": ok}}
-                  for name in ("alpha", "beta", "gamma", "delta", "epsilon")},
+        "components": {
+            "securitySchemes": {
+                f"key{OSC52}": {"type": "apiKey", "in": "query", "name": f"k{CLEAR}", "description": text}
+            }
+        },
+        "paths": {
+            f"/{name}": {
+                "get": {
+                    "operationId": f"{name}{CLEAR}",
+                    "summary": f"Read {name} {text}",
+                    "description": text,
+                    "parameters": [param],
+                    "responses": ok,
+                }
+            }
+            for name in ("alpha", "beta", "gamma", "delta", "epsilon")
+        },
     }
 
 
@@ -97,8 +118,13 @@ async def _hostile_app(scope: dict[str, Any], receive: Any, send: Any) -> None:
     """Answers every request with text full of escapes: 200 on /api/alpha, else 400."""
     body = ("\n".join(HOSTILE) + "\n").encode()
     status = 200 if scope["path"].endswith("/alpha") else 400
-    await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", b"text/plain; charset=utf-8")]})
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [(b"content-type", b"text/plain; charset=utf-8")],
+        }
+    )
     await send({"type": "http.response.body", "body": body})
 
 
@@ -109,8 +135,9 @@ def hostile_server() -> Iterator[str]:
 
 
 @pytest.mark.e2e
-def test_no_escape_reaches_the_terminal_from_any_command(tmp_path: Path, hostile_server: str,
-                                                         capsys: pytest.CaptureFixture[str]) -> None:
+def test_no_escape_reaches_the_terminal_from_any_command(
+    tmp_path: Path, hostile_server: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     source = tmp_path / "evil.json"
     source.write_text(json.dumps(_hostile_document(hostile_server + "/api")))
     printed: list[str] = []
@@ -149,6 +176,8 @@ def test_no_escape_reaches_the_terminal_from_any_command(tmp_path: Path, hostile
                 printed.extend([out.getvalue(), err.getvalue()])
     assert any("\\u001b]52" in text for text in printed)  # the document's text is there, visibly escaped
     assert any("\\u001b[2J\n\\u202egnp" in text for text in printed)  # the server's 200 text body
-    assert any('"code": "request_rejected"' in text and "\\u009b2J" in text for text in printed)  # its 400 body
+    assert any(
+        '"code": "request_rejected"' in text and "\\u009b2J" in text for text in printed
+    )  # its 400 body
     for text in printed:
         assert _safe(text), repr(text[:300])

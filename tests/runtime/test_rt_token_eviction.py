@@ -27,7 +27,9 @@ class Api:
             token = f"tok-{self.issued}"
             if self.honour_new:
                 self.valid.add(token)
-            return httpx.Response(200, json={"access_token": token, "token_type": "Bearer", "expires_in": 3600})
+            return httpx.Response(
+                200, json={"access_token": token, "token_type": "Bearer", "expires_in": 3600}
+            )
         sent = request.headers.get("authorization", "")
         self.seen.append(sent)
         if sent.removeprefix("Bearer ") not in self.valid:
@@ -49,4 +51,6 @@ def test_a_401_evicts_the_cached_token_and_retries_once_with_a_fresh_one() -> No
         api.honour_new = False  # from now on every token is refused
         refused = pack.call("whoami.oauth", {}, server=SERVER)
     assert refused["error"]["code"] == "unauthorized"
-    assert api.seen[-2:] == ["Bearer tok-2", "Bearer tok-3"] and api.issued == 3  # retried once, not in a loop
+    assert (
+        api.seen[-2:] == ["Bearer tok-2", "Bearer tok-3"] and api.issued == 3
+    )  # retried once, not in a loop

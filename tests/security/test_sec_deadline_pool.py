@@ -58,7 +58,9 @@ def test_httpx_keeps_its_pool_where_the_deadline_backend_is_put() -> None:
     assert isinstance(bounded._pool._network_backend, transport._DeadlineBackend)
 
 
-def test_every_sync_request_connects_through_the_deadline_backend(url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_every_sync_request_connects_through_the_deadline_backend(
+    url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """httpx really sends over the pool packc put in ``_pool`` (not a pool of its own kept elsewhere)."""
     connected: list[tuple[str, int]] = []
     original = transport._DeadlineBackend.connect_tcp
@@ -74,7 +76,9 @@ def test_every_sync_request_connects_through_the_deadline_backend(url: str, monk
     assert connected and connected[0][0] == "127.0.0.1" and _Ok.hits
 
 
-def test_an_httpx_without_the_pool_attribute_refuses_to_send(url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_httpx_without_the_pool_attribute_refuses_to_send(
+    url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Simulates an httpx upgrade that renamed ``_pool``: loud, and nothing reaches the server."""
     original_init = httpx.HTTPTransport.__init__
 

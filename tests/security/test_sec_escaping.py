@@ -38,7 +38,9 @@ MD = markdown_it.MarkdownIt("commonmark").enable("table").enable("strikethrough"
 
 # Text with the characters that matter most, often: Markdown and shell punctuation, line breaks,
 # escapes, bidi overrides; and any text at all.
-NASTY = st.text(st.sampled_from(list("#>-+=*_`~|[]()<>!&;$\\'\" \n\r\t\x1b\x7f\u202e\u2028.:1a")), max_size=30)
+NASTY = st.text(
+    st.sampled_from(list("#>-+=*_`~|[]()<>!&;$\\'\" \n\r\t\x1b\x7f\u202e\u2028.:1a")), max_size=30
+)
 ANY = st.one_of(NASTY, st.text(max_size=40))
 
 
@@ -86,9 +88,18 @@ def test_md_text_stays_in_its_table_cell(text: str) -> None:
 @given(ANY.filter(bool))
 @settings(max_examples=300)
 def test_md_code_is_one_code_span_of_the_text(text: str) -> None:
-    shown = "".join(ch if not md_hidden(ch) else
-                    (f"\\x{ord(ch):02x}" if ord(ch) < 0x100 else f"\\u{ord(ch):04x}" if ord(ch) < 0x10000
-                     else f"\\U{ord(ch):08x}") for ch in text)
+    shown = "".join(
+        ch
+        if not md_hidden(ch)
+        else (
+            f"\\x{ord(ch):02x}"
+            if ord(ch) < 0x100
+            else f"\\u{ord(ch):04x}"
+            if ord(ch) < 0x10000
+            else f"\\U{ord(ch):08x}"
+        )
+        for ch in text
+    )
     children = _inline_children(md_code(text))
     assert [c.type for c in children] == ["code_inline"]
     assert children[0].content == shown
@@ -122,10 +133,11 @@ def test_toml_string_loads_back(text: str) -> None:
 
 def test_toml_string_escapes_del_the_json_way_did_not() -> None:
     assert toml_string("a\x7fb") == '"a\\u007Fb"'
-    assert tomllib.loads(f"name = {toml_string('Zoo' + chr(0x7f))}") == {"name": "Zoo\x7f"}
+    assert tomllib.loads(f"name = {toml_string('Zoo' + chr(0x7F))}") == {"name": "Zoo\x7f"}
 
 
 # --- shell -------------------------------------------------------------------------------------------
+
 
 @pytest.fixture(scope="module")
 def stub_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
@@ -148,7 +160,9 @@ def _argv(words: list[str]) -> bytes:
 
 @given(words=st.lists(ANY.filter(lambda s: "\x00" not in s), max_size=4))
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-def test_a_shell_line_runs_only_the_pack_command_with_exactly_its_words(words: list[str], stub_path: Path) -> None:
+def test_a_shell_line_runs_only_the_pack_command_with_exactly_its_words(
+    words: list[str], stub_path: Path
+) -> None:
     line = shell_line(["zoo", *words])
     assert "\n" not in line and "\r" not in line and fenced_line(line) == line
     done = _run(line, stub_path)
@@ -176,11 +190,17 @@ def test_under_dash_a_line_still_runs_only_the_pack_command(words: list[str], st
 
 
 def _example(value: Any, name: str = "q") -> str:
-    args = {"type": "object", "properties": {name: {"type": "string", "examples": [value]}}, "required": [name]}
+    args = {
+        "type": "object",
+        "properties": {name: {"type": "string", "examples": [value]}},
+        "required": [name],
+    }
     return example_line(["zoo", "pets", "find", "--" + name.replace("_", "-"), "{{" + name + "}}"], args)
 
 
-@pytest.mark.parametrize("value", [SHELL_BREAKOUT, MD_BREAKOUT, "$(touch PWNED)", "`touch PWNED`", "a'b", "\x1b]52;c;"])
+@pytest.mark.parametrize(
+    "value", [SHELL_BREAKOUT, MD_BREAKOUT, "$(touch PWNED)", "`touch PWNED`", "a'b", "\x1b]52;c;"]
+)
 def test_issue_examples_run_only_the_pack_command(value: str, stub_path: Path) -> None:
     line = _example(value)
     assert "\n" not in line
@@ -211,21 +231,44 @@ def test_any_example_is_one_line_inside_its_fence(value: str) -> None:
 def test_an_example_line_with_its_optional_choice_keeps_every_word_quoted(value: str, choice: str) -> None:
     # packc commands and HARNESS.md show the required arguments and the optional ones with a few choices
     # (SHOWN_OPTIONAL); the chosen words still go through shell_word, hostile enum values included.
-    args = {"type": "object", "required": ["q"], "properties": {
-        "q": {"type": "string", "examples": [value]},
-        "status": {"type": "string", "enum": [choice, "other"], "examples": [choice]},
-        "limit": {"type": "integer", "enum": [10, 50], "examples": [10]},
-        "note": {"type": "string", "examples": ["dropped"]}}}
-    line = example_line(["zoo", "find", "--q", "{{q}}", "--limit", "{{limit}}", "--note", "{{note}}",
-                         "--status", "{{status}}"], args, optional=SHOWN_OPTIONAL)
+    args = {
+        "type": "object",
+        "required": ["q"],
+        "properties": {
+            "q": {"type": "string", "examples": [value]},
+            "status": {"type": "string", "enum": [choice, "other"], "examples": [choice]},
+            "limit": {"type": "integer", "enum": [10, 50], "examples": [10]},
+            "note": {"type": "string", "examples": ["dropped"]},
+        },
+    }
+    line = example_line(
+        [
+            "zoo",
+            "find",
+            "--q",
+            "{{q}}",
+            "--limit",
+            "{{limit}}",
+            "--note",
+            "{{note}}",
+            "--status",
+            "{{status}}",
+        ],
+        args,
+        optional=SHOWN_OPTIONAL,
+    )
     assert line == shell_line(["zoo", "find", "--q", value, "--status", choice])
     tokens = MD.parse(f"```sh\n{fenced_line(line)}\n```\n")
     assert [t.type for t in tokens] == ["fence"] and tokens[0].content == line + "\n"
 
 
 def test_an_optional_choice_runs_only_the_pack_command(stub_path: Path) -> None:
-    args = {"type": "object", "properties": {"status": {"type": "string", "enum": [SHELL_BREAKOUT, "b"],
-                                                        "examples": [SHELL_BREAKOUT]}}}
+    args = {
+        "type": "object",
+        "properties": {
+            "status": {"type": "string", "enum": [SHELL_BREAKOUT, "b"], "examples": [SHELL_BREAKOUT]}
+        },
+    }
     line = example_line(["zoo", "list", "--status", "{{status}}"], args, optional=SHOWN_OPTIONAL)
     done = _run(line, stub_path)
     assert (done.returncode, done.stdout) == (0, _argv(["list", "--status", SHELL_BREAKOUT]))

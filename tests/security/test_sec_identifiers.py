@@ -48,19 +48,41 @@ def test_sanitize_id_always_gives_a_valid_id_and_keeps_a_valid_one(text: str) ->
         assert out == text
 
 
-@pytest.mark.parametrize("hostile", ['x"""\nimport os', "../../../victim.txt", "/etc", "a b", "", "Zoo", "-x", "x-",
-                                     "a--b", "x" * 65, "zoo\n# h", "zoo.pack", "zoo_pack", "1zoo", "zoo\x7f"])
+@pytest.mark.parametrize(
+    "hostile",
+    [
+        'x"""\nimport os',
+        "../../../victim.txt",
+        "/etc",
+        "a b",
+        "",
+        "Zoo",
+        "-x",
+        "x-",
+        "a--b",
+        "x" * 65,
+        "zoo\n# h",
+        "zoo.pack",
+        "zoo_pack",
+        "1zoo",
+        "zoo\x7f",
+    ],
+)
 def test_the_issue_s_identifiers_are_refused(hostile: str) -> None:
     for kind in (PackId, CliBin, Family):
         assert not kind.is_valid(hostile)
 
 
-@pytest.mark.parametrize("verb", ["pets.list", "issues.comments.create_2", "v2.get", "a", "n1password.items.get"])
+@pytest.mark.parametrize(
+    "verb", ["pets.list", "issues.comments.create_2", "v2.get", "a", "n1password.items.get"]
+)
 def test_real_verb_names_are_valid(verb: str) -> None:
     assert VerbName.is_valid(verb)
 
 
-@pytest.mark.parametrize("verb", ["Pets.list", "pets..list", ".pets", "pets.", "pet-s.list", "_x", "a b", "x" * 65])
+@pytest.mark.parametrize(
+    "verb", ["Pets.list", "pets..list", ".pets", "pets.", "pet-s.list", "_x", "a b", "x" * 65]
+)
 def test_other_verb_names_are_not(verb: str) -> None:
     assert not VerbName.is_valid(verb)
 
@@ -75,9 +97,14 @@ def root(tmp_path: Path) -> Path:
     return base
 
 
-@given(name=st.one_of(st.text(st.sampled_from(list("ab./\\-_\x00")), max_size=12),
-                      st.lists(st.sampled_from(["..", ".", "out_link", "in_link", "inside", "a", "", "/"]),
-                               max_size=5).map("/".join)))
+@given(
+    name=st.one_of(
+        st.text(st.sampled_from(list("ab./\\-_\x00")), max_size=12),
+        st.lists(st.sampled_from(["..", ".", "out_link", "in_link", "inside", "a", "", "/"]), max_size=5).map(
+            "/".join
+        ),
+    )
+)
 @settings(max_examples=400, suppress_health_check=[HealthCheck.function_scoped_fixture])
 def test_safe_child_is_inside_the_root_or_refused(root: Path, name: str) -> None:
     try:
@@ -90,7 +117,18 @@ def test_safe_child_is_inside_the_root_or_refused(root: Path, name: str) -> None
 
 
 def test_safe_child_refuses_each_way_out(root: Path) -> None:
-    for name in ("../x", "/etc/passwd", "out_link/x", "out_link", "a/../../x", "", "a\\..\\x", "C:/x", "a\x00b", "."):
+    for name in (
+        "../x",
+        "/etc/passwd",
+        "out_link/x",
+        "out_link",
+        "a/../../x",
+        "",
+        "a\\..\\x",
+        "C:/x",
+        "a\x00b",
+        ".",
+    ):
         with pytest.raises(UnsafePath):
             safe_child(root, name)
     assert safe_child(root, "in_link/x") == root.resolve() / "inside" / "x"

@@ -27,12 +27,29 @@ from packc_runtime.errors import InvalidArgument
 from packc_runtime.lint import _apply
 from packc_runtime.patterns import risky, search
 
-HOSTILE = [r"^(a|a)*$", r"^(a|aa)*$", r"^(\w|\d\d)+$", r"^(a|ab|b)*c$", r"((a|a){10}){10}", r"^(a*)*$",
-           r"^(x+x+)+y$", "^" + "(a|b?)" * 40 + "$", "^" + "(a|a)" * 30 + "$", r"(?=(a|aa)*$)x", r"(a)\1+"]
+HOSTILE = [
+    r"^(a|a)*$",
+    r"^(a|aa)*$",
+    r"^(\w|\d\d)+$",
+    r"^(a|ab|b)*c$",
+    r"((a|a){10}){10}",
+    r"^(a*)*$",
+    r"^(x+x+)+y$",
+    "^" + "(a|b?)" * 40 + "$",
+    "^" + "(a|a)" * 30 + "$",
+    r"(?=(a|aa)*$)x",
+    r"(a)\1+",
+]
 ATTACK = "a" * 40 + "!"
-SAFE = [r"^[a-z0-9]+(-[a-z0-9]+)*$", r"^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$",
-        r"^((25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(25[0-5]|2[0-4]\d|[01]?\d\d?)$", r"^(\w|\d)+$", r"(ab|a)*c",
-        r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", r"^([A-Za-z]_?)+$"]
+SAFE = [
+    r"^[a-z0-9]+(-[a-z0-9]+)*$",
+    r"^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$",
+    r"^((25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(25[0-5]|2[0-4]\d|[01]?\d\d?)$",
+    r"^(\w|\d)+$",
+    r"(ab|a)*c",
+    r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$",
+    r"^([A-Za-z]_?)+$",
+]
 
 
 @pytest.mark.parametrize("pattern", HOSTILE)
@@ -57,8 +74,11 @@ def test_argument_validation_with_a_hostile_pattern_returns_at_once(pattern: str
 
 
 def test_pattern_properties_keys_are_guarded_and_safe_ones_still_apply() -> None:
-    meta = {"type": "object", "patternProperties": {r"^(a|aa)*$": {"type": "integer"}, r"^x-[a-z]+$": {"type": "string"}},
-            "additionalProperties": False}
+    meta = {
+        "type": "object",
+        "patternProperties": {r"^(a|aa)*$": {"type": "integer"}, r"^x-[a-z]+$": {"type": "string"}},
+        "additionalProperties": False,
+    }
     schema = {"type": "object", "properties": {"meta": meta}}
     start = time.monotonic()
     # The hostile key pattern is not run: the key counts as matched (not refused as additional).
@@ -109,14 +129,38 @@ def test_argument_validation_never_fetches_a_remote_ref(ref_server: tuple[str, l
 
 
 def test_compiling_a_document_with_a_hostile_pattern_and_example_is_quick(tmp_path: Path) -> None:
-    doc = {"openapi": "3.1.0", "info": {"title": "Hostile", "version": "1"}, "servers": [{"url": "http://127.0.0.1:9"}],
-           "paths": {"/x": {"get": {"operationId": "getX", "parameters": [
-               {"name": "q", "in": "query", "required": True, "example": ATTACK,
-                "schema": {"type": "string", "pattern": r"^(a|aa)*$", "minLength": 30}},
-               {"name": "meta", "in": "query", "schema": {"type": "object", "additionalProperties": False,
-                                                          "patternProperties": {r"^(a|a)*$": {"type": "string"}}},
-                "example": {ATTACK: "v"}}],
-               "responses": {"200": {"description": "ok"}}}}}}
+    doc = {
+        "openapi": "3.1.0",
+        "info": {"title": "Hostile", "version": "1"},
+        "servers": [{"url": "http://127.0.0.1:9"}],
+        "paths": {
+            "/x": {
+                "get": {
+                    "operationId": "getX",
+                    "parameters": [
+                        {
+                            "name": "q",
+                            "in": "query",
+                            "required": True,
+                            "example": ATTACK,
+                            "schema": {"type": "string", "pattern": r"^(a|aa)*$", "minLength": 30},
+                        },
+                        {
+                            "name": "meta",
+                            "in": "query",
+                            "schema": {
+                                "type": "object",
+                                "additionalProperties": False,
+                                "patternProperties": {r"^(a|a)*$": {"type": "string"}},
+                            },
+                            "example": {ATTACK: "v"},
+                        },
+                    ],
+                    "responses": {"200": {"description": "ok"}},
+                }
+            }
+        },
+    }
     source = tmp_path / "hostile.json"
     source.write_text(json.dumps(doc))
     start = time.monotonic()
@@ -135,10 +179,14 @@ def _regex(depth: int = 3) -> st.SearchStrategy[str]:
         return _ATOMS
     inner = _regex(depth - 1)
     quantified = st.tuples(inner, st.sampled_from(["*", "+", "?", "{1,3}", "{2}", "{0,12}", ""])).map(
-        lambda t: f"(?:{t[0]}){t[1]}")
-    return st.one_of(inner, quantified,
-                     st.lists(inner, min_size=2, max_size=3).map("".join),
-                     st.lists(inner, min_size=2, max_size=3).map(lambda xs: "(?:" + "|".join(xs) + ")"))
+        lambda t: f"(?:{t[0]}){t[1]}"
+    )
+    return st.one_of(
+        inner,
+        quantified,
+        st.lists(inner, min_size=2, max_size=3).map("".join),
+        st.lists(inner, min_size=2, max_size=3).map(lambda xs: "(?:" + "|".join(xs) + ")"),
+    )
 
 
 class _TooSlow(Exception):
@@ -156,7 +204,12 @@ def test_search_never_backtracks_for_long_and_never_runs_a_risky_pattern(body: s
     if risky(pattern):
         assert search(pattern, ATTACK) is None
         return
-    texts = [c * 30 + "!" for c in "ab1 _"] + ["ab" * 15 + "!", "aab" * 10 + "!", "a1" * 15 + "\n!", "a" * 3000 + "!"]
+    texts = [c * 30 + "!" for c in "ab1 _"] + [
+        "ab" * 15 + "!",
+        "aab" * 10 + "!",
+        "a1" * 15 + "\n!",
+        "a" * 3000 + "!",
+    ]
     previous = signal.signal(signal.SIGALRM, _alarm)
     signal.setitimer(signal.ITIMER_REAL, 2.0)  # exponential ones take minutes at this length
     try:

@@ -22,20 +22,40 @@ DOC: dict[str, Any] = {
     "openapi": "3.1.0",
     "info": {"title": "reserved", "version": "1"},
     "servers": [{"url": "http://127.0.0.1:9/api?fixed=1"}],
-    "paths": {"/search": {"get": {
-        "parameters": [
-            {"name": "q", "in": "query", "allowReserved": True, "schema": {"type": "string"}},
-            {"name": "tags", "in": "query", "allowReserved": True, "explode": True,
-             "schema": {"type": "array", "items": {"type": "string"}}},
-            {"name": "filter", "in": "query", "allowReserved": True, "style": "deepObject",
-             "schema": {"type": "object"}},
-            {"name": "page", "in": "query", "schema": {"type": "integer"}},
-        ],
-        "x-packc-binding": {"verb": "search.get", "args": {
-            "q": {"in": "query", "name": "q"}, "tags": {"in": "query", "name": "tags"},
-            "filter": {"in": "query", "name": "filter"}, "page": {"in": "query", "name": "page"}}},
-        "responses": {"200": {"description": "ok"}},
-    }}},
+    "paths": {
+        "/search": {
+            "get": {
+                "parameters": [
+                    {"name": "q", "in": "query", "allowReserved": True, "schema": {"type": "string"}},
+                    {
+                        "name": "tags",
+                        "in": "query",
+                        "allowReserved": True,
+                        "explode": True,
+                        "schema": {"type": "array", "items": {"type": "string"}},
+                    },
+                    {
+                        "name": "filter",
+                        "in": "query",
+                        "allowReserved": True,
+                        "style": "deepObject",
+                        "schema": {"type": "object"},
+                    },
+                    {"name": "page", "in": "query", "schema": {"type": "integer"}},
+                ],
+                "x-packc-binding": {
+                    "verb": "search.get",
+                    "args": {
+                        "q": {"in": "query", "name": "q"},
+                        "tags": {"in": "query", "name": "tags"},
+                        "filter": {"in": "query", "name": "filter"},
+                        "page": {"in": "query", "name": "page"},
+                    },
+                },
+                "responses": {"200": {"description": "ok"}},
+            }
+        }
+    },
 }
 OP = read_operations(DOC)["search.get"]
 
@@ -46,10 +66,19 @@ def _pairs(request: httpx.Request) -> list[tuple[str, str]]:
 
 
 def test_hostile_allow_reserved_values_add_no_parameter_and_cut_nothing() -> None:
-    request = build_request(OP, {"q": "a&admin=1#frag", "tags": ["x#", "y+z", "p;q=r"], "page": 2},
-                            "http://127.0.0.1:9/api?fixed=1")
-    assert _pairs(request) == [("fixed", "1"), ("q", "a&admin=1#frag"), ("tags", "x#"), ("tags", "y+z"),
-                               ("tags", "p;q=r"), ("page", "2")]
+    request = build_request(
+        OP,
+        {"q": "a&admin=1#frag", "tags": ["x#", "y+z", "p;q=r"], "page": 2},
+        "http://127.0.0.1:9/api?fixed=1",
+    )
+    assert _pairs(request) == [
+        ("fixed", "1"),
+        ("q", "a&admin=1#frag"),
+        ("tags", "x#"),
+        ("tags", "y+z"),
+        ("tags", "p;q=r"),
+        ("page", "2"),
+    ]
 
 
 def test_allow_reserved_still_keeps_the_harmless_reserved_characters_literal() -> None:

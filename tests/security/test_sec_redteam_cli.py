@@ -19,11 +19,17 @@ from packc_runtime.cli import pack_main
 
 def _document(verb: str) -> dict[str, object]:
     ok = {"200": {"description": "ok"}}
-    return {"openapi": "3.0.3", "info": {"title": "Hijack", "version": "1"},
-            "servers": [{"url": "http://127.0.0.1:9/api"}], "security": [{"key": []}],
-            "components": {"securitySchemes": {"key": {"type": "apiKey", "in": "header", "name": "X-Key"}}},
-            "paths": {"/hook": {"get": {"operationId": "hook", "x-packc": {"verb": verb}, "responses": ok}},
-                      **{f"/x{i}": {"get": {"operationId": f"x{i}", "responses": ok}} for i in range(4)}}}
+    return {
+        "openapi": "3.0.3",
+        "info": {"title": "Hijack", "version": "1"},
+        "servers": [{"url": "http://127.0.0.1:9/api"}],
+        "security": [{"key": []}],
+        "components": {"securitySchemes": {"key": {"type": "apiKey", "in": "header", "name": "X-Key"}}},
+        "paths": {
+            "/hook": {"get": {"operationId": "hook", "x-packc": {"verb": verb}, "responses": ok}},
+            **{f"/x{i}": {"get": {"operationId": f"x{i}", "responses": ok}} for i in range(4)},
+        },
+    }
 
 
 @pytest.mark.parametrize("verb", ["connect", "mcp", "help"])
@@ -56,7 +62,9 @@ def test_connect_is_the_cli_command_even_in_a_pack_with_a_verb_of_that_name(tmp_
 
 
 @pytest.mark.parametrize("verb", ["connect", "mcp", "help"])
-def test_a_packs_own_document_does_not_bring_back_a_verb_named_like_a_command(tmp_path: Path, verb: str) -> None:
+def test_a_packs_own_document_does_not_bring_back_a_verb_named_like_a_command(
+    tmp_path: Path, verb: str
+) -> None:
     document = _document("hook.get")
     hook = document["paths"]["/hook"]["get"]  # type: ignore[index]
     del hook["x-packc"]

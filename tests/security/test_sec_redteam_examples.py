@@ -33,12 +33,25 @@ def test_example_generation_stays_small_for_multiplied_counts() -> None:
 
 def test_a_document_with_nested_counts_compiles(tmp_path: Path) -> None:
     ok = {"200": {"description": "ok"}}
-    params = [{"name": f"q{i}", "in": "query", "schema": {"type": "string", "pattern": FOUR}} for i in range(3)]
-    document = {"openapi": "3.0.3", "info": {"title": "Counts", "version": "1"},
-                "servers": [{"url": "http://127.0.0.1:9/api"}],
-                "paths": {"/things": {"get": {"operationId": "listThings", "summary": "List things",
-                                              "parameters": params, "responses": ok}},
-                          **{f"/x{i}": {"get": {"operationId": f"x{i}", "responses": ok}} for i in range(4)}}}
+    params = [
+        {"name": f"q{i}", "in": "query", "schema": {"type": "string", "pattern": FOUR}} for i in range(3)
+    ]
+    document = {
+        "openapi": "3.0.3",
+        "info": {"title": "Counts", "version": "1"},
+        "servers": [{"url": "http://127.0.0.1:9/api"}],
+        "paths": {
+            "/things": {
+                "get": {
+                    "operationId": "listThings",
+                    "summary": "List things",
+                    "parameters": params,
+                    "responses": ok,
+                }
+            },
+            **{f"/x{i}": {"get": {"operationId": f"x{i}", "responses": ok}} for i in range(4)},
+        },
+    }
     source = tmp_path / "d.json"
     source.write_text(json.dumps(document), "utf-8")
     result = packc_compile(source, tmp_path / "packs")  # raised MemoryError before

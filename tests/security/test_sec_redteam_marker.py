@@ -14,8 +14,12 @@ from packc import compile as compile_api
 from packc.write import MARKER
 
 OK = {"200": {"description": "ok"}}
-DOCUMENT = {"openapi": "3.0.3", "info": {"title": "Zoo", "version": "1"}, "servers": [{"url": "http://127.0.0.1:9"}],
-            "paths": {f"/r{i}": {"get": {"operationId": f"r{i}", "responses": OK}} for i in range(5)}}
+DOCUMENT = {
+    "openapi": "3.0.3",
+    "info": {"title": "Zoo", "version": "1"},
+    "servers": [{"url": "http://127.0.0.1:9"}],
+    "paths": {f"/r{i}": {"get": {"operationId": f"r{i}", "responses": OK}} for i in range(5)},
+}
 
 
 def test_a_forged_marker_cannot_make_packc_delete_files_it_never_writes(tmp_path: Path) -> None:

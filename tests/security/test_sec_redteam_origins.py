@@ -33,19 +33,27 @@ def _connected_origin(url: str) -> str:
     return f"{parsed.scheme}://{host}" + (f":{parsed.port}" if parsed.port is not None else "")
 
 
-@pytest.mark.parametrize("url, expected", [
-    (LOOKALIKE + "/v1", A_LABEL),
-    ("https://api\u3002github\uff0ecom", "https://api.github.com"),  # ideographic and fullwidth dots
-    ("https://stra\u00dfe.de:443", "https://xn--strae-oqa.de"),  # IDNA 2008, as httpx: not "strasse.de"
-    ("https://API.GitHub.com:443/", "https://api.github.com"),
-    ("http://[::1]:8080", "http://[::1]:8080"),
-])
+@pytest.mark.parametrize(
+    "url, expected",
+    [
+        (LOOKALIKE + "/v1", A_LABEL),
+        ("https://api\u3002github\uff0ecom", "https://api.github.com"),  # ideographic and fullwidth dots
+        ("https://stra\u00dfe.de:443", "https://xn--strae-oqa.de"),  # IDNA 2008, as httpx: not "strasse.de"
+        ("https://API.GitHub.com:443/", "https://api.github.com"),
+        ("http://[::1]:8080", "http://[::1]:8080"),
+    ],
+)
 def test_origin_is_the_host_httpx_connects_to(url: str, expected: str) -> None:
     assert origin_of(url) == expected == _connected_origin(url)
 
 
-@given(st.text(alphabet=st.sampled_from([*"abc.-", "\u0430", "\u00df", "\u3002", "\uff0e", "\u00e9"]),
-               min_size=1, max_size=12))
+@given(
+    st.text(
+        alphabet=st.sampled_from([*"abc.-", "\u0430", "\u00df", "\u3002", "\uff0e", "\u00e9"]),
+        min_size=1,
+        max_size=12,
+    )
+)
 def test_a_unicode_host_never_gives_an_origin_other_than_the_one_sent_to(host: str) -> None:
     url = f"https://{host}/x"
     origin = origin_of(url)
@@ -59,15 +67,23 @@ def test_a_unicode_host_never_gives_an_origin_other_than_the_one_sent_to(host: s
 
 def _document(url: str) -> dict[str, object]:
     ok = {"200": {"description": "ok"}}
-    return {"openapi": "3.0.3", "info": {"title": "Repo tools", "version": "1"}, "servers": [{"url": url}],
-            "x-packc": {"family": "github"}, "security": [{"auth": []}],
-            "components": {"securitySchemes": {"auth": {"type": "http", "scheme": "bearer"}}},
-            "paths": {f"/{name}": {"get": {"operationId": name, "summary": f"Read {name}", "responses": ok}}
-                      for name in ("repos", "issues", "gists", "orgs", "teams")}}
+    return {
+        "openapi": "3.0.3",
+        "info": {"title": "Repo tools", "version": "1"},
+        "servers": [{"url": url}],
+        "x-packc": {"family": "github"},
+        "security": [{"auth": []}],
+        "components": {"securitySchemes": {"auth": {"type": "http", "scheme": "bearer"}}},
+        "paths": {
+            f"/{name}": {"get": {"operationId": name, "summary": f"Read {name}", "responses": ok}}
+            for name in ("repos", "issues", "gists", "orgs", "teams")
+        },
+    }
 
 
 def test_a_lookalike_host_is_shown_as_its_a_label_when_approving(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("GITHUB_TOKEN", "ghp_real-user-token-0001")
     source = tmp_path / "hostile.json"
     source.write_text(json.dumps(_document(LOOKALIKE)), "utf-8")

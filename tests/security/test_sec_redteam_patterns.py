@@ -28,10 +28,18 @@ EVIL = r"^(a|a)*$"
 KEY = "a" * 25 + "!"  # about 3 s of backtracking per search before; doubles per "a"
 SHAPES: list[dict[str, Any]] = [
     {"type": "object", "patternProperties": {EVIL: {"type": "string"}}, "unevaluatedProperties": False},
-    {"type": "object", "allOf": [{"$ref": "#/$defs/evil"}], "unevaluatedProperties": False,
-     "$defs": {"evil": {"patternProperties": {EVIL: {}}}}},
-    {"$schema": "https://json-schema.org/draft/2019-09/schema", "type": "object",
-     "anyOf": [{"patternProperties": {EVIL: {}}}], "unevaluatedProperties": False},
+    {
+        "type": "object",
+        "allOf": [{"$ref": "#/$defs/evil"}],
+        "unevaluatedProperties": False,
+        "$defs": {"evil": {"patternProperties": {EVIL: {}}}},
+    },
+    {
+        "$schema": "https://json-schema.org/draft/2019-09/schema",
+        "type": "object",
+        "anyOf": [{"patternProperties": {EVIL: {}}}],
+        "unevaluatedProperties": False,
+    },
 ]
 
 
@@ -49,8 +57,11 @@ def test_unevaluated_properties_never_runs_a_risky_pattern_key(schema: dict[str,
 
 
 def test_unevaluated_properties_still_checks_safe_schemas() -> None:
-    schema = {"type": "object", "patternProperties": {"^x-[a-z]+$": {"type": "string"}},
-              "unevaluatedProperties": False}
+    schema = {
+        "type": "object",
+        "patternProperties": {"^x-[a-z]+$": {"type": "string"}},
+        "unevaluatedProperties": False,
+    }
     args = {"type": "object", "properties": {"meta": schema}}
     validate_args("v.x", args, {"meta": {"x-ok": "1"}}, simple=False)
     with pytest.raises(InvalidArgument, match="unknown field"):
@@ -60,13 +71,29 @@ def test_unevaluated_properties_still_checks_safe_schemas() -> None:
 
 def test_a_hostile_31_document_does_not_hold_a_call(tmp_path: Path) -> None:
     ok = {"200": {"description": "ok"}}
-    document = {"openapi": "3.1.0", "info": {"title": "Uneval", "version": "1"},
-                "servers": [{"url": "http://127.0.0.1:9/api"}],
-                "paths": {"/things": {"post": {"operationId": "createThing", "summary": "Create a thing",
-                                               "requestBody": {"required": True, "content": {"application/json": {
-                                                   "schema": {"type": "object", "properties": {"meta": SHAPES[0]}}}}},
-                                               "responses": {"201": {"description": "made"}}}},
-                          **{f"/x{i}": {"get": {"operationId": f"x{i}", "responses": ok}} for i in range(4)}}}
+    document = {
+        "openapi": "3.1.0",
+        "info": {"title": "Uneval", "version": "1"},
+        "servers": [{"url": "http://127.0.0.1:9/api"}],
+        "paths": {
+            "/things": {
+                "post": {
+                    "operationId": "createThing",
+                    "summary": "Create a thing",
+                    "requestBody": {
+                        "required": True,
+                        "content": {
+                            "application/json": {
+                                "schema": {"type": "object", "properties": {"meta": SHAPES[0]}}
+                            }
+                        },
+                    },
+                    "responses": {"201": {"description": "made"}},
+                }
+            },
+            **{f"/x{i}": {"get": {"operationId": f"x{i}", "responses": ok}} for i in range(4)},
+        },
+    }
     source = tmp_path / "d.json"
     source.write_text(json.dumps(document), "utf-8")
     directory = packc_compile(source, tmp_path / "packs").packs[0].directory
@@ -101,6 +128,8 @@ def test_lint_checks_examples_without_running_a_nested_dialects_pattern() -> Non
     started = time.monotonic()
     errors = list(validator(jsonschema.Draft202012Validator, schema).iter_errors({"name": KEY}))
     assert errors == [] and time.monotonic() - started < 0.5
-    safe = {"type": "object", "properties": {"name": {"$schema": "http://json-schema.org/draft-07/schema#",
-                                                      "pattern": "^[a-z]+$"}}}
+    safe = {
+        "type": "object",
+        "properties": {"name": {"$schema": "http://json-schema.org/draft-07/schema#", "pattern": "^[a-z]+$"}},
+    }
     assert list(validator(jsonschema.Draft202012Validator, safe).iter_errors({"name": "A!"}))  # still checked

@@ -43,7 +43,7 @@ def _nested(depth: int) -> Any:
 HOSTILE: dict[str, tuple[str, Any]] = {
     "int key": ("items.get", {1: "a"}),
     "None key beside a string key": ("items.get", {"item_id": "1", None: 2}),
-    "int over 4,300 digits": ("items.get", {"item_id": "1", "limit": 10 ** 5000}),
+    "int over 4,300 digits": ("items.get", {"item_id": "1", "limit": 10**5000}),
     "deep nesting": ("items.create", {"name": "x", "tags": _nested(50_000)}),
     "nested NaN": ("items.create", {"name": "x", "meta": {"a": math.nan}}),
     "nested Infinity": ("items.create", {"name": "x", "tags": ["a", [math.inf]]}),
@@ -85,19 +85,32 @@ def test_a_huge_string_is_judged_not_choked_on() -> None:
 
 
 json_ish = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats() | st.text()
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats()
+    | st.text()
     | st.sampled_from([4400, -5000]).map(lambda n: 10 ** abs(n) * (1 if n > 0 else -1))
     | st.sampled_from(["\udfff", b"x", object()]),
-    lambda inner: st.lists(inner, max_size=4) | st.tuples(inner)
-    | st.dictionaries(st.text(max_size=5) | st.integers() | st.none(), inner, max_size=4),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.tuples(inner)
+        | st.dictionaries(st.text(max_size=5) | st.integers() | st.none(), inner, max_size=4)
+    ),
     max_leaves=12,
 )
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(verb=st.sampled_from(["items.get", "items.create", "styles.query", "items.form", "nope"]),
-       args=st.dictionaries(st.sampled_from(["item_id", "name", "tags", "meta", "limit", "q", "x"])
-                            | st.integers() | st.none(), json_ish, max_size=4) | json_ish)
+@given(
+    verb=st.sampled_from(["items.get", "items.create", "styles.query", "items.form", "nope"]),
+    args=st.dictionaries(
+        st.sampled_from(["item_id", "name", "tags", "meta", "limit", "q", "x"]) | st.integers() | st.none(),
+        json_ish,
+        max_size=4,
+    )
+    | json_ish,
+)
 def test_pack_call_always_returns_an_envelope(verb: str, args: Any) -> None:
     with _pack() as pack:
         envelope = pack.call(verb, args, confirm=True)
@@ -105,7 +118,9 @@ def test_pack_call_always_returns_an_envelope(verb: str, args: Any) -> None:
     json.dumps(envelope, allow_nan=False)
 
 
-def test_a_closed_pack_keeps_redacting_httpx_logs_while_it_can_still_send(caplog: pytest.LogCaptureFixture) -> None:
+def test_a_closed_pack_keeps_redacting_httpx_logs_while_it_can_still_send(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     pack = _pack()
     pack.redactor.add_secret("sekrit-token-value")
     pack.close()
@@ -134,5 +149,6 @@ def test_enum_deduplication_is_linear(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_enum_deduplication_keeps_json_schema_equality() -> None:
-    assert schemas.unique_values([1, 1.0, True, "1", {"a": 1, "b": 2}, {"b": 2, "a": 1}, None, None, [1], [1.0]]) \
-        == [1, True, "1", {"a": 1, "b": 2}, None, [1]]
+    assert schemas.unique_values(
+        [1, 1.0, True, "1", {"a": 1, "b": 2}, {"b": 2, "a": 1}, None, None, [1], [1.0]]
+    ) == [1, True, "1", {"a": 1, "b": 2}, None, [1]]

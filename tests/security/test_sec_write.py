@@ -38,8 +38,9 @@ def test_clibin_path_traversal_replaces_no_file_outside_out_dir(tmp_path: Path) 
 
 @pytest.mark.parametrize("field", ["id", "cliBin", "family"])
 @pytest.mark.parametrize("repo", [False, True])
-def test_python_in_an_identifier_is_refused_before_anything_is_written(tmp_path: Path, field: str,
-                                                                        repo: bool) -> None:
+def test_python_in_an_identifier_is_refused_before_anything_is_written(
+    tmp_path: Path, field: str, repo: bool
+) -> None:
     out = tmp_path / "out"
     result = compile(write(tmp_path, document(x_packc={field: PY_BREAKOUT})), out, repo=repo)
     code = {"id": "C107", "cliBin": "C108", "family": "C109"}[field]
@@ -62,13 +63,21 @@ def test_absolute_id_whose_directory_holds_a_surface_json_is_left_alone(tmp_path
 
 def test_stub_manifest_identifiers_are_checked_like_the_document_s(tmp_path: Path) -> None:
     write(tmp_path, document())
-    stub = {"id": "../../stub", "kind": "openapi", "cliBin": "a b", "openapi": {"path": "api.json"},
-            "binding": {"family": "Git\nHub"}}
+    stub = {
+        "id": "../../stub",
+        "kind": "openapi",
+        "cliBin": "a b",
+        "openapi": {"path": "api.json"},
+        "binding": {"family": "Git\nHub"},
+    }
     (tmp_path / "surface.json").write_text(json.dumps(stub))
     result = compile(tmp_path / "surface.json", tmp_path / "out")
     pointers = {d.code: d.pointer for d in result.diagnostics if d.level == "error"}
-    assert pointers == {"C107": "surface.json#/id", "C108": "surface.json#/cliBin",
-                        "C109": "surface.json#/binding/family"}
+    assert pointers == {
+        "C107": "surface.json#/id",
+        "C108": "surface.json#/cliBin",
+        "C109": "surface.json#/binding/family",
+    }
     assert not (tmp_path / "out").exists()
 
 
@@ -97,7 +106,9 @@ def test_recompiling_replaces_only_what_packc_wrote(tmp_path: Path) -> None:
     files = set(tree(pack.directory))
     assert {".git/config", "notes.md", "surface.json", "bin/zoo", MARKER} <= files
     assert "pyproject.toml" not in files and not (pack.directory / "tests").exists()
-    assert (pack.directory / MARKER).read_text().splitlines()[2:] == sorted(files - {".git/config", "notes.md", MARKER})
+    assert (pack.directory / MARKER).read_text().splitlines()[2:] == sorted(
+        files - {".git/config", "notes.md", MARKER}
+    )
 
 
 def test_a_new_file_never_replaces_one_packc_did_not_write(tmp_path: Path) -> None:
@@ -152,21 +163,26 @@ def test_lint_runs_on_the_new_files_before_they_are_in_place(tmp_path: Path) -> 
 def test_generated_code_is_a_fixed_template_and_toml_is_serialized(tmp_path: Path) -> None:
     name = PY_BREAKOUT + "\x7f DEL"  # item 12: a DEL in a name made pyproject.toml invalid
     # The title gives the (sanitized) id; x-packc.name reaches pyproject.toml as written.
-    result = compile(write(tmp_path, document(title=name, x_packc={"name": name})), tmp_path / "out", repo=True)
+    result = compile(
+        write(tmp_path, document(title=name, x_packc={"name": name})), tmp_path / "out", repo=True
+    )
     assert result.ok, result.diagnostics
     (pack,) = result.packs
     assert pack.directory is not None
     directory = pack.directory
     (launcher,) = (directory / "bin").iterdir()
-    assert launcher.name == directory.name and directory.name.startswith("x-import-os")  # made an id from the title
+    assert launcher.name == directory.name and directory.name.startswith(
+        "x-import-os"
+    )  # made an id from the title
     assert launcher.read_text() == LAUNCHER
     assert (directory / "tests" / "test_smoke.py").read_text() == SMOKE_TEST
     (module,) = [p for p in directory.glob("*_pack/__init__.py")]
     assert module.read_text() == LAUNCHER_MODULE
     project = tomllib.loads((directory / "pyproject.toml").read_text())["project"]
     assert "\x7f" in project["description"] and '"""' in project["description"]
-    done = subprocess.run([sys.executable, str(launcher), "--help"],
-                          capture_output=True, text=True, cwd=tmp_path, timeout=60)
+    done = subprocess.run(
+        [sys.executable, str(launcher), "--help"], capture_output=True, text=True, cwd=tmp_path, timeout=60
+    )
     assert done.returncode == 0 and "pets list" in done.stdout
     assert not (tmp_path / "PWNED").exists()
 
@@ -175,7 +191,12 @@ def test_launcher_without_the_runtime_says_how_to_install_it(tmp_path: Path) -> 
     (pack,) = compile(write(tmp_path, document()), tmp_path / "out").packs
     assert pack.directory is not None
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    done = subprocess.run([sys.executable, "-S", "-I", str(pack.directory / "bin" / "zoo"), "--help"],
-                          capture_output=True, text=True, env=env, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-S", "-I", str(pack.directory / "bin" / "zoo"), "--help"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
     assert done.returncode == 3
     assert "pip install packc-runtime" in done.stderr and "Traceback" not in done.stderr

@@ -60,7 +60,9 @@ class EchoApp:
         headers: dict[str, str] = {}
         for key, value in scope["headers"]:
             name = key.decode("latin-1")
-            headers[name] = headers[name] + ", " + value.decode("latin-1") if name in headers else value.decode("latin-1")
+            headers[name] = (
+                headers[name] + ", " + value.decode("latin-1") if name in headers else value.decode("latin-1")
+            )
         raw_path = scope.get("raw_path", scope["path"].encode()).decode("latin-1")
         seen = Seen(scope["method"], raw_path, scope["query_string"].decode("latin-1"), headers, body)
         self.log.append(seen)
@@ -75,20 +77,27 @@ class EchoApp:
             return await _json(send, 200, echo(seen))
         if path == "/api/redirect":
             status = int(query.get("status", "302"))
-            return await _send(send, status, b"", [(b"location", query.get("to", "/api/echo/landed").encode())])
+            return await _send(
+                send, status, b"", [(b"location", query.get("to", "/api/echo/landed").encode())]
+            )
         if path == "/api/ratelimit":
             key = query.get("key", "default")
             self.counters[key] = self.counters.get(key, 0) + 1
             if self.counters[key] <= int(query.get("n", "1")):
-                return await _json(send, int(query.get("status", "429")), {"error": "slow down"},
-                                   [(b"retry-after", query.get("after", "0").encode())])
+                return await _json(
+                    send,
+                    int(query.get("status", "429")),
+                    {"error": "slow down"},
+                    [(b"retry-after", query.get("after", "0").encode())],
+                )
             return await _json(send, 200, {"hits": self.counters[key]})
         if path.startswith("/api/status/"):
             code = int(path.rsplit("/", 1)[1])
             return await _json(send, code, {"status": code, "detail": "as asked"})
         if path == "/api/trickle":
-            await send({"type": "http.response.start", "status": 200,
-                        "headers": [(b"content-type", b"text/plain")]})
+            await send(
+                {"type": "http.response.start", "status": 200, "headers": [(b"content-type", b"text/plain")]}
+            )
             for _ in range(int(query.get("n", "10"))):
                 await send({"type": "http.response.body", "body": b"x", "more_body": True})
                 await asyncio.sleep(float(query.get("interval", "0.5")))
@@ -101,21 +110,39 @@ class EchoApp:
         if path == "/api/bomb":
             size = int(query.get("mb", "20")) * 1024 * 1024
             payload = gzip.compress(b"0" * size, compresslevel=9)
-            return await _send(send, 200, payload, [(b"content-type", b"text/plain"), (b"content-encoding", b"gzip")])
+            return await _send(
+                send, 200, payload, [(b"content-type", b"text/plain"), (b"content-encoding", b"gzip")]
+            )
         if path == "/api/binary":
-            return await _send(send, 200, bytes(range(256)) * 4, [
-                (b"content-type", b"application/octet-stream"),
-                (b"content-disposition", b'attachment; filename="../../etc/blob.bin"')])
+            return await _send(
+                send,
+                200,
+                bytes(range(256)) * 4,
+                [
+                    (b"content-type", b"application/octet-stream"),
+                    (b"content-disposition", b'attachment; filename="../../etc/blob.bin"'),
+                ],
+            )
         return await _json(send, 404, {"error": "no route", "path": path})
 
     async def token(self, seen: Seen, send: Send) -> None:
         expected = base64.b64encode(f"{CLIENT_ID}:{CLIENT_SECRET}".encode()).decode()
         form = parse_qs(seen.body.decode())
-        if seen.headers.get("authorization") != f"Basic {expected}" or form.get("grant_type") != ["client_credentials"]:
+        if seen.headers.get("authorization") != f"Basic {expected}" or form.get("grant_type") != [
+            "client_credentials"
+        ]:
             return await _json(send, 401, {"error": "invalid_client"})
         self.tokens_issued += 1
-        return await _json(send, 200, {"access_token": f"tok-{self.tokens_issued}-xyz", "token_type": "Bearer",
-                                       "expires_in": 3600, "scope": form.get("scope", [""])[0]})
+        return await _json(
+            send,
+            200,
+            {
+                "access_token": f"tok-{self.tokens_issued}-xyz",
+                "token_type": "Bearer",
+                "expires_in": 3600,
+                "scope": form.get("scope", [""])[0],
+            },
+        )
 
 
 def echo(seen: Seen) -> dict[str, Any]:
@@ -125,15 +152,28 @@ def echo(seen: Seen) -> dict[str, Any]:
         encoding = "utf-8"
     except UnicodeDecodeError:
         body, encoding = base64.b64encode(seen.body).decode(), "base64"
-    return {"method": seen.method, "path": seen.raw_path, "query": seen.query, "headers": seen.headers,
-            "body": body, "bodyEncoding": encoding}
+    return {
+        "method": seen.method,
+        "path": seen.raw_path,
+        "query": seen.query,
+        "headers": seen.headers,
+        "body": body,
+        "bodyEncoding": encoding,
+    }
 
 
 async def _send(send: Send, status: int, body: bytes, headers: list[tuple[bytes, bytes]]) -> None:
-    await send({"type": "http.response.start", "status": status,
-                "headers": [*headers, (b"content-length", str(len(body)).encode())]})
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [*headers, (b"content-length", str(len(body)).encode())],
+        }
+    )
     await send({"type": "http.response.body", "body": body})
 
 
 async def _json(send: Send, status: int, data: Any, headers: list[tuple[bytes, bytes]] | None = None) -> None:
-    await _send(send, status, json.dumps(data).encode(), [(b"content-type", b"application/json"), *(headers or [])])
+    await _send(
+        send, status, json.dumps(data).encode(), [(b"content-type", b"application/json"), *(headers or [])]
+    )

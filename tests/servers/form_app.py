@@ -28,6 +28,7 @@ Scope = dict[str, Any]
 Receive = Callable[[], Awaitable[dict[str, Any]]]
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 
+
 def body_pairs(content_type: str, body: bytes) -> list[tuple[str, str]]:
     """The ``(name, value)`` pairs of a urlencoded or multipart body (file parts: their filename)."""
     if not body:
@@ -72,6 +73,11 @@ class FormApp:
 
 async def _answer(send: Send, status: int, payload: dict[str, Any]) -> None:
     data = json.dumps(payload).encode()
-    await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(data)).encode())]})
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(data)).encode())],
+        }
+    )
     await send({"type": "http.response.body", "body": data})
