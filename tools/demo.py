@@ -114,8 +114,8 @@ def example_args(verb: dict[str, Any]) -> dict[str, Any]:
 
 def credential_env(pack: Path) -> dict[str, str]:
     """The pack's documented API-key variable, set to the demo server's key."""
-    from packc_runtime.credentials import credential_slots
-    from packc_runtime.manifest import read_manifest
+    from packc_runtime.credentials.slots import credential_slots
+    from packc_runtime.format.manifest import read_manifest
 
     manifest, problems = read_manifest(pack)
     if manifest is None:

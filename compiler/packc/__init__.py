@@ -6,9 +6,9 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .errors import InputError, PackcError, UsageError
-    from .frontend import FrontEndResult, read_api
-    from .pipeline import CompileResult, compile, plan_source
+    from packc.errors import InputError, PackcError, UsageError
+    from packc.pipeline import CompileResult, compile, plan_source
+    from packc.read.frontend import FrontEndResult, read_api
 
 __all__ = [
     "CompileResult",
@@ -26,13 +26,13 @@ __all__ = [
 # is not named `compile`: importing it would then rebind `packc.compile` to the module.)
 _HOMES = {
     "CompileResult": "pipeline",
-    "FrontEndResult": "frontend",
+    "FrontEndResult": "read.frontend",
     "InputError": "errors",
     "PackcError": "errors",
     "UsageError": "errors",
     "compile": "pipeline",
     "plan_source": "pipeline",
-    "read_api": "frontend",
+    "read_api": "read.frontend",
 }
 
 

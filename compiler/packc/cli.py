@@ -14,10 +14,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
+from packc.errors import PackcError, UsageError
 from packc_runtime.diagnostics import Diagnostic
-from packc_runtime.terminal import for_terminal
-
-from .errors import PackcError, UsageError
+from packc_runtime.text.terminal import for_terminal
 
 EXIT_OK = 0
 EXIT_FINDINGS = 1
@@ -31,7 +30,7 @@ def _print_diagnostics(diagnostics: Sequence[Diagnostic], *, stream: TextIO | No
 
 
 def _cmd_lint(args: argparse.Namespace) -> int:
-    from .lint import lint_pack
+    from packc.lint import lint_pack
 
     pack_dir = Path(args.dir)
     if not pack_dir.is_dir():
@@ -60,7 +59,7 @@ def _cmd_lint(args: argparse.Namespace) -> int:
 
 
 def _cmd_commands(args: argparse.Namespace) -> int:
-    from .commands import list_commands
+    from packc.commands import list_commands
 
     pack_dir = Path(args.dir)
     if not pack_dir.is_dir():
@@ -96,7 +95,7 @@ def _print_plan_text(plan: Any) -> None:
 
 
 def _cmd_plan(args: argparse.Namespace) -> int:
-    from .pipeline import plan_source
+    from packc.pipeline import plan_source
 
     plan = plan_source(
         args.source,
@@ -119,7 +118,7 @@ def _cmd_plan(args: argparse.Namespace) -> int:
 
 
 def _cmd_compile(args: argparse.Namespace) -> int:
-    from .pipeline import compile as compile_source
+    from packc.pipeline import compile as compile_source
 
     result = compile_source(
         args.source,
@@ -151,7 +150,7 @@ def _cmd_compile(args: argparse.Namespace) -> int:
 
 
 def _cmd_call(args: argparse.Namespace) -> int:
-    from packc_runtime.cli import call_main
+    from packc_runtime.faces.cli import call_main
 
     return call_main(
         Path(args.pack),
@@ -164,7 +163,7 @@ def _cmd_call(args: argparse.Namespace) -> int:
 
 
 def _cmd_install(args: argparse.Namespace) -> int:
-    from .install import install_pack
+    from packc.install import install_pack
 
     done = install_pack(args.pack, venv=args.venv)
     print(f"installed {done.pack_id}: {done.command} -> {done.pack_dir} (python: {done.python})")
@@ -177,15 +176,15 @@ def _cmd_install(args: argparse.Namespace) -> int:
 
 
 def _cmd_exec(args: argparse.Namespace) -> int:
-    from packc_runtime.cli import exec_main
+    from packc_runtime.faces.cli import exec_main
 
     return exec_main(Path(args.pack))
 
 
 def _cmd_connect(args: argparse.Namespace) -> int:
-    from packc_runtime.cli import connect_main
     from packc_runtime.errors import PackRuntimeError
-    from packc_runtime.oauth_cli import options_from
+    from packc_runtime.faces.cli import connect_main
+    from packc_runtime.faces.oauth_cli import options_from
 
     try:
         oauth = options_from(
@@ -369,19 +368,19 @@ def _build_parser() -> argparse.ArgumentParser:
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:
-    from packc_runtime.mcp_cli import serve_main
+    from packc_runtime.faces.mcp.cli import serve_main
 
     return serve_main(args.rest)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``packc`` command; returns the exit code."""
-    from packc_runtime.cli import quiet_pattern_warnings
+    from packc_runtime.faces.cli import quiet_pattern_warnings
 
     quiet_pattern_warnings()
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["serve"]:  # its flags are serve_main's own; argparse's REMAINDER drops leading options
-        from packc_runtime.mcp_cli import serve_main
+        from packc_runtime.faces.mcp.cli import serve_main
 
         return serve_main(argv[1:])
     # Everything printed, document and server text included, goes through the terminal layer (not

@@ -6,8 +6,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from packc_runtime.diagnostics import Diagnostic
-from packc_runtime.manifest import read_manifest, read_policy
-from packc_runtime.templating import SHOWN_OPTIONAL, example_line
+from packc_runtime.format.manifest import read_manifest, read_policy
+from packc_runtime.format.templating import SHOWN_OPTIONAL, example_line
 
 __all__ = ["CommandEntry", "list_commands"]
 

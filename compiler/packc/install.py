@@ -22,9 +22,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from packc_runtime.manifest import parse_manifest
-
-from .errors import InputError, UsageError
+from packc.errors import InputError, UsageError
+from packc_runtime.format.manifest import parse_manifest
 
 __all__ = ["Installed", "bin_dir", "data_dir", "install_pack"]
 

@@ -14,8 +14,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
+from packc_runtime.calling.openapi.operations import unescape_token
 from packc_runtime.diagnostics import Diagnostic
-from packc_runtime.openapi import unescape_token
 
 JSON = Any  # a JSON value: dict, list, str, int, float, bool or None
 Schema = Mapping[str, Any] | bool

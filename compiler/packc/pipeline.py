@@ -7,22 +7,21 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from packc.build.checks import check_operations, silent_auth
+from packc.build.derive import DerivedVerb, binding_for, derive_verb
+from packc.build.hidden import hidden_values
+from packc.build.implied import imply_security
+from packc.curate.goal import check_goal
+from packc.curate.ids import display_name
+from packc.curate.plan import MIN_VERBS, LeftOut, PackPlan, Plan, plan
+from packc.errors import InputError, UsageError
+from packc.model import Api
+from packc.read.overrides import IDENTIFIER_CODES, Overrides, collect_overrides
+from packc.text import clean, shorten
+from packc.write.cut import cut_document
+from packc.write.emit import PackOutput, about, write_pack
 from packc_runtime.diagnostics import Diagnostic, has_errors
-from packc_runtime.manifest import Manifest, OpenApiSource, Policy, PolicyCommand
-
-from .checks import check_operations, silent_auth
-from .cut import cut_document
-from .derive import DerivedVerb, binding_for, derive_verb
-from .emit import PackOutput, about, write_pack
-from .errors import InputError, UsageError
-from .goal import check_goal
-from .hidden import hidden_values
-from .ids import display_name
-from .implied import imply_security
-from .model import Api
-from .overrides import IDENTIFIER_CODES, Overrides, collect_overrides
-from .plan import MIN_VERBS, LeftOut, PackPlan, Plan, plan
-from .text import clean, shorten
+from packc_runtime.format.manifest import Manifest, OpenApiSource, Policy, PolicyCommand
 
 __all__ = ["CompileResult", "CompiledPack", "compile", "plan_source"]
 
@@ -78,7 +77,7 @@ def _front(
     overlay: str | Path | None,
     allow_private: bool = False,
 ) -> tuple[Api, Overrides, list[Diagnostic]]:
-    from .frontend import read_api
+    from packc.read.frontend import read_api
 
     front = read_api(
         source,
@@ -304,9 +303,9 @@ def compile(
         write: write the packs (False: plan and derive only).
         lint: lint every written pack and report its findings.
         repo: make each pack directory its own installable repository (pyproject.toml, .gitignore,
-            a launcher module and a smoke test; see ``packc.repo``).
+            a launcher module and a smoke test; see ``packc.write._repo``).
         goal: a task in words (``--for``): the one pack holds the verbs that serve it (see
-            ``packc.goal``); a stub manifest's ``for`` gives one too. Not with ``split``.
+            ``packc.curate.goal``); a stub manifest's ``for`` gives one too. Not with ``split``.
         allow_private: let fetches reach loopback and private-network addresses
             (``--allow-private-addresses``; a source URL on such an address allows them anyway).
         include: operations a person keeps in the one pack (``--include``): verb names as ``packc plan``
@@ -375,7 +374,7 @@ def compile(
             diags.append(_small(pack.id, len(output.verbs), plan_))
         directory = None
         if write:
-            from .lint import lint_pack
+            from packc.lint import lint_pack
 
             # Lint runs on the new files before they are moved into place.
             directory, found = write_pack(Path(out_dir), output, repo=repo, check=lint_pack if lint else None)

@@ -7,7 +7,7 @@ import html
 import re
 import unicodedata
 
-from packc_runtime.escaping import md_text
+from packc_runtime.text.escaping import md_text
 
 __all__ = ["clean", "inline_md", "sentence", "shorten", "slug", "snake"]
 

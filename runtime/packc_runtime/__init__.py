@@ -6,12 +6,12 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .credentials import CredentialSlot, credential_slots
-    from .diagnostics import Diagnostic
-    from .errors import PackRuntimeError
-    from .manifest import Manifest, Policy, read_manifest, read_policy
-    from .pack import Pack, load_pack
-    from .send import Limits
+    from packc_runtime.calling.pack import Pack, load_pack
+    from packc_runtime.calling.send import Limits
+    from packc_runtime.credentials.slots import CredentialSlot, credential_slots
+    from packc_runtime.diagnostics import Diagnostic
+    from packc_runtime.errors import PackRuntimeError
+    from packc_runtime.format.manifest import Manifest, Policy, read_manifest, read_policy
 
 __all__ = [
     "CredentialSlot",
@@ -30,17 +30,17 @@ __all__ = [
 # Exports load on first use: a pack's CLI must not pay for pydantic (the manifest models) when it
 # only runs a verb; that import alone doubles its cold start.
 _HOMES = {
-    "CredentialSlot": "credentials",
+    "CredentialSlot": "credentials.slots",
     "Diagnostic": "diagnostics",
-    "Limits": "send",
-    "Manifest": "manifest",
-    "Pack": "pack",
+    "Limits": "calling.send",
+    "Manifest": "format.manifest",
+    "Pack": "calling.pack",
     "PackRuntimeError": "errors",
-    "Policy": "manifest",
-    "credential_slots": "credentials",
-    "load_pack": "pack",
-    "read_manifest": "manifest",
-    "read_policy": "manifest",
+    "Policy": "format.manifest",
+    "credential_slots": "credentials.slots",
+    "load_pack": "calling.pack",
+    "read_manifest": "format.manifest",
+    "read_policy": "format.manifest",
 }
 
 

@@ -1,4 +1,4 @@
-"""packc.checks: what a document asks for that no request can give as written (C150-C155)."""
+"""packc.build.checks: what a document asks for that no request can give as written (C150-C155)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from packc import compile as compile_api
-from packc.checks import MAX_LISTED, check_operations
-from packc.frontend import read_api
+from packc.build.checks import MAX_LISTED, check_operations
+from packc.read.frontend import read_api
 
 from .helpers import write_doc
 

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from packc.cut import cut_document
-from packc.frontend import read_api
 from packc.model import resolve_pointer
+from packc.read.frontend import read_api
+from packc.write.cut import cut_document
 
 ROOT = Path(__file__).parents[2]
 

@@ -7,10 +7,10 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
-from packc.derive import binding_for, derive_verb
+from packc.build.derive import binding_for, derive_verb
+from packc.curate.plan import plan
 from packc.model import MediaType, OAuthFlow, Parameter, RequestBody, Response, SecurityScheme
-from packc.overrides import OpOverride, Overrides
-from packc.plan import plan
+from packc.read.overrides import OpOverride, Overrides
 
 from .helpers import make_api, op, path_param
 
@@ -589,7 +589,7 @@ def _example_args(d: Any) -> dict[str, Any]:
 def test_examples_pass_the_runtimes_own_validation() -> None:
     """Conformance findings: bhagavadgita, azure logic, mwaa, vtex nulls, visagecloud."""
     from packc.model import Example
-    from packc_runtime.args import validate_args
+    from packc_runtime.calling.args import validate_args
 
     doc = {
         "components": {
@@ -717,7 +717,7 @@ def test_swagger2_file_body_is_a_file_path_arg() -> None:
 
 def test_a_cut_keeps_the_type_so_examples_still_fit() -> None:
     """azure jit: a port ``number`` cut by depth had no type, so the example ``"example"`` passed."""
-    from packc.schemas import CUT_NOTE, inline_schema
+    from packc.build._schemas import CUT_NOTE, inline_schema
 
     api = make_api(document={"components": {"schemas": {"Number": {"type": "integer", "format": "int32"}}}})
     for n in range(1, 20):
@@ -735,7 +735,7 @@ def test_a_cut_keeps_the_type_so_examples_still_fit() -> None:
 
 
 def test_a_pattern_example_grows_a_repeat_to_reach_min_length() -> None:
-    from packc.examples import example_for
+    from packc.build._examples import example_for
 
     # AWS workmail: padding the 40-character match with "x" broke the pattern; no example at all was found.
     arn = {
@@ -756,7 +756,7 @@ def test_an_object_whose_one_of_only_names_required_properties_gets_an_example()
     # had to make one up ('x', refused by the runtime before sending).
     from jsonschema import Draft202012Validator
 
-    from packc.examples import example_for
+    from packc.build._examples import example_for
 
     for key in ("oneOf", "anyOf"):
         schema = {
@@ -780,8 +780,8 @@ def test_an_object_whose_one_of_only_names_required_properties_gets_an_example()
 
 
 def test_an_amount_in_the_smallest_unit_is_marked_for_the_runtime() -> None:
-    from packc.cards import minor_amounts
-    from packc.derive import ArgSpec
+    from packc.build._cards import minor_amounts
+    from packc.build.derive import ArgSpec
 
     def arg(name: str, schema: dict[str, object]) -> ArgSpec:
         return ArgSpec(name, "body", name, schema, False)

@@ -11,12 +11,12 @@ from hypothesis import strategies as st
 
 import packc
 from packc.cli import main
+from packc.curate._rank import rank_operations
+from packc.curate.goal import MAX_GOAL, check_goal, select_for_goal
+from packc.curate.plan import plan
 from packc.errors import InputError, UsageError
-from packc.goal import MAX_GOAL, check_goal, select_for_goal
-from packc.overrides import Overrides
 from packc.pipeline import plan_source
-from packc.plan import plan
-from packc.rank import rank_operations
+from packc.read.overrides import Overrides
 
 from .helpers import make_api, op
 

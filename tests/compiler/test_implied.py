@@ -1,4 +1,4 @@
-"""packc.implied: a required Authorization header parameter on an operation with no security."""
+"""packc.build.implied: a required Authorization header parameter on an operation with no security."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from packc import compile as compile_api
-from packc.implied import ADDED_SCHEME
+from packc.build.implied import ADDED_SCHEME
 
 from .helpers import write_doc
 

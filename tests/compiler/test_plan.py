@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from packc.overrides import OpOverride, Overrides
-from packc.plan import MAX_VERBS, MIN_VERBS, name_operation, plan
+from packc.curate.plan import MAX_VERBS, MIN_VERBS, name_operation, plan
+from packc.read.overrides import OpOverride, Overrides
 
 from .helpers import make_api, op, path_param
 
@@ -191,7 +191,7 @@ def test_plan_json_lists_kept_and_left_out() -> None:
     ],
 )
 def test_api_ids_from_titles(title: str, expected: str) -> None:
-    from packc.plan import api_slug
+    from packc.curate.plan import api_slug
 
     assert api_slug(title) == expected
 

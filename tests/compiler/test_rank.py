@@ -10,11 +10,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from packc.cli import main
+from packc.curate._pick import select
+from packc.curate._rank import ENTRY, INTRO, INTRO_LEAD, rank_operations, shape, stem, words
+from packc.curate.plan import plan
 from packc.model import Parameter
-from packc.overrides import Overrides
-from packc.pick import select
-from packc.plan import plan
-from packc.rank import ENTRY, INTRO, INTRO_LEAD, rank_operations, shape, stem, words
+from packc.read.overrides import Overrides
 
 from .helpers import make_api, op
 
@@ -415,7 +415,7 @@ def test_a_create_under_a_parent_stands_in_for_a_home_that_cannot_create() -> No
 
 
 def test_a_product_name_before_the_version_is_the_base_path() -> None:
-    from packc.shape import path_segments
+    from packc.curate._shape import path_segments
 
     assert path_segments("/youtube/v3/search")[0] == ("search",)
     assert path_segments("/gmail/v1/users/{userId}/messages")[0] == ("users", "{}", "messages")

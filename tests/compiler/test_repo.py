@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 from packc import compile
-from packc.repo import module_name, repo_files
-from packc_runtime.manifest import read_manifest
+from packc.write._repo import module_name, repo_files
+from packc_runtime.format.manifest import read_manifest
 
 ROOT = Path(__file__).resolve().parents[2]
 SPEC = ROOT / "specs" / "demo" / "petstore.yaml"

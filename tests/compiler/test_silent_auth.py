@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from packc import compile
-from packc_runtime.cli import pack_main
+from packc_runtime.faces.cli import pack_main
 
 from .helpers import write_doc
 

@@ -11,9 +11,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from packc import compile as packc_compile
-from packc.skill import allowed_values, credential_lines
-from packc_runtime.credentials import CredentialSlot
-from packc_runtime.escaping import invisible
+from packc.write._skill import allowed_values, credential_lines
+from packc_runtime.credentials.slots import CredentialSlot
+from packc_runtime.text.escaping import invisible
 
 markdown_it = pytest.importorskip("markdown_it")
 MD = markdown_it.MarkdownIt("commonmark").enable("table").enable("strikethrough")

@@ -1,13 +1,11 @@
-"""Reading a task as clauses (packc.task) and what goal-directed packs bring for each clause."""
+"""Reading a task as clauses (packc.curate._task) and what goal-directed packs bring for each clause."""
 
 from __future__ import annotations
 
 import pytest
 
-from packc.goal import select_for_goal
-from packc.model import MediaType, Parameter, RequestBody
-from packc.rank import common_arguments, rank_operations, shape
-from packc.task import (
+from packc.curate._rank import common_arguments, rank_operations, shape
+from packc.curate._task import (
     Clause,
     body_refs,
     clause_fit,
@@ -16,6 +14,8 @@ from packc.task import (
     param_nouns,
     read_task,
 )
+from packc.curate.goal import select_for_goal
+from packc.model import MediaType, Parameter, RequestBody
 
 from .helpers import make_api, op, path_param
 
@@ -211,8 +211,8 @@ def test_a_body_field_names_what_to_find_and_a_user_path_brings_the_current_user
 
 
 def test_an_act_named_by_its_verb_does_what_the_verb_says() -> None:
-    from packc.rank import shape as shape_of
-    from packc.task import op_words
+    from packc.curate._rank import shape as shape_of
+    from packc.curate._task import op_words
 
     added = op("post", "/tasks/{task_gid}/addDependencies", summary="Set dependencies for a task")
     assert op_words(added, shape_of(added), (), frozenset()).intent == "create"

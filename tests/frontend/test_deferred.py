@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from packc.frontend import read_api
 from packc.model import Operation, Parameter
+from packc.read.frontend import read_api
 
 from .conftest import SPECS
 

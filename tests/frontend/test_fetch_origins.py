@@ -19,8 +19,8 @@ from hypothesis import strategies as st
 
 from packc import compile
 from packc.errors import InputError
-from packc.fetch import RedirectRefused, fetch, origin_of, same_origin
-from packc.frontend import read_api
+from packc.read._fetch import RedirectRefused, fetch, origin_of, same_origin
+from packc.read.frontend import read_api
 
 SECRET = "SECRET-OF-THE-OTHER-ORIGIN"
 Route = Callable[[http.server.BaseHTTPRequestHandler], None]
@@ -200,7 +200,7 @@ def test_local_stub_may_name_any_url(two: tuple[_Server, _Server], tmp_path: Pat
 
 def test_the_compiler_judges_origins_with_the_runtimes_rule() -> None:
     """One home: fetches and credentials read an origin the same way (a homograph is its A-label)."""
-    from packc_runtime import origins
+    from packc_runtime.credentials import origins
 
     assert origin_of is origins.origin_of
     assert origin_of("https://\u0430pi.github.com/openapi.json") == "https://xn--pi-6kc.github.com"
@@ -222,7 +222,7 @@ def test_hop_rules() -> None:
     # Judged by the parser that sends: httpx reads "evil.test\\" as user info, and connects to a.example.
     assert origin_of("http://evil.test\\@a.example/") == "http://a.example"
     assert not same_origin("http://a.example", "http://a.example@evil.test/")
-    from packc.fetch import _refusal
+    from packc.read._fetch import _refusal
 
     assert _refusal(None, "https://a.example/x", "http://a.example/y") == "from https to plain http"
     assert _refusal(None, "http://a.example/x", "https://b.example/y") is None
@@ -355,7 +355,7 @@ def test_same_origin_never_accepts_another_origin(data: st.DataObject, allowed: 
 def test_an_allowed_redirect_lands_on_the_allowed_origin(data: st.DataObject, allowed: str) -> None:
     """What a redirect's Location joins to, once judged allowed, is requested on the allowed origin."""
     location = data.draw(_near(allowed) | _REST)
-    from packc.fetch import _refusal
+    from packc.read._fetch import _refusal
 
     scheme, rest = allowed.split("://")
     host, port = rest.rsplit(":", 1)

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from packc.errors import InputError
-from packc.frontend import read_api
 from packc.model import Api, Operation, resolve_pointer
-from packc.validate import strict_diagnostics
+from packc.read._validate import strict_diagnostics
+from packc.read.frontend import read_api
 
 from .conftest import serve
 

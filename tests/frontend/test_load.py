@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from packc.errors import InputError
-from packc.fetch import fetch
-from packc.limits import MAX_DEPTH
-from packc.load import parse_document
+from packc.read._fetch import fetch
+from packc.read._limits import MAX_DEPTH
+from packc.read._load import parse_document
 
 
 def _codes(exc: InputError) -> list[str]:

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from packc.errors import PackcError
-from packc.frontend import read_api
+from packc.read.frontend import read_api
 
 _KEYS = st.sampled_from(
     [

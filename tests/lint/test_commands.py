@@ -9,7 +9,7 @@ import pytest
 
 from packc.cli import main
 from packc.commands import list_commands
-from packc_runtime.templating import SHOWN_OPTIONAL, example_line
+from packc_runtime.format.templating import SHOWN_OPTIONAL, example_line
 
 LEDGER = Path(__file__).parent.parent / "fixtures" / "ledger"
 

@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from packc.lint import lint_pack
-from packc_runtime.manifest import Manifest, Policy, dump_json, parse_manifest, parse_policy
+from packc_runtime.format.manifest import Manifest, Policy, dump_json, parse_manifest, parse_policy
 
 names = st.from_regex(r"[a-z][a-z0-9_]{0,8}", fullmatch=True)
 verb_names = st.lists(names, min_size=1, max_size=3).map(".".join)

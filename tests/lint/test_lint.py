@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from packc.cli import main
 from packc.lint import CODES, lint_pack
-from packc_runtime.metaschema import meta_schema_problem
+from packc_runtime.format._metaschema import meta_schema_problem
 
 LEDGER = Path(__file__).parent.parent / "fixtures" / "ledger"
 DOCS = Path(__file__).parents[2] / "docs" / "lint-codes.md"

@@ -11,7 +11,7 @@ import httpx
 from mcp import Client
 
 from packc_runtime import load_pack
-from packc_runtime.mcp_server import PackServer
+from packc_runtime.faces.mcp._server import PackServer
 
 T = TypeVar("T")
 #: The handshake era (initialize; elicitation as a server-to-client request) and the stateless one

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from mcp import Client
 from mcp.shared.exceptions import MCPError
 
-from packc_runtime.mcp_confirm import ApprovalLedger, args_digest, decision_of, form_schema
+from packc_runtime.faces.mcp._confirm import ApprovalLedger, args_digest, decision_of, form_schema
 
 from .conftest import Asked
 from .helpers import make_server, run

@@ -267,7 +267,7 @@ def test_the_sdk_tracing_middleware_runs_only_while_a_tracer_provider_is_install
     import anyio
     from opentelemetry.trace import NoOpTracerProvider
 
-    from packc_runtime import mcp_server
+    from packc_runtime.faces.mcp import _server as mcp_server
 
     server = make_server(pack_dir, env)
     traced = [m for m in server.server.middleware if isinstance(m, mcp_server._TracedWhenConfigured)]

@@ -15,8 +15,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from packc_runtime.mcp_confirm import form_message, form_schema
-from packc_runtime.terminal import terminal_text
+from packc_runtime.faces.mcp._confirm import form_message, form_schema
+from packc_runtime.text.terminal import terminal_text
 
 from .conftest import Asked
 from .helpers import MODES, make_server, run

@@ -19,7 +19,7 @@ from mcp.shared._context_streams import create_context_streams
 from mcp.shared.message import SessionMessage
 
 from packc_runtime import load_pack
-from packc_runtime.mcp_server import PackServer
+from packc_runtime.faces.mcp._server import PackServer
 
 ECHO = Path(__file__).resolve().parents[1] / "fixtures" / "packs" / "echo"
 META = {
@@ -149,7 +149,7 @@ def test_a_cancelled_call_is_not_answered_and_the_server_keeps_serving() -> None
 def test_call_threads_reuse_threads_keep_the_limit_pass_errors_and_context_and_drop_cancelled_calls() -> None:
     import contextvars
 
-    from packc_runtime.mcp_threads import CallThreads
+    from packc_runtime.faces.mcp._threads import CallThreads
 
     var: contextvars.ContextVar[str] = contextvars.ContextVar("var", default="unset")
     ran: list[str] = []

@@ -14,11 +14,10 @@ from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
 from packc_runtime import load_pack
-from packc_runtime.credentials import CredentialSlot
+from packc_runtime.credentials.slots import CredentialSlot
 from packc_runtime.errors import InvalidPack
-from packc_runtime.mcp_cli import parse_http, serve_main
-from packc_runtime.mcp_config import HOSTS, config_snippet
-from packc_runtime.mcp_tools import (
+from packc_runtime.faces.mcp._config import HOSTS, config_snippet
+from packc_runtime.faces.mcp._tools import (
     build_tools,
     find_pack_dirs,
     fit_and_render,
@@ -26,6 +25,7 @@ from packc_runtime.mcp_tools import (
     output_schema,
     render_text,
 )
+from packc_runtime.faces.mcp.cli import parse_http, serve_main
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 FAMILY = GOLDEN / "taskboard-split"
@@ -241,8 +241,8 @@ def test_usage_errors_are_one_line_with_an_exit_code(tmp_path: Path) -> None:
 
 
 def test_every_golden_harness_is_an_agent_skills_file_and_lists_mcp() -> None:
-    from packc_runtime.lint import lint_pack
-    from packc_runtime.lint_mcp import front_matter
+    from packc_runtime.format._lint_mcp import front_matter
+    from packc_runtime.format.lint import lint_pack
 
     for surface in sorted(GOLDEN.glob("*/*/surface.json")):
         pack_dir = surface.parent
@@ -256,7 +256,9 @@ def test_every_golden_harness_is_an_agent_skills_file_and_lists_mcp() -> None:
 def test_without_the_mcp_extra_serve_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch) -> None:
     import sys
 
-    monkeypatch.setitem(sys.modules, "packc_runtime.mcp_server", None)  # as if `mcp` were not installed
+    monkeypatch.setitem(
+        sys.modules, "packc_runtime.faces.mcp._server", None
+    )  # as if `mcp` were not installed
     err = io.StringIO()
     assert serve_main([str(GOLDEN / "clinic" / "pet-clinic")], stderr=err) == 2
     assert "pip install 'packc-runtime[mcp]'" in err.getvalue()

@@ -33,8 +33,8 @@ from authlib.oauth2.rfc8628 import DeviceAuthorizationEndpoint, DeviceCodeGrant,
 from werkzeug.serving import make_server
 from werkzeug.wrappers import Request, Response
 
-from packc_runtime.cli import connect_main
-from packc_runtime.oauth_cli import OAuthOptions
+from packc_runtime.faces.cli import connect_main
+from packc_runtime.faces.oauth_cli import OAuthOptions
 
 CLIENT_ID = "packc-test-client"
 

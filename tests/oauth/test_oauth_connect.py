@@ -15,9 +15,9 @@ import pytest
 from oauth_server import TestAuthServer, connect, person, secrets_of, stored
 
 from packc_runtime import load_pack
-from packc_runtime.cli import connect_main, pack_main
-from packc_runtime.oauth_cli import OAuthOptions
-from packc_runtime.oauth_tokens import parse_token_set
+from packc_runtime.credentials.oauth_tokens import parse_token_set
+from packc_runtime.faces.cli import connect_main, pack_main
+from packc_runtime.faces.oauth_cli import OAuthOptions
 
 pytestmark = pytest.mark.e2e
 

@@ -17,8 +17,8 @@ import httpx
 import pytest
 from oauth_server import CLIENT_ID, TestAuthServer, connect, document, person
 
-from packc_runtime.cli import connect_main
-from packc_runtime.oauth_cli import OAuthOptions
+from packc_runtime.faces.cli import connect_main
+from packc_runtime.faces.oauth_cli import OAuthOptions
 
 pytestmark = pytest.mark.e2e
 

@@ -13,7 +13,7 @@ import pytest
 from oauth_server import TestAuthServer, connect
 
 from packc_runtime import load_pack
-from packc_runtime.cli import pack_main
+from packc_runtime.faces.cli import pack_main
 
 pytestmark = pytest.mark.e2e
 # The test's authorization server logs what it issues (authlib's server side, werkzeug): not packc's logs.

@@ -13,7 +13,7 @@ import pytest
 from oauth_server import TestAuthServer, connect, document, running, stored
 
 from packc_runtime import load_pack
-from packc_runtime.oauth_tokens import parse_token_set
+from packc_runtime.credentials.oauth_tokens import parse_token_set
 
 pytestmark = pytest.mark.e2e
 
@@ -87,8 +87,8 @@ def test_an_endpoint_that_is_not_https_is_refused_before_anything_is_sent(
     out = io.StringIO()
     from oauth_server import CLIENT_ID
 
-    from packc_runtime.cli import connect_main
-    from packc_runtime.oauth_cli import OAuthOptions
+    from packc_runtime.faces.cli import connect_main
+    from packc_runtime.faces.oauth_cli import OAuthOptions
 
     code = connect_main(
         oidc_pack_dir,

@@ -40,7 +40,7 @@ def _isolated_credentials(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> No
     ``connect --approve-env`` would record it: tests of requests pass credentials in ``environ``.
     Tests of the approval itself remove the approvals file, or use another origin.
     """
-    from packc_runtime.credstore import approve_env
+    from packc_runtime.credentials.store import approve_env
 
     monkeypatch.setenv("PACKC_KEYRING", "off")
     monkeypatch.setenv("PACKC_CREDENTIALS_FILE", str(tmp_path / "creds" / "credentials.json"))

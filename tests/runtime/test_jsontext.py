@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from packc_runtime.jsontext import dumps_indented
-from packc_runtime.manifest import dump_json
+from packc_runtime.format._jsontext import dumps_indented
+from packc_runtime.format.manifest import dump_json
 
 GOLDEN = Path(__file__).parents[1] / "golden"
 

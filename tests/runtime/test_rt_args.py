@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from packc_runtime import load_pack
-from packc_runtime.args import coerce_cli_value, validate_args
+from packc_runtime.calling.args import coerce_cli_value, validate_args
 from packc_runtime.errors import InvalidArgument, MissingArgument, UnknownArgument
 from servers import PACKS
 
@@ -127,7 +127,7 @@ def test_non_object_args_are_an_envelope_not_a_traceback() -> None:
 
 
 def test_a_preview_title_with_an_unset_optional_leaves_no_gap() -> None:
-    from packc_runtime.results import preview_card
+    from packc_runtime.calling.results import preview_card
 
     verb = {
         "preview": {
@@ -153,7 +153,7 @@ def test_a_preview_title_with_an_unset_optional_leaves_no_gap() -> None:
 
 
 def test_an_amount_in_the_smallest_unit_reads_as_money_and_shows_what_is_sent() -> None:
-    from packc_runtime.results import preview_card
+    from packc_runtime.calling.results import preview_card
 
     verb = {
         "preview": {
@@ -200,7 +200,7 @@ def test_an_amount_in_the_smallest_unit_reads_as_money_and_shows_what_is_sent() 
 def test_money_args_keep_the_value_sent_and_never_fail(value: int, currency: str) -> None:
     from decimal import Decimal
 
-    from packc_runtime.results import money_args
+    from packc_runtime.calling.results import money_args
 
     shown, sent = money_args({"amount": value, "currency": currency}, {"amount": "currency"})
     if sent:  # a three-letter code: read in its smallest unit, and the value sent kept beside it
@@ -212,8 +212,8 @@ def test_money_args_keep_the_value_sent_and_never_fail(value: int, currency: str
 
 
 def test_a_binding_amounts_must_name_its_own_arguments() -> None:
+    from packc_runtime.calling.openapi.operations import read_operations
     from packc_runtime.errors import InvalidPack
-    from packc_runtime.openapi import read_operations
 
     def doc(amounts: object) -> dict[str, object]:
         return {
@@ -238,7 +238,7 @@ def test_a_binding_amounts_must_name_its_own_arguments() -> None:
 
 
 def test_a_money_object_reads_as_money_and_shows_what_is_sent() -> None:
-    from packc_runtime.results import preview_card
+    from packc_runtime.calling.results import preview_card
 
     verb = {
         "preview": {
@@ -264,8 +264,8 @@ def test_a_money_object_reads_as_money_and_shows_what_is_sent() -> None:
 
 
 def test_a_binding_money_objects_must_name_amount_and_currency_keys() -> None:
+    from packc_runtime.calling.openapi.operations import read_operations
     from packc_runtime.errors import InvalidPack
-    from packc_runtime.openapi import read_operations
 
     def doc(money: object) -> dict[str, object]:
         return {
@@ -298,7 +298,7 @@ def test_a_binding_money_objects_must_name_amount_and_currency_keys() -> None:
 def test_a_whole_email_argument_shows_who_it_goes_to() -> None:
     import base64
 
-    from packc_runtime.results import email_headers, preview_card
+    from packc_runtime.calling.results import email_headers, preview_card
 
     raw = base64.urlsafe_b64encode(
         b"To: boss@corp.com\r\nCc: hr@corp.com\r\nSubject: =?utf-8?q?I_quit?=\r\n\r\nBye"
@@ -320,7 +320,7 @@ def test_a_whole_email_argument_shows_who_it_goes_to() -> None:
 def test_email_headers_never_fail_and_read_one_line_each(text: str) -> None:
     import base64
 
-    from packc_runtime.results import email_headers
+    from packc_runtime.calling.results import email_headers
 
     for value in (text, base64.urlsafe_b64encode(text.encode("utf-8", "surrogatepass")).decode()):
         headers = email_headers(value)
@@ -330,8 +330,8 @@ def test_email_headers_never_fail_and_read_one_line_each(text: str) -> None:
 
 
 def test_a_binding_mime_must_list_its_arguments() -> None:
+    from packc_runtime.calling.openapi.operations import read_operations
     from packc_runtime.errors import InvalidPack
-    from packc_runtime.openapi import read_operations
 
     def doc(mime: object) -> dict[str, object]:
         return {

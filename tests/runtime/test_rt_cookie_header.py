@@ -16,8 +16,8 @@ import pytest
 
 from packc import compile as compile_api
 from packc_runtime import load_pack
-from packc_runtime.openapi import read_operations
-from packc_runtime.request import AuthParts, build_request
+from packc_runtime.calling.openapi.operations import read_operations
+from packc_runtime.calling.openapi.request import AuthParts, build_request
 from servers.echo_app import EchoApp
 
 SESSION = "Vtex_CHKO_Auth=0e/RpYIEZu19=; CheckoutDataAccess=0e/PoiTEZ="

@@ -17,8 +17,8 @@ import pytest
 
 from packc import compile as compile_api
 from packc_runtime import load_pack
-from packc_runtime.cli import connect_main, pack_main
-from packc_runtime.credstore import approve_env, store_credentials
+from packc_runtime.credentials.store import approve_env, store_credentials
+from packc_runtime.faces.cli import connect_main, pack_main
 from servers.echo_app import CLIENT_ID, CLIENT_SECRET, EchoApp
 
 pytestmark = pytest.mark.e2e

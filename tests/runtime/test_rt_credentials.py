@@ -16,13 +16,15 @@ import keyring
 import pytest
 from keyring.backend import KeyringBackend
 
-from packc_runtime import credentials, credstore, load_pack
-from packc_runtime.cli import connect_main
-from packc_runtime.credentials import CredentialSources, credential_slots
-from packc_runtime.credstore import keyring_status, store_credentials
+from packc_runtime import load_pack
+from packc_runtime.credentials import slots as credentials
+from packc_runtime.credentials import store as credstore
+from packc_runtime.calling.openapi.operations import load_document
+from packc_runtime.credentials.slots import CredentialSources, credential_slots
+from packc_runtime.credentials.store import keyring_status, store_credentials
 from packc_runtime.errors import CredentialStoreError
-from packc_runtime.manifest import read_manifest
-from packc_runtime.openapi import load_document
+from packc_runtime.faces.cli import connect_main
+from packc_runtime.format.manifest import read_manifest
 from servers import FIXTURE_ORIGIN, PACKS
 
 ORIGIN = FIXTURE_ORIGIN

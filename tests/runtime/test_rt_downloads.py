@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from packc_runtime import Limits, load_pack
-from packc_runtime.downloads import download_dir, safe_name, save_download
+from packc_runtime.calling._downloads import download_dir, safe_name, save_download
 from servers import PACKS
 
 BLOB = bytes(range(256))

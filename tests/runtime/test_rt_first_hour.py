@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from packc.cli import main as packc_main
-from packc_runtime.args import validate_args
-from packc_runtime.cli import pack_main
+from packc_runtime.calling.args import validate_args
 from packc_runtime.errors import InvalidArgument
+from packc_runtime.faces.cli import pack_main
 from servers import PACKS
 from servers.echo_app import EchoApp
 

@@ -12,11 +12,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from packc_runtime.calling.openapi._forms import deep_pairs, urlencoded_body
+from packc_runtime.calling.openapi._styles import scalar_text
+from packc_runtime.calling.openapi.operations import ArgBinding, Operation
+from packc_runtime.calling.openapi.request import build_request
 from packc_runtime.errors import InvalidArgument
-from packc_runtime.forms import deep_pairs, urlencoded_body
-from packc_runtime.openapi import ArgBinding, Operation
-from packc_runtime.request import build_request
-from packc_runtime.styles import scalar_text
 from servers.form_app import body_pairs, rack_parse, stripe_arrays
 
 FORM = "application/x-www-form-urlencoded"

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from packc import compile as packc_compile
-from packc_runtime.cli import pack_main
+from packc_runtime.faces.cli import pack_main
 from servers.form_app import FormApp, stripe_arrays
 from servers.runner import serve
 
@@ -117,7 +117,7 @@ def test_arrays_of_objects_nest_with_indices(
 
 def test_cut_documents_hold_what_the_operations_reach(stripe_packs: Path) -> None:
     """Responses are cut two component hops deep: the payment-intents cut was 1.33 MB (485 schemas)."""
-    from packc_runtime.openapi import resolve
+    from packc_runtime.calling.openapi.operations import resolve
 
     document = json.loads((stripe_packs / "stripe-payment-intents" / "openapi.json").read_text())
     size = (stripe_packs / "stripe-payment-intents" / "openapi.json").stat().st_size

@@ -1,6 +1,6 @@
 """End to end: an operation that asks for Authorization as a parameter gets it as a credential.
 
-The compiler gives such an operation the document's apiKey-in-Authorization scheme (packc.implied);
+The compiler gives such an operation the document's apiKey-in-Authorization scheme (packc.build.implied);
 the pack then lists a credential, refuses the call without it, and sends it in one Authorization
 header to a real server on 127.0.0.1.
 """
@@ -15,10 +15,10 @@ import pytest
 
 from packc import compile as compile_api
 from packc_runtime import load_pack
-from packc_runtime.credentials import credential_slots
-from packc_runtime.credstore import approve_env
-from packc_runtime.manifest import read_manifest
-from packc_runtime.openapi import load_document
+from packc_runtime.calling.openapi.operations import load_document
+from packc_runtime.credentials.slots import credential_slots
+from packc_runtime.credentials.store import approve_env
+from packc_runtime.format.manifest import read_manifest
 from servers.echo_app import EchoApp
 
 pytestmark = pytest.mark.e2e

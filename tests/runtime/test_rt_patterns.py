@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from packc_runtime.args import validate_args
+from packc_runtime.calling.args import validate_args
 from packc_runtime.errors import InvalidArgument
-from packc_runtime.patterns import risky, safe_validator, search
+from packc_runtime.text.patterns import risky, safe_validator, search
 
 # beezup.com's URL pattern: one `re.search` on the string below runs for minutes.
 BEEZUP = r"^(https?:\/\/)?([\da-z\.-]+)\.([a-z\.]{2,6})([\/\w \.-]*)*\/?$"

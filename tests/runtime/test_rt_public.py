@@ -15,20 +15,20 @@ from packc_runtime.errors import ERROR_CLASSES
 
 ROOT = Path(__file__).resolve().parents[2]
 MODULES = [
-    "args",
-    "auth",
-    "cli",
-    "credentials",
+    "calling.args",
+    "calling.openapi._styles",
+    "calling.openapi.operations",
+    "calling.openapi.request",
+    "calling.pack",
+    "calling.results",
+    "calling.send",
+    "credentials.auth",
+    "credentials.redact",
+    "credentials.slots",
     "errors",
-    "jsontext",
-    "metaschema",
-    "openapi",
-    "pack",
-    "redact",
-    "request",
-    "results",
-    "send",
-    "styles",
+    "faces.cli",
+    "format._jsontext",
+    "format._metaschema",
 ]
 
 
@@ -64,7 +64,7 @@ def test_every_error_code_is_documented_with_its_exit_code() -> None:
 
 def test_importing_the_cli_path_stays_light() -> None:
     probe = (
-        "import sys; from packc_runtime.cli import pack_main; from packc_runtime.pack import load_pack; "
+        "import sys; from packc_runtime.faces.cli import pack_main; from packc_runtime.calling.pack import load_pack; "
         f"load_pack({str(ROOT / 'tests/fixtures/packs/echo')!r}); "
         "print(sorted(m for m in sys.modules if m.split('.')[0] in "
         "('packc', 'pydantic', 'jsonschema', 'keyring', 'asyncio', 'dataclasses')))"

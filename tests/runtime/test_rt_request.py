@@ -11,8 +11,8 @@ import httpx
 import pytest
 
 from packc_runtime import load_pack
-from packc_runtime.openapi import Operation, Parameter, Server, read_operations
-from packc_runtime.request import build_request, server_url
+from packc_runtime.calling.openapi.operations import Operation, Parameter, Server, read_operations
+from packc_runtime.calling.openapi.request import build_request, server_url
 from servers import PACKS
 
 Seen = list[httpx.Request]
@@ -244,7 +244,7 @@ def test_unreadable_upload_is_an_invalid_argument(tmp_path: Path) -> None:
 
 
 def test_build_request_without_binding_declaration_uses_location_defaults() -> None:
-    from packc_runtime.openapi import ArgBinding
+    from packc_runtime.calling.openapi.operations import ArgBinding
 
     op = Operation(
         "v",
@@ -269,7 +269,7 @@ Handler = Callable[[httpx.Request], httpx.Response]
 
 
 def test_required_body_with_no_fields_given_is_sent_empty() -> None:
-    from packc_runtime.openapi import ArgBinding
+    from packc_runtime.calling.openapi.operations import ArgBinding
 
     op = Operation(
         "v",
@@ -302,7 +302,7 @@ def test_label_items_cannot_make_a_dot_segment() -> None:
     "name", ["Content-Length", "Transfer-Encoding", "Host", "Authorization"]
 )  # Cookie: test_rt_cookie_header
 def test_reserved_and_framing_header_parameters_are_ignored(name: str) -> None:
-    from packc_runtime.openapi import ArgBinding
+    from packc_runtime.calling.openapi.operations import ArgBinding
 
     op = Operation(
         "v",
@@ -345,7 +345,7 @@ def test_multipart_without_file_parts_is_still_multipart() -> None:
 
 
 def test_required_multipart_body_with_no_fields_given_is_an_empty_multipart() -> None:
-    from packc_runtime.openapi import ArgBinding
+    from packc_runtime.calling.openapi.operations import ArgBinding
 
     op = Operation(
         "v",
@@ -368,7 +368,7 @@ def test_required_multipart_body_with_no_fields_given_is_an_empty_multipart() ->
 
 
 def test_multipart_text_part_keeps_its_encoding_content_type() -> None:
-    from packc_runtime.openapi import ArgBinding
+    from packc_runtime.calling.openapi.operations import ArgBinding
 
     op = Operation(
         "v",
@@ -392,8 +392,8 @@ def test_path_key_with_a_query_string_joins_with_ampersand() -> None:
     envelope, seen = call("rest.ping", {"limit": 3}, server="http://api.test/base?tenant=a")
     assert envelope["ok"], envelope
     assert str(seen[0].url) == "http://api.test/base/echo/rest?tenant=a&method=echo.ping&limit=3"
-    from packc_runtime.openapi import ArgBinding
-    from packc_runtime.request import AuthParts
+    from packc_runtime.calling.openapi.operations import ArgBinding
+    from packc_runtime.calling.openapi.request import AuthParts
 
     op = Operation(
         "v",
@@ -440,7 +440,7 @@ def test_accept_follows_the_declared_response_media_types() -> None:
 
 
 def test_accept_and_content_type_arguments_never_override_the_runtime() -> None:
-    from packc_runtime.openapi import ArgBinding
+    from packc_runtime.calling.openapi.operations import ArgBinding
 
     params = {
         ("header", "Accept"): Parameter(
@@ -515,7 +515,7 @@ def test_declared_defaults_yield_to_the_response_types_for_accept() -> None:
 
 
 def test_ref_fragments_are_percent_decoded() -> None:
-    from packc_runtime.openapi import resolve
+    from packc_runtime.calling.openapi.operations import resolve
 
     document = {
         "paths": {"/a/{id}": {"get": {"parameters": [{"name": "n"}]}}},

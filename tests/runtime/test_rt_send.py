@@ -12,7 +12,7 @@ import httpx
 import pytest
 
 from packc_runtime import Limits, load_pack
-from packc_runtime.send import Sender, parse_retry_after
+from packc_runtime.calling.send import Sender, parse_retry_after
 from servers import PACKS
 
 FAST = Limits(backoff=0.001, max_retry_after=1.0, deadline=5.0)

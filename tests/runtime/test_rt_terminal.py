@@ -1,6 +1,6 @@
 """Terminal output: no document or server text can drive the terminal (issue 10, item 10).
 
-Properties of the one escaping layer (``packc_runtime.terminal``), then a hostile document and a
+Properties of the one escaping layer (``packc_runtime.text.terminal``), then a hostile document and a
 hostile server through every command of both CLIs: compile, plan, lint, commands, connect (the
 listing and the prompt), the pack's help, results and errors.
 """
@@ -19,8 +19,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from packc.cli import main as packc_main
-from packc_runtime.cli import connect_main, pack_main
-from packc_runtime.terminal import for_terminal, terminal_text
+from packc_runtime.faces.cli import connect_main, pack_main
+from packc_runtime.text.terminal import for_terminal, terminal_text
 from servers.runner import serve
 
 OSC52 = "\x1b]52;c;cm0gLXJmIH4=\x07"  # writes "rm -rf ~" to the clipboard

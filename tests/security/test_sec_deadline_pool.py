@@ -20,7 +20,8 @@ import httpcore
 import httpx
 import pytest
 
-from packc_runtime import load_pack, transport
+from packc_runtime import load_pack
+from packc_runtime.calling import transport
 from servers import PACKS
 
 

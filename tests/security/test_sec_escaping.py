@@ -21,7 +21,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sec_ident_hostile import MD_BREAKOUT, SHELL_BREAKOUT
 
-from packc_runtime.escaping import (
+from packc_runtime.format.templating import SHOWN_OPTIONAL, example_line
+from packc_runtime.text.escaping import (
     fenced_line,
     invisible,
     md_code,
@@ -31,7 +32,6 @@ from packc_runtime.escaping import (
     toml_string,
     yaml_scalar,
 )
-from packc_runtime.templating import SHOWN_OPTIONAL, example_line
 
 markdown_it = pytest.importorskip("markdown_it")
 MD = markdown_it.MarkdownIt("commonmark").enable("table").enable("strikethrough")

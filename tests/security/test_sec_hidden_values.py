@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from packc import compile as compile_api
 from packc_runtime import load_pack
-from packc_runtime.escaping import invisible, visible
+from packc_runtime.text.escaping import invisible, visible
 
 
 def _tags(text: str) -> str:

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from packc_runtime.identifiers import (
+from packc_runtime.format.identifiers import (
     CliBin,
     Family,
     InvalidIdentifier,

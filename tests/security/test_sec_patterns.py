@@ -21,11 +21,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from packc import compile as packc_compile
-from packc.schemas import validates
-from packc_runtime.args import validate_args
+from packc.build._schemas import validates
+from packc_runtime.calling.args import validate_args
 from packc_runtime.errors import InvalidArgument
-from packc_runtime.lint import _apply
-from packc_runtime.patterns import risky, search
+from packc_runtime.format.lint import _apply
+from packc_runtime.text.patterns import risky, search
 
 HOSTILE = [
     r"^(a|a)*$",

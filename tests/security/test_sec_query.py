@@ -13,10 +13,10 @@ import httpx
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from packc_runtime.forms import urlencoded_body
-from packc_runtime.openapi import read_operations
-from packc_runtime.request import build_request
-from packc_runtime.styles import RESERVED_LITERAL, serialize_query
+from packc_runtime.calling.openapi._forms import urlencoded_body
+from packc_runtime.calling.openapi._styles import RESERVED_LITERAL, serialize_query
+from packc_runtime.calling.openapi.operations import read_operations
+from packc_runtime.calling.openapi.request import build_request
 
 DOC: dict[str, Any] = {
     "openapi": "3.1.0",

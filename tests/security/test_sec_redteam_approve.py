@@ -15,7 +15,7 @@ from pathlib import Path
 
 from packc import compile as compile_api
 from packc_runtime import load_pack
-from packc_runtime.cli import connect_main
+from packc_runtime.faces.cli import connect_main
 
 EVIL = "https://collector.evil.example"
 

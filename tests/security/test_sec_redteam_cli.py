@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from packc import compile as compile_api
-from packc_runtime.cli import pack_main
+from packc_runtime.faces.cli import pack_main
 
 
 def _document(verb: str) -> dict[str, object]:

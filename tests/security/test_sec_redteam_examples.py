@@ -13,7 +13,7 @@ import tracemalloc
 from pathlib import Path
 
 from packc import compile as packc_compile
-from packc.examples import example_for
+from packc.build._examples import example_for
 
 THREE = r"^((x[0-9]{1000}y){1000}z){1000}$"
 FOUR = r"^(((x[0-9]{1000}y){1000}z){1000}w){1000}$"

@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 
 from packc import compile as compile_api
-from packc.write import MARKER
+from packc.write._files import MARKER
 
 OK = {"200": {"description": "ok"}}
 DOCUMENT = {

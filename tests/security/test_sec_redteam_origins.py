@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 
 from packc import compile as compile_api
 from packc_runtime import load_pack
-from packc_runtime.cli import connect_main, pack_main
-from packc_runtime.origins import origin_of
+from packc_runtime.credentials.origins import origin_of
+from packc_runtime.faces.cli import connect_main, pack_main
 
 LOOKALIKE = "https://\u0430pi.github.com"  # Cyrillic a
 A_LABEL = "https://xn--pi-6kc.github.com"

@@ -21,7 +21,7 @@ import pytest
 
 from packc import compile as packc_compile
 from packc_runtime import load_pack
-from packc_runtime.args import validate_args
+from packc_runtime.calling.args import validate_args
 from packc_runtime.errors import InvalidArgument
 
 EVIL = r"^(a|a)*$"
@@ -122,7 +122,7 @@ def test_a_nested_schema_dialect_does_not_escape_the_guard(schema: dict[str, Any
 
 
 def test_lint_checks_examples_without_running_a_nested_dialects_pattern() -> None:
-    from packc_runtime.patterns import validator
+    from packc_runtime.text.patterns import validator
 
     schema = {"type": "object", "properties": {"name": NESTED_DIALECT[0]}}
     started = time.monotonic()

@@ -14,10 +14,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from packc import schemas
+from packc.build import _schemas as schemas
 from packc_runtime import load_pack
-from packc_runtime.args import MAX_DEPTH
-from packc_runtime.redact import _installed
+from packc_runtime.calling.args import MAX_DEPTH
+from packc_runtime.credentials.redact import _installed
 from servers import PACKS
 
 SEEN: list[httpx.Request] = []

@@ -14,11 +14,11 @@ import pytest
 from sec_ident_hostile import PY_BREAKOUT, document, tree, write
 
 from packc import compile
-from packc.emit import LAUNCHER
 from packc.errors import UsageError
-from packc.repo import LAUNCHER_MODULE, SMOKE_TEST
-from packc.write import MARKER, write_tree
-from packc_runtime.identifiers import PackId
+from packc.write._files import MARKER, write_tree
+from packc.write._repo import LAUNCHER_MODULE, SMOKE_TEST
+from packc.write.emit import LAUNCHER
+from packc_runtime.format.identifiers import PackId
 
 
 def _codes(result: object) -> set[str]:

@@ -1,0 +1,1 @@
+"""The openapi adapter: a pack's operations and the exact HTTP request each becomes."""

@@ -1,0 +1,592 @@
+"""Command-line faces of the runtime: a pack's own CLI, and ``packc call``/``exec``/``connect``."""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+import warnings
+from collections.abc import Callable, Container, Mapping, Sequence
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any, Literal, NamedTuple
+
+from packc_runtime.calling.args import coerce_cli_value
+from packc_runtime.calling.pack import Pack, load_pack
+from packc_runtime.calling.results import failure
+from packc_runtime.errors import (
+    ERROR_CLASSES,
+    InvalidArgument,
+    InvalidRequest,
+    PackRuntimeError,
+    UnknownArgument,
+    UnknownVerb,
+)
+from packc_runtime.format.identifiers import RESERVED_VERBS
+from packc_runtime.text.terminal import for_terminal, terminal_text
+
+if TYPE_CHECKING:
+    from packc_runtime.faces.oauth_cli import OAuthOptions
+
+__all__ = [
+    "Command",
+    "call_main",
+    "connect_main",
+    "exec_main",
+    "exit_code_for",
+    "pack_main",
+    "read_command",
+    "server_variables",
+]
+
+EXIT_OK = 0
+VERB_MARK = "--"  # ``<cliBin> -- VERB-WORDS``: always a verb, never one of the CLI's own commands
+
+
+def quiet_pattern_warnings() -> None:
+    """Silence Python's FutureWarnings about odd but legal regexes (``[[a]``: "Possible nested set").
+
+    They come from patterns in API documents, which neither the user nor packc can change; on a
+    terminal they are noise, not findings. A process-wide filter is the command's to set, so only
+    the entry points call this; library callers keep their own warning settings.
+    """
+    warnings.filterwarnings(
+        "ignore",
+        message=r"Possible (nested set|set (difference|intersection|symmetric "
+        r"difference|union))",
+        category=FutureWarning,
+    )
+
+
+def exit_code_for(envelope: Mapping[str, Any]) -> int:
+    """The documented exit code of an envelope: 0 when ok, else its error code's."""
+    if envelope.get("ok"):
+        return EXIT_OK
+    code = envelope.get("error", {}).get("code")
+    cls = ERROR_CLASSES.get(str(code))
+    return cls.exit_code if cls else 1
+
+
+def _dump(data: Any, *, compact: bool = False) -> str:
+    if compact:
+        return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    return json.dumps(data, ensure_ascii=False, indent=2)
+
+
+def _safe_call(
+    pack: Pack,
+    verb: str,
+    args: Any,
+    *,
+    confirm: bool,
+    server: str | None,
+    server_variables: Mapping[str, str] | None = None,
+) -> dict[str, Any]:
+    """``pack.call``, but a bug surfaces as a ``runtime_error`` envelope, not a traceback on the wire."""
+    try:
+        return pack.call(verb, args, confirm=confirm, server=server, server_variables=server_variables)
+    except Exception as exc:  # the envelope must still be one JSON object
+        return failure(
+            verb, PackRuntimeError(f"Internal error in the runtime ({type(exc).__name__}); please report it.")
+        )
+
+
+def _load(pack_dir: Path, verb: str | None, out: IO[str]) -> Pack | int:
+    try:
+        return load_pack(pack_dir)
+    except PackRuntimeError as exc:
+        out.write(_dump(failure(verb, exc)) + "\n")
+        return exc.exit_code
+
+
+def _spoken(verb: str) -> str:
+    """A verb's words as typed after the command: ``pets get``; ``-- connect`` for a verb named
+    exactly like a built-in command (only a hand-edited pack has one), which only ``--`` reaches."""
+    words = verb.replace(".", " ")
+    return f"{VERB_MARK} {words}" if verb in RESERVED_VERBS else words
+
+
+def _connect_lines(cli_bin: str) -> list[str]:
+    return [
+        f"{cli_bin} connect [--list] [--json] [--approve-env] [--server URL] [--to keyring|file]",
+        f"{cli_bin} connect [--client-id ID] [--port N] [--no-browser] [--device] [--status] [--logout]",
+    ]
+
+
+def _connect_usage(pack: Pack) -> str:
+    first, second = _connect_lines(pack.cli_bin)
+    return "\n".join(
+        [
+            f"usage: {first}",
+            f"       {second}",
+            "",
+            "Stores this pack's credentials for its server, prompting without echo (OS keyring, else a 0600 file),",
+            "or signs in with OAuth2 where the API offers it.",
+            "  --list          each credential's variable, scheme and the servers it is bound to (never values)",
+            "  --json          print the result as JSON",
+            "  --approve-env   approve the environment variables already set, instead of storing values",
+            "  --server URL    bind to this server instead of the document's",
+            "  --to keyring|file  force where to store (default: the keyring when it is secure, else the file)",
+            "  --client-id ID, --client-secret S, --port N, --timeout S, --device, --device-url URL,",
+            "  --no-browser, --status, --logout   OAuth2 sign-in (docs/runtime.md)",
+        ]
+    )
+
+
+def _usage(pack: Pack) -> str:
+    first, second = _connect_lines(pack.cli_bin)
+    lines = [
+        f"usage: {pack.cli_bin} VERB [ARGS] [--json] [--confirm] [--server URL] [--server-var NAME=VALUE]",
+        f"       {first}",
+        f"       {second}",
+        f"       {pack.cli_bin} mcp [--http [HOST:]PORT [--token-file PATH]] [--host-confirms] [--print-config HOST]  (MCP server)",
+        f"       {pack.cli_bin} help [VERB]  (this list, or one verb's form: VERB --help)",
+        f"       {pack.cli_bin} -- VERB [ARGS]  (always a verb, whatever its first word)",
+        "",
+        "verbs:",
+    ]
+    for name, verb in sorted(pack.verbs.items()):
+        access = "write" if pack.is_write(name) else "read"
+        lines.append(f"  {_spoken(name):<28} [{access}] {verb.get('description', '')}")
+    return "\n".join(lines)
+
+
+def _verb_usage(pack: Pack, verb: str) -> str:
+    declared = pack.verbs[verb]
+    schema = declared.get("args") or {}
+    props: Mapping[str, Any] = schema.get("properties") or {}
+    required = set(schema.get("required") or [])
+    access = "write: needs --confirm" if pack.is_write(verb) else "read"
+    lines = [
+        f"{' '.join(declared.get('cli') or [pack.cli_bin, *verb.split('.')])}",
+        "",
+        f"{declared.get('description', '')} [{access}]",
+        "",
+    ]
+    for name, prop in props.items():
+        prop = prop if isinstance(prop, Mapping) else {}
+        kind = prop.get("type", "any")
+        flag = f"<{name}> (position {prop['x-position']})" if "x-position" in prop else f"--{name}"
+        need = "required" if name in required else "optional"
+        lines.append(f"  {flag:<28} {kind!s:<10} {need:<9} {prop.get('description', '')}")
+    return "\n".join(lines)
+
+
+def _match_verb(verbs: Container[str], tokens: Sequence[str]) -> tuple[str | None, list[str]]:
+    """The longest run of leading words (up to the first flag) that names a verb, and what follows it."""
+    words = []
+    for token in tokens:
+        if token.startswith("-"):
+            break
+        words.append(token)
+    for size in range(len(words), 0, -1):
+        name = ".".join(words[:size])
+        if name in verbs:
+            return name, list(tokens[size:])
+    return None, list(tokens)
+
+
+class Command(NamedTuple):
+    """What a pack CLI's command line asks for (:func:`read_command`).
+
+    ``action``: ``verb`` (call ``verb`` with the tokens in ``rest``), ``help`` (show ``verb``'s
+    form), ``usage`` (the verb list, asked for), ``missing`` (the verb list, as nothing was asked:
+    exit 2), ``connect`` or ``mcp`` (the built-in command, its flags in ``rest``), ``unknown``
+    (no verb: ``rest`` holds what was typed in its place).
+    """
+
+    action: Literal["verb", "help", "usage", "missing", "connect", "mcp", "unknown"]
+    verb: str | None
+    rest: list[str]
+
+
+def _flags(rest: Sequence[str]) -> Sequence[str]:
+    """A verb's tokens before ``--``: after it every token is a value, ``--help`` and ``--json`` too."""
+    return rest[: rest.index(VERB_MARK)] if VERB_MARK in rest else rest
+
+
+def _verb_command(verb: str, rest: list[str]) -> Command:
+    flags = _flags(rest)
+    return Command("help" if "--help" in flags or "-h" in flags else "verb", verb, rest)
+
+
+def read_command(verbs: Container[str], argv: Sequence[str]) -> Command:
+    """The pack CLI's one rule for telling a verb from its own commands (docs/runtime.md, "Verbs
+    and the CLI's own commands"):
+
+    1. ``-- VERB-WORDS ...`` is always a verb (``--`` is never a verb's word): the explicit form.
+    2. Leading words that name a verb call it, the longest match winning, even when the first word
+       is a built-in one: ``help list`` calls ``help.list``, ``connect status`` ``connect.status``.
+       Only a verb named exactly ``connect``, ``mcp`` or ``help`` (RESERVED_VERBS: packc never
+       makes one, C103) needs rule 1, so ``<cliBin> connect``, which every credential error tells
+       a person to run, is always the command.
+    3. Otherwise the CLI's own commands: nothing, ``-h``, ``--help`` or ``help`` list the verbs;
+       ``help VERB-WORDS`` shows one verb's form (as ``VERB-WORDS --help`` does); ``connect`` and
+       ``mcp`` take flags only.
+    4. Anything else, a word after ``help``, ``connect`` or ``mcp`` that names no verb included,
+       is an unknown verb.
+    """
+    if argv and argv[0] == VERB_MARK:
+        verb, rest = _match_verb(verbs, argv[1:])
+        if verb is not None:
+            return _verb_command(verb, rest)
+        return Command("unknown", None, list(argv[1:])) if len(argv) > 1 else Command("missing", None, [])
+    if not argv:
+        return Command("missing", None, [])
+    if argv[0] in ("-h", "--help"):
+        return Command("usage", None, list(argv[1:]))
+    verb, rest = _match_verb(verbs, argv)
+    if verb is not None and verb not in RESERVED_VERBS:
+        return _verb_command(verb, rest)
+    head, tail = argv[0], list(argv[1:])
+    words = bool(tail) and not tail[0].startswith("-")
+    if head == "help" and not words:
+        return Command("usage", None, tail)
+    if head == "help":
+        verb, rest = _match_verb(verbs, tail)
+        if verb is not None:
+            return Command("help", verb, rest)
+    elif head in ("connect", "mcp") and not words:
+        return Command("connect" if head == "connect" else "mcp", None, tail)
+    return Command("unknown", None, list(argv))
+
+
+def parse_verb_argv(pack: Pack, verb: str, rest: Sequence[str]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Split a verb's command line into args (coerced by schema) and options (confirm/json/server).
+
+    ``--name value``, ``--name=value`` and repeated flags fill arguments; bare words fill the
+    arguments with ``x-position`` in order; a boolean flag may stand alone.
+    """
+    schema = pack.verbs[verb].get("args") or {}
+    props: Mapping[str, Any] = schema.get("properties") or {}
+    positional = sorted(
+        (p.get("x-position", 0), n)
+        for n, p in props.items()
+        if isinstance(p, Mapping) and isinstance(p.get("x-position"), int)
+    )
+    raw: dict[str, list[str]] = {}
+    options: dict[str, Any] = {"confirm": False, "json": False, "server": None, "server_variables": {}}
+    bare: list[str] = []
+    tokens = list(rest)
+    i = 0
+    while i < len(tokens):
+        token = tokens[i]
+        i += 1
+        if token == "--":
+            bare.extend(tokens[i:])
+            break
+        if not token.startswith("--"):
+            bare.append(token)
+            continue
+        name, eq, value = token[2:].partition("=")
+        if name in ("confirm", "json") and not eq:
+            options[name] = True
+            continue
+        key = name.replace("-", "_")
+        prop = props.get(key, {})
+        is_bool = isinstance(prop, Mapping) and prop.get("type") == "boolean"
+        if not eq:
+            if is_bool and (i >= len(tokens) or tokens[i].startswith("--")):
+                value = "true"
+            elif i < len(tokens):
+                value = tokens[i]
+                i += 1
+            else:
+                raise InvalidArgument(f"Option --{name} needs a value.", argument=key)
+        if name == "server":
+            options["server"] = value
+            continue
+        if name == "server-var":
+            options["server_variables"].update(server_variables([value]))
+            continue
+        raw.setdefault(key, []).append(value)
+    if len(bare) > len(positional):
+        extra = bare[len(positional) :]
+        raise UnknownArgument(
+            f"{verb} takes {len(positional)} positional value(s); unexpected: {' '.join(extra)}."
+        )
+    for (_, name), value in zip(positional, bare, strict=False):
+        raw.setdefault(name, []).insert(0, value)
+    args = {name: coerce_cli_value(name, props.get(name) or {}, values) for name, values in raw.items()}
+    return args, options
+
+
+def _print_human(envelope: Mapping[str, Any], out: IO[str], err: IO[str]) -> None:
+    if envelope.get("ok"):
+        if envelope.get("title"):
+            err.write(f"{envelope['title']}\n")
+        body = envelope.get("body")
+        if body is not None:
+            out.write((body if isinstance(body, str) else _dump(body)) + "\n")
+        return
+    error = envelope.get("error", {})
+    err.write(f"error {error.get('code')}: {error.get('message')}\n")
+    if "preview" in error:
+        err.write(_dump(error["preview"]) + "\n")
+
+
+def _terminal_ask() -> Callable[[str], str] | None:
+    """Asks a yes/no question on the terminal, or None when no person is there to answer."""
+    if not (sys.stdin.isatty() and sys.stderr.isatty()):
+        return None
+
+    def ask(question: str) -> str:
+        sys.stderr.write(terminal_text(question))
+        sys.stderr.flush()
+        return sys.stdin.readline()
+
+    return ask
+
+
+def _approving(
+    call: Callable[[], dict[str, Any]], ask: Callable[[str], str] | None, err: IO[str]
+) -> dict[str, Any]:
+    """Run ``call``; when it needs an environment variable approved and a person can answer, ask them
+    once (like SSH's unknown host question), record the answer and run it again."""
+    from packc_runtime.credentials.store import approve_env
+
+    envelope = call()
+    error = envelope.get("error") or {}
+    if ask is None or error.get("code") != "unapproved_credentials":
+        return envelope
+    names, origins = error.get("env") or [], error.get("origins") or []
+    answer = ask(
+        f"{', '.join(names)} from your environment would be sent to {', '.join(origins)}. "
+        "Is that the API you meant it for? Approve and remember [y/N]: "
+    )
+    if answer.strip().lower() not in ("y", "yes"):
+        return envelope
+    try:
+        where = approve_env(names, origins)
+    except PackRuntimeError as exc:
+        err.write(f"error {exc.code}: {exc.message}\n")
+        return envelope
+    err.write(f"Approved {', '.join(names)} for {', '.join(origins)} (recorded in {where}).\n")
+    return call()
+
+
+def _no_verb(cli_bin: str, verbs: Sequence[str], argv: Sequence[str]) -> str:
+    """The unknown-verb message: the words typed (not the flags and their values), and the verb
+    they come closest to, if one is close."""
+    import difflib  # only on this error path: the CLI's cold start stays small
+
+    words: list[str] = []
+    for token in argv:
+        if token.startswith("-"):
+            break
+        words.append(token)
+    typed = " ".join(words) or " ".join(argv[:1])
+    best, best_ratio = "", 0.0
+    for verb in verbs:
+        spoken = verb.replace(".", " ")
+        ratio = difflib.SequenceMatcher(None, " ".join(words[: spoken.count(" ") + 1]), spoken).ratio()
+        if ratio > best_ratio:
+            best, best_ratio = _spoken(verb), ratio
+    hint = f" Did you mean '{cli_bin} {best}'?" if best_ratio >= 0.8 else ""
+    return f"{cli_bin}: no verb {typed!r}.{hint} Run '{cli_bin} --help' for the list."
+
+
+def pack_main(
+    pack_dir: Path,
+    argv: Sequence[str],
+    *,
+    stdout: IO[str] | None = None,
+    stderr: IO[str] | None = None,
+    ask: Callable[[str], str] | None = None,
+) -> int:
+    """The pack's own CLI (``bin/<cliBin>``): ``petstore pets get 42 --json``; returns the exit code.
+
+    ``ask`` answers the approval question for an environment variable (default: the terminal, when
+    stdin and stderr are one; else nobody, and the call fails with ``unapproved_credentials``).
+    """
+    ask = ask or _terminal_ask()
+    quiet_pattern_warnings()
+    out, err = for_terminal(stdout or sys.stdout), for_terminal(stderr or sys.stderr)
+    loaded = _load(pack_dir, None, out)
+    if isinstance(loaded, int):
+        return loaded
+    with loaded as pack:
+        action, verb, rest = read_command(pack.verbs, argv)
+        if action in ("usage", "missing"):
+            out.write(_usage(pack) + "\n")
+            return EXIT_OK if action == "usage" else 2
+        if action == "connect" and ("-h" in rest or "--help" in rest):
+            out.write(_connect_usage(pack) + "\n")
+            return EXIT_OK
+        if action == "connect":
+            from packc_runtime.faces._connect_cli import connect_options, run_connect
+
+            try:
+                options = connect_options(rest)
+            except PackRuntimeError as exc:
+                out.write(f"error {exc.code}: {exc.message}\n")
+                return exc.exit_code
+            return run_connect(pack, out=out, **options)
+        if action == "mcp":  # lazily: a pack that is never served never imports mcp
+            from packc_runtime.faces.mcp.cli import serve_main
+
+            # stdout may carry the protocol (stdio): JSON, whose escapes json writes; stderr is for a person
+            return serve_main(
+                rest, pack_dir=pack_dir, prog=f"{pack.cli_bin} mcp", stdout=stdout or sys.stdout, stderr=err
+            )
+        if action == "help" and verb is not None:
+            out.write(_verb_usage(pack, verb) + "\n")
+            return EXIT_OK
+        as_json = "--json" in _flags(rest)
+        try:
+            if verb is None:
+                raise UnknownVerb(_no_verb(pack.cli_bin, list(pack.verbs), rest))
+            args, options = parse_verb_argv(pack, verb, rest)
+        except PackRuntimeError as exc:
+            envelope = failure(verb, exc)
+        else:
+            call = functools.partial(
+                _safe_call,
+                pack,
+                verb,
+                args,
+                confirm=options["confirm"],
+                server=options["server"],
+                server_variables=options["server_variables"],
+            )
+            envelope = _approving(call, ask, err)
+        if as_json:
+            out.write(_dump(envelope) + "\n")
+        else:
+            _print_human(envelope, out, err)
+        return exit_code_for(envelope)
+
+
+def server_variables(pairs: Sequence[str]) -> dict[str, str]:
+    """``NAME=VALUE`` strings (``--server-var``) as a dict."""
+    out = {}
+    for pair in pairs:
+        name, eq, value = pair.partition("=")
+        if not eq or not name:
+            raise InvalidArgument(f"--server-var needs NAME=VALUE, not {pair!r}.")
+        out[name] = value
+    return out
+
+
+def call_main(
+    pack_dir: Path,
+    verb: str,
+    args_json: str | None,
+    *,
+    confirm: bool = False,
+    server: str | None = None,
+    server_vars: Sequence[str] = (),
+    stdout: IO[str] | None = None,
+    ask: Callable[[str], str] | None = None,
+) -> int:
+    """``packc call PACK VERB --args '{...}'``: prints the envelope as JSON; returns the exit code."""
+    quiet_pattern_warnings()
+    out = for_terminal(stdout or sys.stdout)
+    ask = ask or _terminal_ask()
+    loaded = _load(pack_dir, verb, out)
+    if isinstance(loaded, int):
+        return loaded
+    with loaded as pack:
+        try:
+            args = json.loads(args_json) if args_json else {}
+            variables = server_variables(server_vars)
+        except (ValueError, RecursionError) as exc:  # RecursionError: nesting too deep for json
+            envelope = failure(verb, InvalidRequest(f"--args is not valid JSON: {exc}."))
+        except PackRuntimeError as exc:
+            envelope = failure(verb, exc)
+        else:
+            call = functools.partial(
+                _safe_call, pack, verb, args, confirm=confirm, server=server, server_variables=variables
+            )
+            envelope = (
+                _approving(call, ask, for_terminal(sys.stderr))
+                if isinstance(args, dict)
+                else failure(verb, InvalidRequest("--args must be a JSON object."))
+            )
+        out.write(_dump(envelope) + "\n")
+        return exit_code_for(envelope)
+
+
+def _parse_exec_request(text: str) -> dict[str, Any]:
+    try:
+        request = json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        raise InvalidRequest(f"The request on stdin is not valid JSON: {exc}.") from None
+    if not isinstance(request, dict):
+        raise InvalidRequest("The request must be a JSON object with 'verb' and 'args'.")
+    unknown = sorted(set(request) - {"verb", "args", "confirm", "server"})
+    if unknown:
+        raise InvalidRequest(f"Unknown request field(s): {', '.join(unknown)}.")
+    if not isinstance(request.get("verb"), str):
+        raise InvalidRequest("The request needs a 'verb' string.")
+    if not isinstance(request.get("args", {}), dict):
+        raise InvalidRequest("'args' must be a JSON object.")
+    if not isinstance(request.get("confirm", False), bool):
+        raise InvalidRequest("'confirm' must be true or false.")
+    if request.get("server") is not None and not isinstance(request["server"], str):
+        raise InvalidRequest("'server' must be a URL string or null.")
+    return request
+
+
+def exec_main(pack_dir: Path, *, stdin: IO[str] | None = None, stdout: IO[str] | None = None) -> int:
+    """``packc exec PACK`` (json_exec): one JSON request on stdin, one JSON envelope on stdout."""
+    quiet_pattern_warnings()
+    out = for_terminal(stdout or sys.stdout)
+    text = (stdin or sys.stdin).read()
+    verb = None
+    try:
+        request = _parse_exec_request(text)
+        verb = request["verb"]
+    except PackRuntimeError as exc:
+        out.write(_dump(failure(verb, exc), compact=True) + "\n")
+        return exc.exit_code
+    loaded = _load(pack_dir, verb, out)
+    if isinstance(loaded, int):
+        return loaded
+    with loaded as pack:
+        envelope = _safe_call(
+            pack,
+            request["verb"],
+            request.get("args") or {},
+            confirm=request.get("confirm", False),
+            server=request.get("server"),
+        )
+    out.write(_dump(envelope, compact=True) + "\n")
+    return exit_code_for(envelope)
+
+
+def connect_main(
+    pack_dir: Path,
+    *,
+    list_only: bool = False,
+    as_json: bool = False,
+    approve_env: bool = False,
+    server: str | None = None,
+    target: Literal["keyring", "file"] | None = None,
+    stdout: IO[str] | None = None,
+    prompt: Callable[[str], str] | None = None,
+    oauth: OAuthOptions | None = None,
+    browser: Callable[[str], bool] | None = None,
+) -> int:
+    """``packc connect PACK``: prompt for each credential without echo and store it bound to the pack's
+    origins, or sign in with OAuth2 (``oauth``: ``OAuthOptions``; connect_cli.py, oauth_cli.py);
+    ``--approve-env`` approves the environment variables for them instead; ``--list`` lists."""
+    quiet_pattern_warnings()
+    out = for_terminal(stdout or sys.stdout)
+    loaded = _load(pack_dir, None, out)
+    if isinstance(loaded, int):
+        return loaded
+    from packc_runtime.faces._connect_cli import run_connect
+
+    with loaded as pack:
+        return run_connect(
+            pack,
+            list_only=list_only,
+            as_json=as_json,
+            out=out,
+            approve_env=approve_env,
+            server=server,
+            target=target,
+            prompt=prompt,
+            oauth=oauth,
+            browser=browser,
+        )
