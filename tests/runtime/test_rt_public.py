@@ -64,7 +64,7 @@ def test_every_error_code_is_documented_with_its_exit_code() -> None:
 
 def test_importing_the_cli_path_stays_light() -> None:
     probe = (
-        "import sys; from packc_runtime.faces.cli import pack_main; from packc_runtime.calling.pack import load_pack; "
+        "import sys; from packc_runtime.cli import pack_main; from packc_runtime.calling.pack import load_pack; "
         f"load_pack({str(ROOT / 'tests/fixtures/packs/echo')!r}); "
         "print(sorted(m for m in sys.modules if m.split('.')[0] in "
         "('packc', 'pydantic', 'jsonschema', 'keyring', 'asyncio', 'dataclasses')))"
