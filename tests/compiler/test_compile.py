@@ -98,9 +98,7 @@ def test_pack_layout_matches_the_contract(tmp_path: Path) -> None:
     launcher = pack / "bin" / "pet-clinic"
     assert os.stat(launcher).st_mode & 0o777 == 0o755
     text = launcher.read_text()
-    assert (
-        text.startswith("#!/usr/bin/env python3") and "from packc_runtime.cli import pack_main" in text
-    )
+    assert text.startswith("#!/usr/bin/env python3") and "from packc_runtime.cli import pack_main" in text
     manifest = json.loads((pack / "surface.json").read_text())
     assert manifest["kind"] == "openapi" and manifest["openapi"] == {"path": "openapi.json"}
     assert manifest["transports"] == ["cli", "json_exec", "mcp"]  # mcp: packc serve / <cliBin> mcp
