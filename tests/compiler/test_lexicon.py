@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from packc.curate._lexicon import RELATED, VERBS, related, rephrase
 from packc.curate._rank import stem, words
-from packc.curate._task import intents
+from packc.curate._task_words import intents
 from packc.curate.plan import plan
 from packc.read.overrides import Overrides
 

@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 
 from packc.cli import main
 from packc.curate._pick import select
-from packc.curate._rank import ENTRY, INTRO, INTRO_LEAD, rank_operations, shape, stem, words
+from packc.curate._rank import ENTRY, rank_operations, shape, stem, words
+from packc.curate._weights import WEIGHTS
 from packc.curate.plan import plan
 from packc.model import Parameter
 from packc.read.overrides import Overrides
@@ -496,11 +497,11 @@ def test_what_the_introduction_names_ranks_higher() -> None:
     )
     ranked = rank_operations(told, told.operations)
     for method in ("GET", "POST"):
-        assert ranked[f"{method} /gadgets"].score - plain[f"{method} /gadgets"].score == INTRO
+        assert ranked[f"{method} /gadgets"].score - plain[f"{method} /gadgets"].score == WEIGHTS.intro
         assert ranked[f"{method} /widgets"].score == plain[f"{method} /widgets"].score
     assert any("introduction" in name for name, _ in ranked["GET /gadgets"].points)
     # Only the lead of the introduction counts: a word far down a long text is not its point.
-    far = replace(api, info=replace(api.info, description="x " * INTRO_LEAD + "gadgets"))
+    far = replace(api, info=replace(api.info, description="x " * WEIGHTS.intro_lead + "gadgets"))
     assert rank_operations(far, far.operations)["GET /gadgets"].score == plain["GET /gadgets"].score
 
 

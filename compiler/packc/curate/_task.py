@@ -15,328 +15,24 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from packc.curate._lexicon import VERBS, related
+from packc.curate._lexicon import related
 from packc.curate._rank import Shape, noun_of, parent_item, same_noun, stem, words
+from packc.curate._task_words import NOUN_FORM, PREPOSITIONS, PRONOUNS, STOP, action_intent, intents
 from packc.model import Operation
 
 __all__ = [
-    "FUNCTION_WORDS",
-    "INTENT",
-    "STOP",
     "Clause",
     "OpWords",
-    "action_intent",
     "body_refs",
     "clause_fit",
     "fit_parts",
-    "intents",
     "item_aliases",
     "op_words",
     "param_nouns",
     "read_task",
 ]
 
-# Words that carry no meaning of their own: what --for matches against the document ignores them.
-FUNCTION_WORDS = frozenset(
-    [
-        "a",
-        "an",
-        "the",
-        "and",
-        "or",
-        "but",
-        "to",
-        "of",
-        "for",
-        "in",
-        "on",
-        "at",
-        "by",
-        "with",
-        "from",
-        "into",
-        "onto",
-        "as",
-        "is",
-        "are",
-        "be",
-        "been",
-        "was",
-        "were",
-        "it",
-        "its",
-        "this",
-        "that",
-        "these",
-        "those",
-        "my",
-        "me",
-        "our",
-        "your",
-        "their",
-        "them",
-        "they",
-        "we",
-        "i",
-        "you",
-        "he",
-        "she",
-        "his",
-        "her",
-        "all",
-        "any",
-        "some",
-        "each",
-        "every",
-        "one",
-        "once",
-        "when",
-        "whether",
-        "then",
-        "than",
-        "so",
-        "if",
-        "do",
-        "does",
-        "did",
-        "done",
-        "not",
-        "no",
-        "can",
-        "could",
-        "should",
-        "would",
-        "will",
-        "shall",
-        "may",
-        "might",
-        "must",
-        "have",
-        "has",
-        "had",
-        "about",
-        "after",
-        "before",
-        "over",
-        "under",
-        "up",
-        "down",
-        "out",
-        "off",
-        "via",
-        "per",
-        "using",
-        "use",
-        "new",
-    ]
-)
-# ... and, when reading a task's clauses, the modifiers that name no thing (next, last, details).
-STOP = FUNCTION_WORDS | frozenset(
-    [
-        "s",
-        "another",
-        "other",
-        "single",
-        "specific",
-        "given",
-        "existing",
-        "several",
-        "multiple",
-        "many",
-        "more",
-        "most",
-        "next",
-        "previous",
-        "last",
-        "first",
-        "info",
-        "information",
-        "details",
-        "detail",
-    ]
-)
-# Verbs of a task → what the operation does. General English, not any vendor's vocabulary.
-_OWN_INTENT = {
-    "create": {
-        "create",
-        "add",
-        "make",
-        "open",
-        "new",
-        "post",
-        "send",
-        "submit",
-        "start",
-        "buy",
-        "register",
-        "upload",
-        "write",
-        "schedule",
-        "invite",
-        "book",
-        "issue",
-        "leave",
-        "reply",
-        "comment",
-        "review",
-        "request",
-        "like",
-        "star",
-        "follow",
-        "react",
-        "generate",
-        "publish",
-        "share",
-        "attach",
-        "insert",
-    },
-    "read": {
-        "get",
-        "show",
-        "read",
-        "view",
-        "fetch",
-        "check",
-        "see",
-        "find",
-        "look",
-        "list",
-        "download",
-        "retrieve",
-        "inspect",
-        "search",
-        "browse",
-        "watch",
-        "monitor",
-        "track",
-        "count",
-        "query",
-        "lookup",
-    },
-    "update": {
-        "update",
-        "edit",
-        "change",
-        "modify",
-        "move",
-        "mark",
-        "set",
-        "rename",
-        "assign",
-        "close",
-        "reopen",
-        "label",
-        "tag",
-        "triage",
-        "hang",
-        "end",
-        "stop",
-        "finish",
-        "complete",
-        "resolve",
-        "approve",
-        "pause",
-        "resume",
-        "skip",
-        "transition",
-        "rollback",
-        "roll",
-        "restore",
-        "enable",
-        "disable",
-        "reboot",
-        "power",
-        "shut",
-        "pin",
-        "unpin",
-        "replace",
-        "configure",
-        "toggle",
-    },
-    "delete": {
-        "delete",
-        "remove",
-        "archive",
-        "cancel",
-        "kick",
-        "ban",
-        "unsubscribe",
-        "destroy",
-        "drop",
-        "purge",
-    },
-}
-# ... with the everyday verbs of tasks (fix, grab, keep): lexicon.VERBS.
-INTENT = {kind: frozenset(verbs) | VERBS.get(kind, frozenset()) for kind, verbs in _OWN_INTENT.items()}
-_ACTION_INTENT = {
-    "list": "read",
-    "get": "read",
-    "search": "read",
-    "create": "create",
-    "update": "update",
-    "delete": "delete",
-}
-
-
-def action_intent(action: str, method: str, named: str = "") -> str:
-    """What kind of thing an operation does (read, create, update, delete): its core action's, else
-    ``named`` (what its own verb says), else its method's."""
-    return _ACTION_INTENT.get(action, named or ("update" if method != "get" else "read"))
-
-
-_PREPOSITIONS = frozenset(
-    {
-        "to",
-        "in",
-        "into",
-        "on",
-        "onto",
-        "from",
-        "for",
-        "of",
-        "at",
-        "within",
-        "inside",
-        "under",
-        "across",
-        "between",
-        "among",
-        "via",
-        "through",
-        "by",
-        "with",
-    }
-)
-_PRONOUNS = frozenset({"it", "them", "its", "their", "they", "those", "these", "one", "ones"})
 _SPLIT = re.compile(r"[,;:.!?()]|\b(?:and|or|then|also|while|plus)\b", re.I)
-_NOUN_FORM = {
-    "comment": "comment",
-    "review": "review",
-    "reply": "reply",
-    "like": "like",
-    "tag": "tag",
-    "label": "label",
-    "star": "star",
-    "react": "reaction",
-    "follow": "follower",
-    "invite": "invitation",
-    "subscribe": "subscription",
-    "transition": "transition",
-    "upload": "upload",
-    "share": "share",
-    "attach": "attachment",
-    "assign": "assignee",
-    "approve": "approval",
-    "search": "search",
-    "execute": "execution",
-    "text": "message",
-    "notify": "notification",
-    "deploy": "deployment",
-    "pay": "payment",
-    "ship": "shipment",
-    "login": "session",
-    "logout": "session",
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -364,10 +60,6 @@ class Clause:
         )
 
 
-def intents(word: str) -> set[str]:
-    return {intent for intent, verbs in INTENT.items() if word in verbs or stem(word) in verbs}
-
-
 def read_task(goal: str, nouns: Collection[str]) -> tuple[Clause, ...]:
     """The task's clauses. ``nouns`` are the API's resource nouns (stems): a clause's first word that
     names none of them is read as a verb even when it is not a common one (``transcribe``, ``reboot``)."""
@@ -385,7 +77,7 @@ def read_task(goal: str, nouns: Collection[str]) -> tuple[Clause, ...]:
         where, phrase = False, False  # after a preposition; inside a phrase
         for i, w in enumerate(tokens):
             if (
-                w in _PRONOUNS
+                w in PRONOUNS
             ):  # the clause before's things, else its places ("comment on an issue and close it")
                 meant = before or place
                 if where or w in ("its", "their"):
@@ -394,8 +86,8 @@ def read_task(goal: str, nouns: Collection[str]) -> tuple[Clause, ...]:
                     phrases.extend(list(p) for p in meant)
                 phrase = False
                 continue
-            if w in _PREPOSITIONS or w in STOP:
-                where = (where or w in _PREPOSITIONS) and w != "with"  # with sections: made too
+            if w in PREPOSITIONS or w in STOP:
+                where = (where or w in PREPOSITIONS) and w != "with"  # with sections: made too
                 phrase = False
                 continue
             if w == "s" or (i + 1 < len(tokens) and tokens[i + 1] == "s"):
@@ -405,9 +97,9 @@ def read_task(goal: str, nouns: Collection[str]) -> tuple[Clause, ...]:
                 continue
             named = any(same_noun(stem(w), n) for n in nouns)
             # "refund a payment": a clause's first word before an article or a preposition is its verb
-            leads = not verbs and i == 0 and i + 1 < len(tokens) and tokens[i + 1] in STOP | _PREPOSITIONS
+            leads = not verbs and i == 0 and i + 1 < len(tokens) and tokens[i + 1] in STOP | PREPOSITIONS
             more = any(
-                t not in STOP and t not in _PREPOSITIONS for t in tokens[i + 1 :]
+                t not in STOP and t not in PREPOSITIONS for t in tokens[i + 1 :]
             )  # something to act on
             if (
                 not where
@@ -578,7 +270,7 @@ def fit_parts(clause: Clause, ow: OpWords, vocabulary: Collection[str]) -> tuple
     verb = 3 if ow.verbs & set(clause.verbs) else 0
     heads = ow.heads
     if not verb and ow.intent == "create":
-        nominal = {_NOUN_FORM.get(v, v) for v in clause.verbs}
+        nominal = {NOUN_FORM.get(v, v) for v in clause.verbs}
         if any(_meets(n, ow.heads, vocabulary) for n in nominal):
             # review pull requests: create a review of a pull request; refund a payment: a refund
             verb, heads = 2, frozenset({ow.parent}) if ow.parent else ow.mentions

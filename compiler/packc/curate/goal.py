@@ -29,19 +29,17 @@ from packc.curate._rank import (
     words,
 )
 from packc.curate._task import (
-    FUNCTION_WORDS,
     Clause,
     OpWords,
-    action_intent,
     body_refs,
     clause_fit,
     fit_parts,
-    intents,
     item_aliases,
     op_words,
     read_task,
 )
 from packc.curate._task import _meets as task_meets
+from packc.curate._task_words import FUNCTION_WORDS, action_intent, intents
 from packc.errors import UsageError
 from packc.model import Operation
 from packc.text import clean
