@@ -7,7 +7,8 @@ is missing or of the wrong type reads as its default (or as absent when it has n
 a list or an object of the wrong type is left out, and a required field reads as the fallback its
 class names. Lint (the pydantic models) is where a wrong pack is reported.
 
-Standard library only, and no dataclasses: both cost a verb call's cold start.
+Standard library only, and no dataclasses: both cost a verb call's cold start. It reads parsed JSON,
+so an object is a ``dict`` (an ABC check for ``Mapping`` would double the time a pack takes to read).
 """
 
 from __future__ import annotations
@@ -73,11 +74,6 @@ WORKSPACE_MODES: tuple[WorkspaceMode, ...] = get_args(WorkspaceMode)
 
 _T = TypeVar("_T")
 _V = TypeVar("_V", bound="_View")
-_EMPTY: Mapping[str, Any] = {}
-
-
-def _object(value: Any) -> Mapping[str, Any]:
-    return value if isinstance(value, Mapping) else _EMPTY
 
 
 def _str(value: Any) -> str | None:
@@ -89,7 +85,7 @@ def _strs(value: Any) -> tuple[str, ...] | None:
 
 
 def _str_map(value: Any) -> Mapping[str, str] | None:
-    if not isinstance(value, Mapping):
+    if not isinstance(value, dict):
         return None
     return {str(k): v for k, v in value.items() if isinstance(v, str)}
 
@@ -106,13 +102,13 @@ def _choices(value: Any, allowed: tuple[_T, ...]) -> tuple[_T, ...] | None:
 
 def _views(cls: type[_V], value: Any) -> dict[str, _V]:
     """An object of objects as views; an entry that is not an object is left out."""
-    if not isinstance(value, Mapping):
+    if not isinstance(value, dict):
         return {}
-    return {str(k): cls.read(v) for k, v in value.items() if isinstance(v, Mapping)}
+    return {str(k): cls.read(v) for k, v in value.items() if isinstance(v, dict)}
 
 
 def _view(cls: type[_V], value: Any) -> _V | None:
-    return cls.read(value) if isinstance(value, Mapping) else None
+    return cls.read(value) if isinstance(value, dict) else None
 
 
 class _View:
@@ -267,7 +263,7 @@ class VerbView(_View):
         return cls(
             description=_str(data.get("description")),
             cli=_strs(data.get("cli")),
-            args=args if isinstance(args, Mapping) else None,
+            args=args if isinstance(args, dict) else None,
             json_flag=_strs(data.get("json_flag")),
             title=_view(TitleView, data.get("title")),
             policy=_choice(data.get("policy"), ACCESSES),
@@ -382,7 +378,7 @@ class ManifestView(_View):
             pass_through=_view(PassThroughView, data.get("pass_through")),
             verbs=_views(VerbView, data.get("verbs")),
             stimulusTriggers=(
-                tuple(TriggerView.read(t) for t in triggers if isinstance(t, Mapping))
+                tuple(TriggerView.read(t) for t in triggers if isinstance(t, dict))
                 if isinstance(triggers, list)
                 else None
             ),
@@ -431,14 +427,14 @@ class PolicyView(_View):
             {
                 str(verb): CommandView.read(row)
                 for verb, row in commands.items()
-                if isinstance(row, Mapping) and _choice(row.get("access"), ACCESSES) is not None
+                if isinstance(row, dict) and _choice(row.get("access"), ACCESSES) is not None
             }
-            if isinstance(commands, Mapping)
+            if isinstance(commands, dict)
             else {}
         )
         stimuli = data.get("stimuli")
         return cls(
             surface_id=_str(data.get("surface_id")) or "",
             commands=rows,
-            stimuli=_views(StimulusView, stimuli) if isinstance(stimuli, Mapping) else None,
+            stimuli=_views(StimulusView, stimuli) if isinstance(stimuli, dict) else None,
         )
