@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from packc_runtime.calling.pack import Pack, load_pack
+    from packc_runtime.calling.results import Envelope
     from packc_runtime.calling.send import Limits
     from packc_runtime.credentials.slots import CredentialSlot, credential_slots
     from packc_runtime.diagnostics import Diagnostic
@@ -16,6 +17,7 @@ if TYPE_CHECKING:
 __all__ = [
     "CredentialSlot",
     "Diagnostic",
+    "Envelope",
     "Limits",
     "Manifest",
     "Pack",
@@ -32,6 +34,7 @@ __all__ = [
 _HOMES = {
     "CredentialSlot": "credentials.slots",
     "Diagnostic": "diagnostics",
+    "Envelope": "calling.results",
     "Limits": "calling.send",
     "Manifest": "format.manifest",
     "Pack": "calling.pack",

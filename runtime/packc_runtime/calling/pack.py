@@ -25,6 +25,7 @@ from packc_runtime.calling.openapi.operations import (
 )
 from packc_runtime.calling.openapi.request import build_request, server_origins, server_url
 from packc_runtime.calling.results import (
+    Envelope,
     decode_body,
     done_title,
     error_for_status,
@@ -51,24 +52,12 @@ from packc_runtime.errors import (
     PackRuntimeError,
     UnknownVerb,
 )
+from packc_runtime.format.view import ManifestView, PolicyView, VerbView
 
 __all__ = ["Pack", "load_pack"]
 
 # What a JSON-valid but extreme argument can still raise inside a validator or a serializer.
 _UNSENDABLE = (ValueError, TypeError, RecursionError, OverflowError, UnicodeError)
-
-
-class _ManifestView:
-    """The two manifest fields :func:`credential_slots` reads, without the pydantic model.
-
-    The CLI path avoids importing pydantic: it doubles the cold start of a verb call.
-    """
-
-    def __init__(self, data: Mapping[str, Any]) -> None:
-        self.id = str(data.get("id", ""))
-        binding: Mapping[str, Any] = data["binding"] if isinstance(data.get("binding"), Mapping) else {}
-        family = binding.get("family") if isinstance(binding.get("family"), str) else None
-        self.binding = type("BindingView", (), {"family": family})()
 
 
 def _read_json(path: Path) -> dict[str, Any]:
@@ -95,32 +84,29 @@ class Pack:
         environ: Mapping[str, str] | None = None,
     ) -> None:
         self.directory = directory
-        self.manifest = _read_json(directory / "surface.json")
-        self.policy = _read_json(directory / "policy.json")
-        if self.manifest.get("kind", self.manifest.get("adapter_kind")) != "openapi":
+        # The light view, not the pydantic models: they double a verb call's cold start (format/view.py).
+        self.manifest = ManifestView.read(_read_json(directory / "surface.json"))
+        self.policy = PolicyView.read(_read_json(directory / "policy.json"))
+        if self.manifest.kind != "openapi":
             raise InvalidPack("The pack's kind is not 'openapi'; this runtime runs openapi packs only.")
-        source = self.manifest.get("openapi")
-        rel = source.get("path") if isinstance(source, Mapping) else None
-        if not isinstance(rel, str):
+        rel = self.manifest.openapi.path if self.manifest.openapi is not None else None
+        if rel is None:
             raise InvalidPack("surface.json has no openapi.path naming the pack's own document.")
         doc_path = (directory / rel).resolve()
         if not doc_path.is_relative_to(directory.resolve()):
             raise InvalidPack("openapi.path must stay inside the pack directory.")
         self.document = load_document(doc_path)
         self.operations: dict[str, Operation] = read_operations(self.document)
-        verbs = self.manifest.get("verbs")
-        self.verbs: dict[str, dict[str, Any]] = (
-            {str(k): v for k, v in verbs.items() if isinstance(v, dict)} if isinstance(verbs, dict) else {}
-        )
-        self.id = str(self.manifest.get("id", directory.name))
-        self.cli_bin = str(self.manifest.get("cliBin") or self.id)
+        self.verbs: Mapping[str, VerbView] = self.manifest.verbs
+        self.id = self.manifest.id or directory.name
+        self.cli_bin = self.manifest.cliBin or self.id
         self.limits = limits or Limits()
         self.redactor = Redactor()
         install_log_filter(self.redactor)
         # httpx logs whole URLs: the filter stays while this pack can send, i.e. as long as it
         # exists (close() only closes pools, which a later call opens again).
         weakref.finalize(self, remove_log_filter, self.redactor)
-        self.slots: list[CredentialSlot] = credential_slots(_ManifestView(self.manifest), self.document)
+        self.slots: list[CredentialSlot] = credential_slots(self.manifest, self.document)
         self._environ: Mapping[str, str] = environ if environ is not None else os.environ
         launcher = directory / "bin" / self.cli_bin
         self.connect_command = (
@@ -220,20 +206,19 @@ class Pack:
         op = self.operations.get(verb)
         if op is not None and op.method in NEVER_READ_METHODS:
             return True
-        commands = self.policy.get("commands")
-        row = commands.get(verb) if isinstance(commands, Mapping) else None
-        if isinstance(row, Mapping) and row.get("access") in ("read", "write"):
-            return bool(row["access"] == "write")
-        return self.verbs.get(verb, {}).get("policy") != "read"
+        row = self.policy.commands.get(verb)
+        if row is not None:
+            return row.access == "write"
+        declared = self.verbs.get(verb)
+        return declared is None or declared.policy != "read"
 
     def is_destructive(self, verb: str) -> bool:
         """policy.json's ``destructive``, and always for a DELETE (as :meth:`is_write` holds PUT/PATCH/DELETE)."""
         op = self.operations.get(verb)
         if op is not None and op.method in DESTRUCTIVE_METHODS:
             return True
-        commands = self.policy.get("commands")
-        row = commands.get(verb) if isinstance(commands, Mapping) else None
-        return isinstance(row, Mapping) and row.get("destructive") is True
+        row = self.policy.commands.get(verb)
+        return row is not None and row.destructive is True
 
     def call(
         self,
@@ -243,7 +228,7 @@ class Pack:
         confirm: bool = False,
         server: str | None = None,
         server_variables: Mapping[str, str] | None = None,
-    ) -> dict[str, Any]:
+    ) -> Envelope:
         """Run one verb and return its JSON envelope (never raises for a failed call).
 
         Args:
@@ -262,7 +247,7 @@ class Pack:
             )
         except (PackRuntimeError, httpx.HTTPError) as exc:
             envelope = self._failure(verb, exc)
-        redacted: dict[str, Any] = self.redactor.redact(envelope)
+        redacted: Envelope = self.redactor.redact(envelope)
         return redacted
 
     async def acall(
@@ -273,7 +258,7 @@ class Pack:
         confirm: bool = False,
         server: str | None = None,
         server_variables: Mapping[str, str] | None = None,
-    ) -> dict[str, Any]:
+    ) -> Envelope:
         """:meth:`call` for async code, on the pack's async connection pool (``httpx.AsyncClient``).
 
         With an injected sync-only transport, the sync call runs on a worker thread instead.
@@ -293,10 +278,10 @@ class Pack:
             )
         except (PackRuntimeError, httpx.HTTPError) as exc:
             envelope = self._failure(verb, exc)
-        redacted: dict[str, Any] = self.redactor.redact(envelope)
+        redacted: Envelope = self.redactor.redact(envelope)
         return redacted
 
-    def _failure(self, verb: str, exc: PackRuntimeError | httpx.HTTPError) -> dict[str, Any]:
+    def _failure(self, verb: str, exc: PackRuntimeError | httpx.HTTPError) -> Envelope:
         if isinstance(exc, httpx.HTTPError):  # a transport failure the sender did not classify
             exc = ConnectionFailed(f"The request failed ({type(exc).__name__}).")
         exc.message = self.redactor.redact_text(exc.message)
@@ -321,9 +306,9 @@ class Pack:
         declared = self.verbs[verb]
         simple = self._simple.get(verb)
         if simple is None:
-            simple = self._simple[verb] = schema_is_simple(declared.get("args"))
+            simple = self._simple[verb] = schema_is_simple(declared.args)
         try:
-            args = validate_args(verb, declared.get("args"), args, simple=simple)
+            args = validate_args(verb, declared.args, args, simple=simple)
         except _UNSENDABLE as exc:  # a value check_json_args let through that still breaks a validator
             raise InvalidArgument(
                 f"{verb}: the arguments cannot be checked ({type(exc).__name__})."

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Required, TypedDict
 
 from packc_runtime.calling.send import Received, parse_retry_after
 from packc_runtime.errors import (
@@ -18,9 +18,11 @@ from packc_runtime.errors import (
     Unauthorized,
     UpstreamError,
 )
+from packc_runtime.format.view import VerbView
 
 __all__ = [
     "TRUNCATION_MARKER",
+    "Envelope",
     "decode_body",
     "done_title",
     "error_for_status",
@@ -41,6 +43,25 @@ _TEXT_TYPES = (
     "application/yaml",
     "application/x-yaml",
 )
+
+
+class Envelope(TypedDict, total=False):
+    """What a call returns, as one JSON object (docs/runtime.md, "The envelope"): ``ok``, the final HTTP
+    ``status`` (None when nothing was answered) and the ``verb``; then ``title`` and ``body`` when ok, and
+    ``truncated`` when the body was cut; ``error`` (``PackRuntimeError.to_json()``) when not ok. A plain
+    dict at run time, so callers and JSON output see exactly the keys set."""
+
+    ok: Required[bool]
+    status: Required[int | None]
+    verb: Required[str | None]
+    title: str | None
+    body: Any
+    error: dict[str, Any]
+    truncated: dict[str, Any]
+
+
+def _verb_view(verb: VerbView | Mapping[str, Any]) -> VerbView:
+    return verb if isinstance(verb, VerbView) else VerbView.read(verb)
 
 
 def _lookup(name: str, args: Mapping[str, Any], result: Any) -> Any:
@@ -82,11 +103,13 @@ def render(template: str, args: Mapping[str, Any], result: Any = None, *, strict
     return None if strict and missing else out
 
 
-def done_title(verb: Mapping[str, Any], args: Mapping[str, Any], result: Any) -> str | None:
-    """The first ``title.done`` template whose placeholders all resolve (the last one, else)."""
-    title = verb.get("title")
-    done = title.get("done") if isinstance(title, Mapping) else None
-    templates = [done] if isinstance(done, str) else [t for t in done or [] if isinstance(t, str)]
+def done_title(verb: VerbView | Mapping[str, Any], args: Mapping[str, Any], result: Any) -> str | None:
+    """The first ``title.done`` template whose placeholders all resolve (the last one, else).
+
+    ``verb``: the verb as the pack declares it (its view, or its surface.json object)."""
+    title = _verb_view(verb).title
+    done = title.done if title is not None else None
+    templates = [done] if isinstance(done, str) else list(done or ())
     for template in templates:
         text = render(template, args, result, strict=True)
         if text is not None:
@@ -198,7 +221,7 @@ def email_headers(value: Any) -> dict[str, str] | None:
 
 def preview_card(
     verb_name: str,
-    verb: Mapping[str, Any],
+    verb: VerbView | Mapping[str, Any],
     args: Mapping[str, Any],
     amounts: Mapping[str, str] | None = None,
     objects: Mapping[str, Mapping[str, str]] | None = None,
@@ -216,26 +239,25 @@ def preview_card(
         if headers is not None:
             args = {**args, name: f"an email of {len(str(args[name]))} characters (base64)"}
             read |= {f"email {k}": v for k, v in headers.items()}
-    preview = verb.get("preview")
-    if not isinstance(preview, Mapping):
+    preview = _verb_view(verb).preview
+    if preview is None:
         return {
             "kind": "fields",
             "title": verb_name,
             "fields": {k: _text(v) for k, v in sorted(args.items())},
         }
-    card: dict[str, Any] = {"kind": preview.get("kind", "fields")}
-    if isinstance(preview.get("title"), str):
+    card: dict[str, Any] = {"kind": preview.kind}
+    if preview.title is not None:
         # An unset optional value leaves no gap, nor the word that joined it: "Refund {{amount}} on
         # {{charge}}" is "Refund on ch_1" without an amount, "Refund 5.00 USD" without a charge.
         def fill(match: re.Match[str]) -> str:
             value = _lookup(match.group(2), args, None)
             return "" if value is None else (match.group(1) or "") + _text(value)
 
-        card["title"] = " ".join(_JOINED.sub(fill, preview["title"]).split())
-    fields = preview.get("fields")
-    if isinstance(fields, Mapping):
+        card["title"] = " ".join(_JOINED.sub(fill, preview.title).split())
+    if preview.fields is not None:
         # A field whose arguments are unset is left out, never shown as "".
-        filled = {str(k): render(str(v), args, strict=True) for k, v in fields.items()}
+        filled = {k: render(v, args, strict=True) for k, v in preview.fields.items()}
         card["fields"] = {k: v for k, v in filled.items() if v is not None}
         card["fields"] |= {f"{name} as sent": value for name, value in sent.items()} | read
     return card
@@ -321,13 +343,16 @@ def error_for_status(received: Received, body: Any) -> PackRuntimeError | None:
     return RequestRejected(f"The server rejected the request (HTTP {status}).", status=status, body=shown)
 
 
-def success(verb: str, status: int, title: str | None, body: Any, **extra: Any) -> dict[str, Any]:
-    """A success envelope."""
-    out: dict[str, Any] = {"ok": True, "status": status, "verb": verb, "title": title, "body": body}
-    out.update({k: v for k, v in extra.items() if v is not None})
+def success(
+    verb: str, status: int, title: str | None, body: Any, *, truncated: dict[str, Any] | None = None
+) -> Envelope:
+    """A success envelope; ``truncated`` says where the body was cut (left out when it was not)."""
+    out: Envelope = {"ok": True, "status": status, "verb": verb, "title": title, "body": body}
+    if truncated is not None:
+        out["truncated"] = truncated
     return out
 
 
-def failure(verb: str | None, error: PackRuntimeError) -> dict[str, Any]:
+def failure(verb: str | None, error: PackRuntimeError) -> Envelope:
     """A failure envelope for ``error``."""
     return {"ok": False, "status": error.status, "verb": verb, "error": error.to_json()}

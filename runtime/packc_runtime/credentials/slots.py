@@ -48,7 +48,7 @@ if TYPE_CHECKING:  # a Protocol class costs import time on the CLI path; type ch
     from typing import Protocol
 
     class ManifestLike(Protocol):
-        """What :func:`credential_slots` reads of a manifest (``packc_runtime.format.manifest.Manifest`` fits)."""
+        """What :func:`credential_slots` reads of a manifest (``format.view.ManifestView`` and ``format.manifest.Manifest`` fit)."""
 
         @property
         def id(self) -> str: ...

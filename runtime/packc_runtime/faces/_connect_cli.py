@@ -1,6 +1,6 @@
 """``connect`` on a loaded pack (``packc connect PACK``, ``<cliBin> connect``): ``--list``,
 ``--approve-env``, OAuth2 sign-in for the slots that have it (oauth_cli.py), and a prompt without echo
-for the others. cli.py imports this module only when connect runs."""
+for the others. cli.py imports this module only when connect runs; what both print with is ``_output.py``."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import IO, Any, Literal
 from packc_runtime.calling.pack import Pack
 from packc_runtime.credentials.origins import origin_of
 from packc_runtime.errors import InvalidArgument, InvalidServer, PackRuntimeError
-from packc_runtime.faces.cli import EXIT_OK, _dump
+from packc_runtime.faces._output import EXIT_OK, dump
 from packc_runtime.faces.oauth_cli import OAUTH_FLAGS, OAuthOptions, options_from
 from packc_runtime.text.terminal import terminal_text
 
@@ -98,7 +98,7 @@ def run_connect(
         if list_only:
             if as_json:
                 out.write(
-                    _dump(
+                    dump(
                         {
                             "pack": pack.id,
                             "credentials": [
@@ -159,7 +159,7 @@ def run_connect(
     except PackRuntimeError as exc:
         reason = exc.details.get("reason")
         out.write(
-            _dump({"ok": False, "error": exc.to_json()}) + "\n"
+            dump({"ok": False, "error": exc.to_json()}) + "\n"
             if as_json
             else f"error {exc.code}{f' ({reason})' if reason else ''}: {exc.message}\n"
         )

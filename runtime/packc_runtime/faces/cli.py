@@ -12,7 +12,7 @@ from typing import IO, TYPE_CHECKING, Any, Literal, NamedTuple
 
 from packc_runtime.calling.args import coerce_cli_value
 from packc_runtime.calling.pack import Pack, load_pack
-from packc_runtime.calling.results import failure
+from packc_runtime.calling.results import Envelope, failure
 from packc_runtime.errors import (
     ERROR_CLASSES,
     InvalidArgument,
@@ -21,6 +21,7 @@ from packc_runtime.errors import (
     UnknownArgument,
     UnknownVerb,
 )
+from packc_runtime.faces._output import EXIT_OK, dump
 from packc_runtime.format.identifiers import RESERVED_VERBS
 from packc_runtime.text.terminal import for_terminal, terminal_text
 
@@ -38,7 +39,6 @@ __all__ = [
     "server_variables",
 ]
 
-EXIT_OK = 0
 VERB_MARK = "--"  # ``<cliBin> -- VERB-WORDS``: always a verb, never one of the CLI's own commands
 
 
@@ -66,12 +66,6 @@ def exit_code_for(envelope: Mapping[str, Any]) -> int:
     return cls.exit_code if cls else 1
 
 
-def _dump(data: Any, *, compact: bool = False) -> str:
-    if compact:
-        return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-    return json.dumps(data, ensure_ascii=False, indent=2)
-
-
 def _safe_call(
     pack: Pack,
     verb: str,
@@ -80,7 +74,7 @@ def _safe_call(
     confirm: bool,
     server: str | None,
     server_variables: Mapping[str, str] | None = None,
-) -> dict[str, Any]:
+) -> Envelope:
     """``pack.call``, but a bug surfaces as a ``runtime_error`` envelope, not a traceback on the wire."""
     try:
         return pack.call(verb, args, confirm=confirm, server=server, server_variables=server_variables)
@@ -94,7 +88,7 @@ def _load(pack_dir: Path, verb: str | None, out: IO[str]) -> Pack | int:
     try:
         return load_pack(pack_dir)
     except PackRuntimeError as exc:
-        out.write(_dump(failure(verb, exc)) + "\n")
+        out.write(dump(failure(verb, exc)) + "\n")
         return exc.exit_code
 
 
@@ -146,20 +140,20 @@ def _usage(pack: Pack) -> str:
     ]
     for name, verb in sorted(pack.verbs.items()):
         access = "write" if pack.is_write(name) else "read"
-        lines.append(f"  {_spoken(name):<28} [{access}] {verb.get('description', '')}")
+        lines.append(f"  {_spoken(name):<28} [{access}] {verb.description or ''}")
     return "\n".join(lines)
 
 
 def _verb_usage(pack: Pack, verb: str) -> str:
     declared = pack.verbs[verb]
-    schema = declared.get("args") or {}
+    schema = declared.args or {}
     props: Mapping[str, Any] = schema.get("properties") or {}
     required = set(schema.get("required") or [])
     access = "write: needs --confirm" if pack.is_write(verb) else "read"
     lines = [
-        f"{' '.join(declared.get('cli') or [pack.cli_bin, *verb.split('.')])}",
+        f"{' '.join(declared.cli or [pack.cli_bin, *verb.split('.')])}",
         "",
-        f"{declared.get('description', '')} [{access}]",
+        f"{declared.description or ''} [{access}]",
         "",
     ]
     for name, prop in props.items():
@@ -256,7 +250,7 @@ def parse_verb_argv(pack: Pack, verb: str, rest: Sequence[str]) -> tuple[dict[st
     ``--name value``, ``--name=value`` and repeated flags fill arguments; bare words fill the
     arguments with ``x-position`` in order; a boolean flag may stand alone.
     """
-    schema = pack.verbs[verb].get("args") or {}
+    schema = pack.verbs[verb].args or {}
     props: Mapping[str, Any] = schema.get("properties") or {}
     positional = sorted(
         (p.get("x-position", 0), n)
@@ -316,12 +310,12 @@ def _print_human(envelope: Mapping[str, Any], out: IO[str], err: IO[str]) -> Non
             err.write(f"{envelope['title']}\n")
         body = envelope.get("body")
         if body is not None:
-            out.write((body if isinstance(body, str) else _dump(body)) + "\n")
+            out.write((body if isinstance(body, str) else dump(body)) + "\n")
         return
     error = envelope.get("error", {})
     err.write(f"error {error.get('code')}: {error.get('message')}\n")
     if "preview" in error:
-        err.write(_dump(error["preview"]) + "\n")
+        err.write(dump(error["preview"]) + "\n")
 
 
 def _terminal_ask() -> Callable[[str], str] | None:
@@ -337,9 +331,7 @@ def _terminal_ask() -> Callable[[str], str] | None:
     return ask
 
 
-def _approving(
-    call: Callable[[], dict[str, Any]], ask: Callable[[str], str] | None, err: IO[str]
-) -> dict[str, Any]:
+def _approving(call: Callable[[], Envelope], ask: Callable[[str], str] | None, err: IO[str]) -> Envelope:
     """Run ``call``; when it needs an environment variable approved and a person can answer, ask them
     once (like SSH's unknown host question), record the answer and run it again."""
     from packc_runtime.credentials.store import approve_env
@@ -450,7 +442,7 @@ def pack_main(
             )
             envelope = _approving(call, ask, err)
         if as_json:
-            out.write(_dump(envelope) + "\n")
+            out.write(dump(envelope) + "\n")
         else:
             _print_human(envelope, out, err)
         return exit_code_for(envelope)
@@ -502,7 +494,7 @@ def call_main(
                 if isinstance(args, dict)
                 else failure(verb, InvalidRequest("--args must be a JSON object."))
             )
-        out.write(_dump(envelope) + "\n")
+        out.write(dump(envelope) + "\n")
         return exit_code_for(envelope)
 
 
@@ -537,7 +529,7 @@ def exec_main(pack_dir: Path, *, stdin: IO[str] | None = None, stdout: IO[str] |
         request = _parse_exec_request(text)
         verb = request["verb"]
     except PackRuntimeError as exc:
-        out.write(_dump(failure(verb, exc), compact=True) + "\n")
+        out.write(dump(failure(verb, exc), compact=True) + "\n")
         return exc.exit_code
     loaded = _load(pack_dir, verb, out)
     if isinstance(loaded, int):
@@ -550,7 +542,7 @@ def exec_main(pack_dir: Path, *, stdin: IO[str] | None = None, stdout: IO[str] |
             confirm=request.get("confirm", False),
             server=request.get("server"),
         )
-    out.write(_dump(envelope, compact=True) + "\n")
+    out.write(dump(envelope, compact=True) + "\n")
     return exit_code_for(envelope)
 
 

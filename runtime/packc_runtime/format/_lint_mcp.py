@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 from packc_runtime.diagnostics import Diagnostic
+from packc_runtime.format._lint_codes import finding, pointer
 from packc_runtime.format.manifest import Manifest
 
 __all__ = ["check_mcp", "front_matter"]
@@ -40,18 +41,13 @@ def front_matter(text: str) -> dict[str, str] | None:
 
 
 def check_mcp(m: Manifest, pack_dir: Path) -> list[Diagnostic]:
-    """M040 and M041 (codes and levels in ``lint.CODES``)."""
-    from packc_runtime.format.lint import (  # lint imports this module inside lint_pack: no import cycle
-        _d,
-        _ptr,
-    )
-
+    """M040 and M041 (codes and levels in ``_lint_codes.CODES``)."""
     out: list[Diagnostic] = []
     if "mcp" in (m.transports or []) and m.kind != "openapi":
         out.append(
-            _d(
+            finding(
                 "M040",
-                _ptr("surface.json", "transports"),
+                pointer("surface.json", "transports"),
                 f"transports lists mcp but kind is {m.kind!r}: packc serve runs openapi packs only.",
                 "Remove mcp from transports, or make the pack kind openapi.",
             )
@@ -78,7 +74,7 @@ def check_mcp(m: Manifest, pack_dir: Path) -> list[Diagnostic]:
             problems.append(f"description is empty or longer than {_DESCRIPTION_MAX} characters")
     if problems:
         out.append(
-            _d(
+            finding(
                 "M041",
                 "HARNESS.md#/front-matter",
                 "HARNESS.md is not an Agent Skills file: " + "; ".join(problems) + ".",

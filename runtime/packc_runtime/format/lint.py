@@ -17,7 +17,9 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from packc_runtime.calling.openapi.operations import DESTRUCTIVE_METHODS, NEVER_READ_METHODS, bound_methods
-from packc_runtime.diagnostics import Diagnostic, Level, escape_token
+from packc_runtime.diagnostics import Diagnostic, escape_token
+from packc_runtime.format._lint_codes import CODES, finding, pointer
+from packc_runtime.format._lint_mcp import check_mcp
 from packc_runtime.format._metaschema import meta_schema_problem
 from packc_runtime.format.identifiers import CliBin, Family, Identifier, PackId, VerbName
 from packc_runtime.format.manifest import Manifest, Policy, read_manifest, read_policy
@@ -25,55 +27,13 @@ from packc_runtime.format.templating import placeholders
 
 __all__ = ["CODES", "lint_pack"]
 
-# code -> (level, short title); messages are built where each check runs.
-CODES: dict[str, tuple[Level, str]] = {
-    "M001": ("error", "a pack file is missing or unreadable"),
-    "M002": ("error", "a pack file is not valid JSON"),
-    "M003": ("error", "a field has the wrong type, is missing, or is unknown"),
-    "M004": ("error", "id differs from policy.json surface_id"),
-    "M005": ("error", "kind wrap without wrap.bin"),
-    "M006": ("error", "kind wrap without named commands or pass_through"),
-    "M007": ("error", "plane control whose binding is not mothership"),
-    "M008": ("error", "kind openapi without openapi"),
-    "M009": ("error", "kind sense_only without a trigger"),
-    "M010": ("error", "a verb has no policy.json row"),
-    "M011": ("error", "a policy.json row names no verb"),
-    "M012": ("error", "a stimulusTriggers ref has no policy.json stimuli row"),
-    "M013": ("error", "hcp.pack_id differs from id"),
-    "M014": ("error", "id is not lower-case"),
-    "M015": ("error", "more than 12 verbs"),
-    "M016": ("warning", "fewer than 5 verbs in a pack that is not a public read pack"),
-    "M017": ("error", "a cli[] does not start with cliBin"),
-    "M018": ("error", "a placeholder maps to no argument"),
-    "M019": ("error", "a {{result.…}} placeholder outside a done title"),
-    "M020": ("error", "args is not a valid JSON Schema object"),
-    "M021": ("error", "an example does not validate against its property"),
-    "M022": ("error", "x-position values are not distinct"),
-    "M023": ("warning", "a CLI on PATH would run in the pack directory"),
-    "M024": ("error", "wrap.bin leaves the pack directory"),
-    "M025": ("error", "hcp metadata disagrees with the manifest"),
-    "M026": ("error", "a verb name is not lower-case dotted words of at most 64 characters"),
-    "M027": ("error", "openapi.path leaves the pack directory or does not exist"),
-    "M028": ("warning", "a policy.json stimuli row names no trigger"),
-    "M029": ("warning", "a verb has no description"),
-    "M030": ("warning", "wrap.bin names a file the pack does not contain"),
-    "M031": ("error", "policy.json makes a PUT, PATCH or DELETE verb a read"),
-    "M032": ("warning", "policy.json does not mark a DELETE verb destructive"),
-    "M033": ("error", "id, cliBin or binding.family is not a safe identifier"),
-    "M040": ("error", "transports lists mcp but the pack's kind cannot be served"),
-    "M041": ("warning", "HARNESS.md front matter is not an Agent Skills file"),
-}
-
 _ID = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
 _MIN_VERBS, _MAX_VERBS = 5, 12
 
 
-def _d(code: str, where: str, message: str, fix: str = "") -> Diagnostic:
-    return Diagnostic(code, CODES[code][0], where, message, fix)
-
-
-def _ptr(file: str, *tokens: str | int) -> str:
-    return f"{file}#" + "".join("/" + escape_token(t) for t in tokens)
+# Every check builds its findings with these (``_lint_codes.py``, shared with ``_lint_mcp.py``).
+_d = finding
+_ptr = pointer
 
 
 def lint_pack(pack_dir: Path) -> list[Diagnostic]:
@@ -84,8 +44,6 @@ def lint_pack(pack_dir: Path) -> list[Diagnostic]:
     if manifest is not None:
         found += _check_manifest(manifest, pack_dir)
         found += _check_count(manifest, policy)
-        from packc_runtime.format._lint_mcp import check_mcp  # here: lint_mcp uses this module's helpers
-
         found += check_mcp(manifest, pack_dir)
         if policy is not None:
             found += _check_policy(manifest, policy)

@@ -17,23 +17,41 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from packc_runtime.diagnostics import Diagnostic, escape_token
 from packc_runtime.format._jsontext import dumps_indented
+from packc_runtime.format.view import (  # the closed sets' one home, shared with the light view
+    Access,
+    BindingMode,
+    Hub,
+    Kind,
+    Plane,
+    PreviewKind,
+    Transport,
+    WorkspaceMode,
+)
 
 __all__ = [
+    "Access",
     "Binding",
+    "BindingMode",
     "HcpBinding",
     "HcpMeta",
     "HcpWrap",
+    "Hub",
+    "Kind",
     "Manifest",
     "OpenApiSource",
     "PassThrough",
+    "Plane",
     "Policy",
     "PolicyCommand",
     "Preview",
+    "PreviewKind",
     "StimulusRow",
     "StimulusTrigger",
     "Title",
+    "Transport",
     "Verb",
     "Workspace",
+    "WorkspaceMode",
     "WrapTarget",
     "dump_json",
     "parse_manifest",
@@ -43,14 +61,6 @@ __all__ = [
     "write_json",
 ]
 
-Kind = Literal["wrap", "composite", "openapi", "sense_only"]
-Plane = Literal["runtime", "control"]
-Transport = Literal["cli", "json_exec", "mcp"]
-BindingMode = Literal["public", "user", "local", "mothership", "mock"]
-Hub = Literal["keyring", "local-credential", "public", "none"]
-Access = Literal["read", "write"]
-PreviewKind = Literal["message", "payment", "event", "removal", "publish", "record", "fields"]
-WorkspaceMode = Literal["none", "project", "workspace", "ephemeral"]
 TitleTemplates = str | list[str]
 
 MANIFEST_FILE = "surface.json"

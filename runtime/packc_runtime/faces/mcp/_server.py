@@ -23,7 +23,7 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from opentelemetry.trace import NoOpTracerProvider, ProxyTracerProvider, get_tracer_provider
 
 from packc_runtime.calling.pack import Pack
-from packc_runtime.calling.results import failure
+from packc_runtime.calling.results import Envelope, failure
 from packc_runtime.errors import PackRuntimeError
 from packc_runtime.faces.mcp._confirm import (
     ApprovalLedger,
@@ -142,7 +142,7 @@ class PackServer:
         )
 
     def _instructions(self) -> str:
-        names = ", ".join(str(p.manifest.get("name") or p.id) for p in self.packs)
+        names = ", ".join(p.manifest.name or p.id for p in self.packs)
         return (
             f"Tools for {names}. Each tool is one command of the API with a JSON-Schema arguments object. "
             "Tools that change data show a person a preview and send only after they approve; if the "
@@ -202,7 +202,7 @@ class PackServer:
         }
         return self._result(spec, envelope, args)
 
-    async def _send(self, spec: ToolSpec, args: Mapping[str, Any], *, confirm: bool) -> dict[str, Any]:
+    async def _send(self, spec: ToolSpec, args: Mapping[str, Any], *, confirm: bool) -> Envelope:
         # The sync Pack.call on a worker thread (mcp_threads: one queue put, one call_soon_threadsafe;
         # Pack.acall costs ~0.3 ms more than Pack.call on loopback: anyio streams, event-loop turns).
         # A cancelled request stops waiting at once; a call not yet started is dropped, one under way
@@ -265,7 +265,7 @@ class PackServer:
             return "cancel"
         return decision_of(result.action, result.content)
 
-    def _result(self, spec: ToolSpec, envelope: dict[str, Any], args: Mapping[str, Any]) -> dict[str, Any]:
+    def _result(self, spec: ToolSpec, envelope: Envelope, args: Mapping[str, Any]) -> dict[str, Any]:
         """The CallToolResult as its wire dict: the SDK validates and dumps a handler's result against the
         protocol's schema anyway, so a model built here would be validated and dumped twice (about half the
         result's serialization time: 0.19 of 0.38 ms for a 29 KB result)."""

@@ -16,8 +16,10 @@ from typing import Any
 
 from packc_runtime.calling.openapi.operations import resolve
 from packc_runtime.calling.pack import Pack
+from packc_runtime.calling.results import Envelope
 from packc_runtime.calling.send import IDEMPOTENT_METHODS
 from packc_runtime.errors import InvalidPack
+from packc_runtime.format.view import VerbView
 from packc_runtime.text.terminal import terminal_text
 
 __all__ = [
@@ -93,9 +95,8 @@ def _destructive(pack: Pack, verb: str) -> bool:
     return pack.is_destructive(verb)  # policy.json's flag, and always a DELETE
 
 
-def _input_schema(declared: Mapping[str, Any]) -> dict[str, Any]:
-    schema = declared.get("args")
-    schema = dict(schema) if isinstance(schema, Mapping) else {}
+def _input_schema(declared: VerbView) -> dict[str, Any]:
+    schema = dict(declared.args) if declared.args is not None else {}
     schema["type"] = "object"  # MCP requires an object root; args schemas are objects already
     schema.setdefault("properties", {})
     return schema
@@ -104,9 +105,9 @@ def _input_schema(declared: Mapping[str, Any]) -> dict[str, Any]:
 def _definition(pack: Pack, verb: str, name: str, *, with_output_schema: bool) -> dict[str, Any]:
     declared = pack.verbs[verb]
     write = pack.is_write(verb)
-    pack_name = str(pack.manifest.get("name") or pack.id)
+    pack_name = pack.manifest.name or pack.id
     title = f"{pack_name}: {' '.join(verb.split('.'))}"
-    description = str(declared.get("description") or title)
+    description = declared.description or title
     if write:
         description += " Changes data: the server asks a person to approve the preview before sending."
     tool: dict[str, Any] = {
@@ -350,7 +351,7 @@ def _envelope_size(head: Mapping[str, Any], body_size: int) -> int:
     return _size(head) + len(', "body": ' if head else '"body": ') + body_size
 
 
-def fit_envelope(envelope: dict[str, Any], limit: int, *, how: str | Callable[[], str]) -> dict[str, Any]:
+def fit_envelope(envelope: Envelope, limit: int, *, how: str | Callable[[], str]) -> Envelope:
     """The envelope, its body cut to fit ``limit`` bytes of JSON, and a ``truncated`` object saying
     what was cut and ``how`` to get the rest (the CLI line, a narrower call; a callable is asked only
     when something is cut)."""
@@ -358,11 +359,11 @@ def fit_envelope(envelope: dict[str, Any], limit: int, *, how: str | Callable[[]
 
 
 def _fit(
-    envelope: dict[str, Any],
+    envelope: Envelope,
     limit: int,
     how: str | Callable[[], str],
     sizes: _Sizes,
-) -> tuple[dict[str, Any], str | None]:
+) -> tuple[Envelope, str | None]:
     """:func:`fit_envelope`, and the cut body's JSON text when it was cut (it was dumped for its size)."""
     if "body" not in envelope:
         return envelope, None
@@ -373,7 +374,7 @@ def _fit(
     how = how() if callable(how) else how
     notes: list[str] = []
     budget = max(0, limit - _size(head) - len(how) - 1024)  # room for the marker object
-    out = dict(envelope)
+    out = envelope.copy()
     out["body"] = _cut(envelope["body"], budget, "", notes, sizes)
     kept = _dumps(out["body"])
     out["truncated"] = {
@@ -416,11 +417,11 @@ def render_card(card: Mapping[str, Any]) -> list[str]:
 
 
 def fit_and_render(
-    envelope: dict[str, Any],
+    envelope: Envelope,
     limit: int,
     *,
     how: str | Callable[[], str],
-) -> tuple[dict[str, Any], str]:
+) -> tuple[Envelope, str]:
     """:func:`fit_envelope` and :func:`render_text` of its result, the body's JSON dumped once for both
     (each dumped it: two thirds of a 30 KB result's handler time)."""
     body = envelope.get("body")

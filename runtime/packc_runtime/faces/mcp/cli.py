@@ -120,9 +120,9 @@ def _command(dirs: Sequence[Path], pack_bin: Path | None, opts: argparse.Namespa
 def _name(packs: Sequence[Pack]) -> str:
     if len(packs) == 1:
         return packs[0].id
-    binding = packs[0].manifest.get("binding")
-    family = binding.get("family") if isinstance(binding, dict) else None
-    return str(family) if isinstance(family, str) and family else "packc"
+    binding = packs[0].manifest.binding
+    family = binding.family if binding is not None else None
+    return family or "packc"
 
 
 def serve_main(
