@@ -10,6 +10,7 @@ from urllib.parse import urlparse
 
 from packc_runtime.diagnostics import Diagnostic
 from packc_runtime.format.manifest import Access, Binding, Verb
+from packc_runtime.rules import escape_token, template_names
 
 from packc.build._access import Said, decide_care
 from packc.build._cards import mime_args, minor_amounts, money_objects, resource_phrase, titles
@@ -207,7 +208,7 @@ def _param_schema(api: Api, p: Parameter, diags: list[Diagnostic]) -> dict[str, 
 
 
 def _path_order(path: str) -> list[str]:
-    return re.findall(r"\{([^{}]+)\}", path)
+    return template_names(path)
 
 
 def _pick_media(content: Sequence[MediaType]) -> MediaType | None:
@@ -473,7 +474,7 @@ def _said(pv: PlannedVerb, stub: Verb | None, overrides: Overrides) -> Said:
         return Said(
             stub.policy,
             None,
-            where="surface.json#/verbs/" + pv.name.replace("~", "~0").replace("/", "~1") + "/policy",
+            where="surface.json#/verbs/" + escape_token(pv.name) + "/policy",
             source="the stub manifest's verb policy says read",
         )
     return Said()

@@ -18,6 +18,7 @@ from typing import Any
 from packc.curate._lexicon import VERBS, related
 from packc.curate._rank import Shape, noun_of, parent_item, same_noun, stem, words
 from packc.model import Operation
+from packc_runtime.rules import PATH_TEMPLATE
 
 __all__ = [
     "FUNCTION_WORDS",
@@ -483,7 +484,7 @@ _GENERIC = frozenset(
     }
 )
 _ID_WORDS = frozenset({"id", "ids", "gid", "uuid", "guid"})
-_PARAM = re.compile(r"([^/{}]*)/?\{([^{}]+)\}")
+_PARAM = re.compile(r"([^/{}]*)/?" + PATH_TEMPLATE.pattern)  # the segment before, and the name
 
 
 def param_nouns(path: str) -> list[str]:
