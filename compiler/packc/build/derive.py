@@ -10,7 +10,7 @@ from urllib.parse import urlparse
 
 from packc_runtime.diagnostics import Diagnostic
 from packc_runtime.format.manifest import Access, Binding, Verb
-from packc_runtime.rules import escape_token, template_names
+from packc_runtime.rules import RESERVED_HEADERS, escape_token, template_names
 
 from packc.build._access import Said, decide_care
 from packc.build._cards import mime_args, minor_amounts, money_objects, resource_phrase, titles
@@ -24,17 +24,6 @@ from packc.text import clean, sentence, shorten, snake
 
 __all__ = ["ArgSpec", "DerivedVerb", "binding_for", "derive_verb", "scheme_keys"]
 
-# Set by HTTP itself or by the runtime's credentials: never an argument (OpenAPI ignores the first three).
-# A Cookie header parameter is an argument: the runtime joins its cookie string with the cookie parameters.
-RESERVED_HEADERS = {
-    "accept",
-    "content-type",
-    "authorization",
-    "content-length",
-    "transfer-encoding",
-    "host",
-    "connection",
-}
 # Flags the pack CLI owns (--server-var too: the CLI reads --a-b as the argument a_b); an argument
 # of that name would shadow them.
 RESERVED_ARGS = {
