@@ -22,9 +22,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from packc.read import _netguard as netguard
 from packc.cli import main as packc_main
 from packc.errors import InputError
+from packc.read import _netguard as netguard
 from packc.read._netguard import private_fetches
 from packc.read.frontend import read_api
 

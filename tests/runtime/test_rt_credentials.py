@@ -17,9 +17,9 @@ import pytest
 from keyring.backend import KeyringBackend
 
 from packc_runtime import load_pack
+from packc_runtime.calling.openapi.operations import load_document
 from packc_runtime.credentials import slots as credentials
 from packc_runtime.credentials import store as credstore
-from packc_runtime.calling.openapi.operations import load_document
 from packc_runtime.credentials.slots import CredentialSources, credential_slots
 from packc_runtime.credentials.store import keyring_status, store_credentials
 from packc_runtime.errors import CredentialStoreError
