@@ -14,24 +14,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from packc_runtime.calling.openapi.operations import unescape_token
 from packc_runtime.diagnostics import Diagnostic
+from packc_runtime.rules import HttpMethod, unescape_token
 
 JSON = Any  # a JSON value: dict, list, str, int, float, bool or None
 Schema = Mapping[str, Any] | bool
 
 ParamLocation = Literal["path", "query", "header", "cookie"]
-HttpMethod = Literal["get", "put", "post", "delete", "options", "head", "patch", "trace"]
-HTTP_METHODS: tuple[HttpMethod, ...] = (
-    "get",
-    "put",
-    "post",
-    "delete",
-    "options",
-    "head",
-    "patch",
-    "trace",
-)
 SchemeType = Literal["apiKey", "http", "oauth2", "openIdConnect", "mutualTLS"]
 
 
@@ -278,7 +267,7 @@ def resolve_pointer(document: Mapping[str, JSON], ref: str) -> JSON | None:
         return document
     node: JSON = document
     for raw in fragment.lstrip("/").split("/"):
-        token = unescape_token(raw)
+        token = unescape_token(raw, fragment=True)
         if isinstance(node, Mapping):
             if token not in node:
                 return None

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 
-__all__ = ["SELF_WORDS", "VERBS", "gerund", "is_plural", "past", "phrase", "singular"]
+__all__ = ["SELF_WORDS", "VERBS", "gerund", "irregular", "is_plural", "past", "phrase", "singular"]
 
 # Words that end in "s" and are singular (or the same in both numbers).
 _SINGULAR_S = (
@@ -132,7 +132,49 @@ _IRREGULAR = {
     "parentheses": "parenthesis",
     "emphases": "emphasis",
     "appendices": "appendix",
+    "addresses": "address",
+    "indexes": "index",
+    "businesses": "business",
+    "processes": "process",
+    "accesses": "access",
 }
+# Nouns in -ie, whose plurals the -ies rule would make -y (movies: movie, not movy).
+_IE = frozenset(
+    {
+        "movie",
+        "cookie",
+        "zombie",
+        "selfie",
+        "rookie",
+        "hoodie",
+        "calorie",
+        "genie",
+        "goalie",
+        "sortie",
+        "freebie",
+        "prairie",
+        "smoothie",
+        "brownie",
+        "pie",
+        "tie",
+        "lie",
+        "die",
+        "birdie",
+        "veggie",
+        "auntie",
+        "budgie",
+        "eyrie",
+        "lingerie",
+        "newbie",
+        "pixie",
+        "specie",
+        "techie",
+        "yuppie",
+    }
+)
+# Nouns in -s the same in both numbers, that a stemmer would cut (alias: not alia); singular's
+# _SINGULAR_S keeps them too.
+_SAME = frozenset({"alias", "canvas", "atlas", "bias", "series", "species", "news"})
 _ES_AFTER = ("sses", "shes", "ches", "xes", "zzes")
 
 # Verbs that act: an action word of a path (POST /pulls/{n}/merge) and a name's leading verb.
@@ -401,9 +443,22 @@ def singular(word: str) -> str:
     return f"{head}_{out}" if head else out
 
 
-def _singular_word(word: str) -> str:
+def irregular(word: str) -> str | None:
+    """The singular of a lower-case noun the regular rules get wrong (``people``, ``buses``, ``ties``),
+    else None. The one noun table: :func:`singular` and the curation's ``stem`` both read it."""
     if word in _IRREGULAR:
         return _IRREGULAR[word]
+    if word in _SAME:
+        return word
+    if word.endswith("ies") and word[:-1] in _IE:
+        return word[:-1]
+    return None
+
+
+def _singular_word(word: str) -> str:
+    known = irregular(word)
+    if known is not None:
+        return known
     if len(word) <= 2 or not word.endswith("s") or word.endswith(_SINGULAR_S):
         return word
     if word.endswith("ies"):

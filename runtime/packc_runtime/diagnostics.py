@@ -6,14 +6,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
+from packc_runtime.rules import escape_token
+
 Level = Literal["error", "warning"]
 
 __all__ = ["Diagnostic", "Level", "escape_token", "has_errors", "pointer"]
-
-
-def escape_token(token: str | int) -> str:
-    """Escape one JSON-pointer reference token (RFC 6901)."""
-    return str(token).replace("~", "~0").replace("/", "~1")
 
 
 def pointer(*tokens: str | int, base: str = "#") -> str:

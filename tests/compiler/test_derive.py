@@ -956,3 +956,42 @@ def test_a_create_at_an_item_path_is_in_the_parent_its_key_names() -> None:
         verb.preview is not None and verb.preview.title == "Create flag {{name}} in project {{project_key}}"
     )
     assert verb.title is not None and verb.title.live[0] == "Creating flag {{name}}"
+
+
+def test_a_reserved_header_parameter_is_never_an_argument(tmp_path: Any) -> None:
+    """Issue 22: a required ``Expect`` header compiled to a required ``--expect`` that HARNESS.md
+    taught and the runtime silently dropped. Every header the runtime drops is no argument."""
+    import json
+
+    from packc import compile
+    from packc_runtime.rules import RESERVED_HEADERS
+
+    from .helpers import write_doc
+
+    headers = [*sorted(RESERVED_HEADERS), "X-Trace"]
+    doc = {
+        "openapi": "3.0.3",
+        "info": {"title": "Zoo", "version": "1"},
+        "servers": [{"url": "https://zoo.example.com"}],
+        "paths": {
+            "/pets": {
+                "get": {
+                    "operationId": "listPets",
+                    "parameters": [
+                        {"name": h.title(), "in": "header", "required": True, "schema": {"type": "string"}}
+                        for h in headers
+                    ],
+                    "responses": {"200": {"description": "ok"}},
+                }
+            }
+        },
+    }
+    result = compile(write_doc(tmp_path, doc), tmp_path / "out")
+    assert result.ok, [str(d) for d in result.diagnostics]
+    pack = result.packs[0].directory
+    surface = json.loads((pack / "surface.json").read_text())
+    (verb,) = surface["verbs"].values()
+    assert set(verb["args"]["properties"]) == {"x_trace"}
+    assert verb["args"]["required"] == ["x_trace"]
+    harness = (pack / "HARNESS.md").read_text()
+    assert re.search(r"--expect\b|`expect`", harness) is None and "--x_trace example" in harness

@@ -11,6 +11,7 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
+from packc_runtime.rules import SCHEMA_LIST_KEYWORDS, SCHEMA_MAP_KEYWORDS, SCHEMA_ONE_KEYWORDS
 from packc_runtime.text.patterns import risky, validator
 
 from packc.model import Api, resolve_pointer
@@ -21,20 +22,12 @@ __all__ = ["inline_schema", "unique_values", "validates"]
 MAX_DEPTH = 8
 MAX_NODES = 400  # per argument: big shared schemas are cut, not copied thousands of times
 _TYPES = {"string", "number", "integer", "boolean", "array", "object", "null"}
-_SUB = (
-    "items",
-    "additionalProperties",
-    "not",
-    "contains",
-    "propertyNames",
-    "if",
-    "then",
-    "else",
-    "unevaluatedProperties",
-    "unevaluatedItems",
-)
-_LISTS = ("allOf", "anyOf", "oneOf", "prefixItems")
-_MAPS = ("properties", "patternProperties", "dependentSchemas")
+# An args schema keeps the subschemas a 2020-12 validator checks: not additionalItems (draft 7's,
+# unknown to 2020-12) nor contentSchema (an annotation), and no $defs or definitions (every $ref is
+# inlined, so nothing points at them).
+_SUB = SCHEMA_ONE_KEYWORDS - {"additionalItems", "contentSchema"}
+_LISTS = SCHEMA_LIST_KEYWORDS
+_MAPS = SCHEMA_MAP_KEYWORDS - {"$defs", "definitions"}
 _NUM = ("minimum", "maximum", "multipleOf")
 _INT = ("minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties")
 _COPY = (

@@ -25,6 +25,7 @@ from packc_runtime.diagnostics import Diagnostic, pointer
 
 from packc.model import Api, Operation, SecurityRequirement
 from packc.build._schemas import validates
+from packc_runtime.rules import escape_token
 
 __all__ = ["capped", "check_operations", "operation_findings", "silent_auth"]
 
@@ -253,7 +254,7 @@ def _body(api: Api, op: Operation) -> Iterable[Diagnostic]:
         schema = api.deref(media.schema) if media.schema is not None else None
         if not isinstance(schema, Mapping):
             continue
-        where = f"{base}/content/{media.content_type.replace('~', '~0').replace('/', '~1')}/schema"
+        where = f"{base}/content/{escape_token(media.content_type)}/schema"
         binary_media = not any(mark in media.content_type for mark in _JSONISH)
         if binary_media and schema.get("type") == "object" and schema.get("format") == "file":
             yield Diagnostic(
@@ -283,7 +284,7 @@ def _body(api: Api, op: Operation) -> Iterable[Diagnostic]:
             prop = api.deref(prop)
             if _type_rejects_enum(prop):
                 yield _enum_finding(
-                    f"{where}/properties/{str(name).replace('~', '~0').replace('/', '~1')}",
+                    f"{where}/properties/{escape_token(str(name))}",
                     f"Body property {name!r}",
                     prop,
                 )

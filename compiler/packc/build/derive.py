@@ -10,6 +10,7 @@ from urllib.parse import urlparse
 
 from packc_runtime.diagnostics import Diagnostic
 from packc_runtime.format.manifest import Access, Binding, Verb
+from packc_runtime.rules import RESERVED_HEADERS, escape_token, template_names
 
 from packc.build._access import Said, decide_care
 from packc.build._cards import mime_args, minor_amounts, money_objects, resource_phrase, titles
@@ -23,17 +24,6 @@ from packc.text import clean, sentence, shorten, snake
 
 __all__ = ["ArgSpec", "DerivedVerb", "binding_for", "derive_verb", "scheme_keys"]
 
-# Set by HTTP itself or by the runtime's credentials: never an argument (OpenAPI ignores the first three).
-# A Cookie header parameter is an argument: the runtime joins its cookie string with the cookie parameters.
-RESERVED_HEADERS = {
-    "accept",
-    "content-type",
-    "authorization",
-    "content-length",
-    "transfer-encoding",
-    "host",
-    "connection",
-}
 # Flags the pack CLI owns (--server-var too: the CLI reads --a-b as the argument a_b); an argument
 # of that name would shadow them.
 RESERVED_ARGS = {
@@ -207,7 +197,7 @@ def _param_schema(api: Api, p: Parameter, diags: list[Diagnostic]) -> dict[str, 
 
 
 def _path_order(path: str) -> list[str]:
-    return re.findall(r"\{([^{}]+)\}", path)
+    return template_names(path)
 
 
 def _pick_media(content: Sequence[MediaType]) -> MediaType | None:
@@ -473,7 +463,7 @@ def _said(pv: PlannedVerb, stub: Verb | None, overrides: Overrides) -> Said:
         return Said(
             stub.policy,
             None,
-            where="surface.json#/verbs/" + pv.name.replace("~", "~0").replace("/", "~1") + "/policy",
+            where="surface.json#/verbs/" + escape_token(pv.name) + "/policy",
             source="the stub manifest's verb policy says read",
         )
     return Said()

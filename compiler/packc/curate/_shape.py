@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from packc.model import Operation
+from packc.words import irregular
 
 __all__ = [
     "COLLECTION_ACTIONS",
@@ -49,27 +50,6 @@ class Shape:
 _WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 _PREFIX = re.compile(r"^(v\d+([._-]?\d+)*[a-z]*|\d+([._-]\d+)*|api|apis|rest|public|latest)$", re.I)
 _VERSION = re.compile(r"^v\d+([._-]?\d+)*([a-z]+\d*)?$", re.I)  # v1, v3, v2.1, v1beta1
-_IRREGULAR = {
-    "people": "person",
-    "children": "child",
-    "analyses": "analysis",
-    "statuses": "status",
-    "addresses": "address",
-    "aliases": "alias",
-    "indices": "index",
-    "indexes": "index",
-    "businesses": "business",
-    "processes": "process",
-    "accesses": "access",
-    "caches": "cache",
-    "alias": "alias",
-    "canvas": "canvas",
-    "atlas": "atlas",
-    "bias": "bias",
-    "series": "series",
-    "species": "species",
-    "news": "news",
-}
 # Nouns in -ing that name an API's things and whose base is an everyday verb: each stems to itself,
 # plural or not, so a resource /settings or /listings never meets the task verb set or list.
 _ING_NOUNS = frozenset(
@@ -108,40 +88,6 @@ _ING_NOUNS = frozenset(
         "spring",
     }
 )
-# Nouns in -ie, whose plurals the -ies rule would make -y (movies: movie, not movy).
-_IE = frozenset(
-    {
-        "movie",
-        "cookie",
-        "zombie",
-        "selfie",
-        "rookie",
-        "hoodie",
-        "calorie",
-        "genie",
-        "goalie",
-        "sortie",
-        "freebie",
-        "prairie",
-        "smoothie",
-        "brownie",
-        "pie",
-        "tie",
-        "lie",
-        "die",
-        "birdie",
-        "veggie",
-        "auntie",
-        "budgie",
-        "eyrie",
-        "lingerie",
-        "newbie",
-        "pixie",
-        "specie",
-        "techie",
-        "yuppie",
-    }
-)
 _KEEP_E = ("at", "iz", "ag", "ov", "ar", "os", "rg", "iv", "ur", "ac", "as", "ak", "ot")
 
 
@@ -155,12 +101,11 @@ def words(text: str) -> tuple[str, ...]:
 def stem(word: str) -> str:
     """A light stem, enough to meet a word's other forms: ``issues`` → issue, ``merged``/``merging`` → merge."""
     w = word.lower()
-    if w in _IRREGULAR:
-        return _IRREGULAR[w]
+    known = irregular(w)
+    if known is not None:
+        return known
     if len(w) <= 3:
         return w
-    if w.endswith("ies") and w[:-1] in _IE:
-        return w[:-1]
     for suffix, repl in (("ies", "y"), ("sses", "ss"), ("xes", "x"), ("ches", "ch"), ("shes", "sh")):
         if w.endswith(suffix) and len(w) > len(suffix) + 1:
             return w[: -len(suffix)] + repl

@@ -19,6 +19,7 @@ from packc.curate._lexicon import related
 from packc.curate._rank import Shape, noun_of, parent_item, same_noun, stem, words
 from packc.curate._task_words import NOUN_FORM, PREPOSITIONS, PRONOUNS, STOP, action_intent, intents
 from packc.model import Operation
+from packc_runtime.rules import PATH_TEMPLATE
 
 __all__ = [
     "Clause",
@@ -175,7 +176,7 @@ _GENERIC = frozenset(
     }
 )
 _ID_WORDS = frozenset({"id", "ids", "gid", "uuid", "guid"})
-_PARAM = re.compile(r"([^/{}]*)/?\{([^{}]+)\}")
+_PARAM = re.compile(r"([^/{}]*)/?" + PATH_TEMPLATE.pattern)  # the segment before, and the name
 
 
 def param_nouns(path: str) -> list[str]:

@@ -152,25 +152,17 @@ def guarded_transport(url: str) -> tuple[httpx.HTTPTransport, GuardedBackend]:
     Outside a front end's decision (a direct ``fetch``), ``url`` is the input: private addresses
     are allowed when it is on one itself.
     """
-    import httpcore
+    from packc_runtime.calling.transport import pooled_transport
 
-    from packc_runtime.calling.transport import PoolMoved
-
-    context = httpx.create_ssl_context()
-    transport = httpx.HTTPTransport(verify=context)
-    if not isinstance(getattr(transport, "_pool", None), httpcore.ConnectionPool):
-        raise PoolMoved(
-            f"httpx {httpx.__version__} keeps no httpcore.ConnectionPool in HTTPTransport._pool, where "
-            "packc puts the pool that checks every address a fetch connects to."
-        )
     allowed = private_allowed()
-    backend = GuardedBackend(httpcore.SyncBackend(), is_private_host(url) if allowed is None else allowed)
-    limits = httpx.Limits()
-    transport._pool = httpcore.ConnectionPool(
-        ssl_context=context,
-        max_connections=limits.max_connections,
-        max_keepalive_connections=limits.max_keepalive_connections,
-        keepalive_expiry=limits.keepalive_expiry,
-        network_backend=backend,  # type: ignore[arg-type]
+    private = is_private_host(url) if allowed is None else allowed
+    made: list[GuardedBackend] = []  # the backend the pool was built over, for the caller's checks
+
+    def guarded(inner: Any) -> GuardedBackend:
+        made.append(GuardedBackend(inner, private))
+        return made[0]
+
+    transport = pooled_transport(
+        guarded, purpose="packc puts the pool that checks every address a fetch connects to"
     )
-    return transport, backend
+    return transport, made[0]

@@ -10,11 +10,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from functools import partial
 
-from packc.model import HTTP_METHODS, JSON, Api, Info, Operation, SecurityScheme, Tag
-from packc.read._normalize_common import Context, builder, escape, text
+from packc.model import JSON, Api, Info, Operation, SecurityScheme, Tag
+from packc.read._normalize_common import Context, builder, text
 from packc.read._normalize_parts import PartsReader, PathItem
 from packc.read._normalize_servers import read_security, read_security_schemes, read_servers
 from packc_runtime.diagnostics import Diagnostic
+from packc_runtime.rules import HTTP_METHODS, escape_token
 
 __all__ = ["normalize"]
 
@@ -152,7 +153,7 @@ class _Reader(Context):
         for path, item in raw.items():
             if not isinstance(path, str) or path.startswith("x-"):
                 continue
-            where = "#/paths/" + escape(path)
+            where = "#/paths/" + escape_token(path)
             if not path.startswith("/"):
                 self.warn(
                     "D040",

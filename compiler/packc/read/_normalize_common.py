@@ -8,8 +8,9 @@ from typing import Any, TypeVar
 
 from packc.model import JSON, resolve_pointer
 from packc_runtime.diagnostics import Diagnostic
+from packc_runtime.rules import escape_token
 
-__all__ = ["SCHEMA_TYPES", "Context", "builder", "escape", "ptr", "text"]
+__all__ = ["SCHEMA_TYPES", "Context", "builder", "ptr", "text"]
 
 SCHEMA_TYPES = (dict, bool)  # a tuple: `dict | bool` would build a union object on every call
 _MAX_HOPS = 32
@@ -84,12 +85,7 @@ def builder(cls: type[_T], *, skip: Collection[str] = ()) -> Callable[..., _T]:
 
 def ptr(base: str, *tokens: str | int) -> str:
     """A JSON pointer below ``base`` (a hot path: escapes only tokens that need it)."""
-    return base + "".join("/" + escape(str(token)) for token in tokens)
-
-
-def escape(token: str) -> str:
-    """A JSON-pointer token: ``~`` → ``~0``, ``/`` → ``~1``."""
-    return token.replace("~", "~0").replace("/", "~1") if "~" in token or "/" in token else token
+    return base + "".join("/" + escape_token(token) for token in tokens)
 
 
 def text(value: JSON) -> str:

@@ -6,7 +6,6 @@ Read on first use of an ``Operation``'s ``parameters``, ``request_body`` or ``re
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 
 from packc.model import (
@@ -21,10 +20,10 @@ from packc.model import (
     Response,
 )
 from packc.read._normalize_common import SCHEMA_TYPES, Context, builder, ptr, text
+from packc_runtime.rules import template_names
 
 __all__ = ["PartsReader", "PathItem"]
 
-_TEMPLATE = re.compile(r"\{([^{}/]+)\}")
 _LOCATIONS = frozenset(("path", "query", "header", "cookie"))
 RawParameters = list[tuple[Mapping[str, JSON], str]]  # (parameter object, its pointer)
 
@@ -71,7 +70,7 @@ class PartsReader:
         raw_own = op.get("parameters")
         own = self.raw_parameters(raw_own, f"{where}/parameters") if raw_own is not None else []
         path = item.path
-        template: list[str] = _TEMPLATE.findall(path) if "{" in path else []
+        template = template_names(path)
         raw_body = op.get("requestBody")
         return (
             self._parameters(path, shared, own, where, template) if shared or own or template else (),

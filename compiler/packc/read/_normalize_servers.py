@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import Literal
 from urllib.parse import urljoin, urlsplit
 
 from packc.model import JSON, OAuthFlow, SecurityRequirement, SecurityScheme, Server, ServerVariable
 from packc.read._normalize_common import Context, ptr, text
+from packc_runtime.rules import PATH_TEMPLATE
 
 __all__ = ["read_security", "read_security_schemes", "read_servers"]
 
-_TEMPLATE = re.compile(r"\{([^{}/]+)\}")
 _SCHEME_TYPES = ("apiKey", "http", "oauth2", "openIdConnect", "mutualTLS")
 FlowKind = Literal["implicit", "password", "clientCredentials", "authorizationCode"]
 _FLOW_KINDS: tuple[FlowKind, ...] = ("implicit", "password", "clientCredentials", "authorizationCode")
@@ -94,7 +93,7 @@ def _server_variables(ctx: Context, raw: JSON, where: str) -> tuple[ServerVariab
 
 
 def _substitute(url: str, variables: tuple[ServerVariable, ...]) -> str:
-    return _TEMPLATE.sub(lambda m: _default_of(variables, m.group(1)), url)
+    return PATH_TEMPLATE.sub(lambda m: _default_of(variables, m.group(1)), url)
 
 
 def _default_of(variables: tuple[ServerVariable, ...], name: str) -> str:

@@ -18,6 +18,7 @@ from typing import Any, cast
 from packc.errors import InputError, UsageError
 from packc.read._load import load_source
 from packc_runtime.diagnostics import Diagnostic
+from packc_runtime.rules import HTTP_METHODS
 
 __all__ = ["apply_overlay", "care_changed", "read_overlay"]
 
@@ -169,15 +170,12 @@ def apply_overlay(
     return doc, diags
 
 
-_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
-
-
 def _care(document: Mapping[str, Any]) -> dict[str, tuple[object, object]]:
     """``METHOD /path`` -> the operation's ``x-packc`` (access, destructive)."""
     out: dict[str, tuple[object, object]] = {}
     paths = document.get("paths")
     for path, item in paths.items() if isinstance(paths, Mapping) else ():
-        for method in _METHODS:
+        for method in HTTP_METHODS:
             op = item.get(method) if isinstance(item, Mapping) else None
             raw = op.get("x-packc") if isinstance(op, Mapping) else None
             if isinstance(raw, Mapping):

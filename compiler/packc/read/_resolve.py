@@ -19,6 +19,7 @@ from packc.model import resolve_pointer
 from packc.read._fetch import PrivateRefused, RedirectRefused, is_url, origin_of, same_origin
 from packc.read._load import Loaded, load_source
 from packc_runtime.diagnostics import Diagnostic, escape_token
+from packc_runtime.rules import SCHEMA_LIST_KEYWORDS, SCHEMA_MAP_KEYWORDS, SCHEMA_ONE_KEYWORDS, unescape_token
 
 __all__ = ["Layout", "bundle_external_refs", "has_external_refs"]
 
@@ -50,36 +51,10 @@ _CONTAINERS: dict[Layout, dict[str, tuple[str, ...]]] = {
     },
     "2.0": {"schemas": ("definitions",), "parameters": ("parameters",), "responses": ("responses",)},
 }
-_SCHEMA_PARENTS = frozenset(
-    {
-        "properties",
-        "patternProperties",
-        "definitions",
-        "$defs",
-        "dependentSchemas",
-        "allOf",
-        "anyOf",
-        "oneOf",
-        "prefixItems",
-    }
-)
-_SCHEMA_KEYS = frozenset(
-    {
-        "schema",
-        "items",
-        "additionalProperties",
-        "not",
-        "contains",
-        "propertyNames",
-        "if",
-        "then",
-        "else",
-        "additionalItems",
-        "unevaluatedProperties",
-        "unevaluatedItems",
-        "contentSchema",
-    }
-)
+# Where a $ref is taken to point at a schema: under a keyword that holds subschemas, or OpenAPI's
+# own ``schema`` (of a parameter, a header, a media type).
+_SCHEMA_PARENTS = SCHEMA_LIST_KEYWORDS | SCHEMA_MAP_KEYWORDS
+_SCHEMA_KEYS = SCHEMA_ONE_KEYWORDS | {"schema"}
 _PARENT_KINDS = {
     "parameters": "parameters",
     "responses": "responses",
@@ -383,6 +358,6 @@ def _kind_from_pointer(fragment: str) -> str | None:
 
 def _name_for(fragment: str, location: str) -> str:
     tokens = [t for t in fragment.split("/") if t]
-    raw = tokens[-1].replace("~1", "/").replace("~0", "~") if tokens else Path(urlsplit(location).path).stem
+    raw = unescape_token(tokens[-1]) if tokens else Path(urlsplit(location).path).stem
     name = _NAME_SAFE.sub("_", raw).strip("_")
     return name or "Bundled"

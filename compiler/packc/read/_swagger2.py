@@ -5,12 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from packc.model import resolve_pointer
-from packc_runtime.calling.openapi.operations import unescape_token
 from packc_runtime.diagnostics import Diagnostic, pointer
+from packc_runtime.rules import SWAGGER2_METHODS, unescape_token
 
 __all__ = ["convert_swagger2"]
 
-_METHODS = ("get", "put", "post", "delete", "options", "head", "patch")
 # Keys of a 2.0 non-body parameter that belong to its schema in 3.0.
 _SCHEMA_FIELDS = (
     "type",
@@ -196,7 +195,7 @@ class _Converter:
             raw_shared = item.get("parameters")
             shared: list[Any] = raw_shared if isinstance(raw_shared, list) else []
             for key, value in item.items():
-                if key in _METHODS and isinstance(value, dict):
+                if key in SWAGGER2_METHODS and isinstance(value, dict):
                     new_item[key] = self._operation(value, shared, pointer(key, base=where))
                 elif key == "$ref" and isinstance(value, str):
                     new_item[key] = _rewrite_ref(value)
@@ -267,7 +266,7 @@ class _Converter:
         if isinstance(param, dict) and isinstance(param.get("$ref"), str):
             ref = param["$ref"]
             if ref.startswith("#/parameters/"):
-                return self.global_params.get(unescape_token(ref[len("#/parameters/") :]), {})
+                return self.global_params.get(unescape_token(ref[len("#/parameters/") :], fragment=True), {})
         return param
 
     def _parameter(self, param: dict[str, Any], where: str) -> dict[str, Any]:

@@ -19,14 +19,14 @@ from collections.abc import Iterator, Mapping, Sequence, Set
 from typing import Any
 
 from packc.model import Api, Operation, resolve_pointer
-from packc_runtime.calling.openapi.operations import unescape_token
+from packc_runtime.rules import HTTP_METHODS, escape_token, unescape_token
 
 __all__ = ["RESPONSE_HOPS", "cut_document"]
 
 RESPONSE_HOPS = 2  # components followed from a response: its schema's own, then the ones it names
 
 _KEEP_ROOT = ("openapi", "info", "jsonSchemaDialect", "externalDocs")
-_METHODS = frozenset({"get", "put", "post", "delete", "options", "head", "patch", "trace"})
+_METHODS = frozenset(HTTP_METHODS)
 
 
 def _refs(node: Any) -> Iterator[str]:
@@ -73,7 +73,7 @@ def _stubbed(node: Any, out: Mapping[str, Any], keep: Set[str] | None = None) ->
 
 
 def _tokens(ref: str) -> list[str]:
-    return [unescape_token(t) for t in ref[2:].split("/")]
+    return [unescape_token(t, fragment=True) for t in ref[2:].split("/")]
 
 
 def _copy_target(source: Mapping[str, Any], out: dict[str, Any], ref: str) -> Any:
@@ -154,9 +154,7 @@ def cut_document(
     schemes = resolve_pointer(doc, "#/components/securitySchemes")
     for key in sorted(_security_keys(api, ops)):
         if isinstance(schemes, Mapping) and key in schemes:
-            _copy_target(
-                doc, out, "#/components/securitySchemes/" + key.replace("~", "~0").replace("/", "~1")
-            )
+            _copy_target(doc, out, "#/components/securitySchemes/" + escape_token(key))
     # What requests are built from, transitively. A ref into a component (…/Pet/properties/name)
     # copies the whole component, so a later ref to the component itself never finds it half-copied.
     requests: list[Any] = [v for k, v in out.items() if k != "paths"]
@@ -199,7 +197,7 @@ def cut_document(
         frontier = following
     for ref in edge:
         tokens = _tokens(ref)
-        parent_ref = "#/" + "/".join(t.replace("~", "~0").replace("/", "~1") for t in tokens[:-1])
+        parent_ref = "#/" + "/".join(escape_token(t) for t in tokens[:-1])
         parent = resolve_pointer(out, parent_ref)
         if isinstance(parent, dict) and parent is not resolve_pointer(
             doc, parent_ref

@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from packc_runtime.errors import InvalidArgument, MissingArgument, PackRuntimeError, UnknownArgument
+from packc_runtime.rules import escape_token
 from packc_runtime.text.patterns import search, validator
 
 __all__ = ["check_json_args", "coerce_cli_value", "schema_is_simple", "validate_args"]
@@ -223,7 +224,7 @@ def _json_problem(value: Any) -> str | None:
                 for key, sub in item.items():
                     if not isinstance(key, str):
                         return f"the object{at} has a key that is not a string ({type(key).__name__})"
-                    stack.append((sub, f"{where}/{key.replace('~', '~0').replace('/', '~1')}", depth + 1))
+                    stack.append((sub, f"{where}/{escape_token(key)}", depth + 1))
             else:
                 stack.extend((sub, f"{where}/{i}", depth + 1) for i, sub in enumerate(item))
         else:

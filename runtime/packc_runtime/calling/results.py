@@ -19,6 +19,7 @@ from packc_runtime.errors import (
     UpstreamError,
 )
 from packc_runtime.format.view import VerbView
+from packc_runtime.rules import PLACEHOLDER, PLACEHOLDER_NAME
 
 __all__ = [
     "TRUNCATION_MARKER",
@@ -33,7 +34,6 @@ __all__ = [
     "success",
 ]
 
-_PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_.-]*)\s*\}\}")
 TRUNCATION_MARKER = "[packc: response cut at {limit} bytes]"
 _TEXT_TYPES = (
     "text/",
@@ -94,12 +94,14 @@ def render(template: str, args: Mapping[str, Any], result: Any = None, *, strict
 
     def fill(match: re.Match[str]) -> str:
         nonlocal missing
+        if not PLACEHOLDER_NAME.fullmatch(match.group(1)):
+            return match.group(0)  # not a name a title can hold: left as written
         value = _lookup(match.group(1), args, result)
         if value is None:
             missing = True
         return _text(value)
 
-    out = _PLACEHOLDER.sub(fill, template)
+    out = PLACEHOLDER.sub(fill, template)
     return None if strict and missing else out
 
 
@@ -145,7 +147,7 @@ _EXPONENTS = {
 }
 _CODE = re.compile(r"[A-Za-z]{3}")
 # A word that joins a value to the title ("Refund 5.00 USD on {{charge}}"): it goes with the value when unset.
-_JOINED = re.compile(r"(\b(?:on|to|for|from|in|into|of|at|by|with)\s+)?" + _PLACEHOLDER.pattern)
+_JOINED = re.compile(r"(\b(?:on|to|for|from|in|into|of|at|by|with)\s+)?" + PLACEHOLDER.pattern)
 
 
 def _as_money(value: Any, code: Any) -> tuple[str, str] | None:
@@ -251,6 +253,8 @@ def preview_card(
         # An unset optional value leaves no gap, nor the word that joined it: "Refund {{amount}} on
         # {{charge}}" is "Refund on ch_1" without an amount, "Refund 5.00 USD" without a charge.
         def fill(match: re.Match[str]) -> str:
+            if not PLACEHOLDER_NAME.fullmatch(match.group(2)):
+                return match.group(0)
             value = _lookup(match.group(2), args, None)
             return "" if value is None else (match.group(1) or "") + _text(value)
 

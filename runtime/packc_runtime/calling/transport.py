@@ -18,13 +18,13 @@ import ssl
 import sys
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from contextvars import ContextVar
 from typing import Any
 
 import httpx
 
-__all__ = ["DEADLINE", "LazyTLSAsyncTransport", "LazyTLSTransport", "PoolMoved"]
+__all__ = ["DEADLINE", "LazyTLSAsyncTransport", "LazyTLSTransport", "PoolMoved", "pooled_transport"]
 
 # ``time.monotonic()`` by which the exchange running in this context must be done; None: no bound.
 DEADLINE: ContextVar[float | None] = ContextVar("packc_deadline", default=None)
@@ -149,14 +149,17 @@ class PoolMoved(RuntimeError):
     """httpx no longer keeps its connection pool where the deadline backend is put (an httpx upgrade)."""
 
 
-def _deadline_transport(verify: ssl.SSLContext | bool) -> httpx.HTTPTransport:
-    """httpx's default transport, its pool rebuilt over :class:`_DeadlineBackend`.
+def pooled_transport(
+    network_backend: Callable[[Any], Any], *, verify: ssl.SSLContext | bool = True, purpose: str
+) -> httpx.HTTPTransport:
+    """httpx's default transport, its pool rebuilt over ``network_backend(httpcore.SyncBackend())``.
 
     httpx has no public way to pass a network backend; its transport keeps the pool in ``_pool``
     (httpx 0.28). Should a later httpx keep it elsewhere, replacing ``_pool`` would silently leave
-    httpx's own pool in use and the deadline would no longer cover the head: so a transport without
-    an httpcore pool there raises :class:`PoolMoved` (nothing is sent), and
-    tests/security/test_sec_deadline_pool.py checks that requests really run over the deadline backend.
+    httpx's own pool in use and the backend would no longer see the connections: so a transport
+    without an httpcore pool there raises :class:`PoolMoved` (nothing is sent; ``purpose`` says
+    what the pool is for), and tests/security/test_sec_deadline_pool.py checks that requests really
+    run over the backend. The one home of this swap: the compiler's fetches use it too.
     """
     import httpcore
 
@@ -165,9 +168,7 @@ def _deadline_transport(verify: ssl.SSLContext | bool) -> httpx.HTTPTransport:
     if not isinstance(getattr(transport, "_pool", None), httpcore.ConnectionPool):
         raise PoolMoved(
             f"httpx {httpx.__version__} keeps no httpcore.ConnectionPool in HTTPTransport._pool, where "
-            "packc_runtime puts the pool that bounds every socket wait by the call's deadline; nothing "
-            "is sent rather than sent without the deadline. Install the httpx the runtime declares "
-            "(httpx>=0.28,<0.29)."
+            f"{purpose}. Install the httpx the runtime declares (httpx>=0.28,<0.29)."
         )
     limits = httpx.Limits(max_connections=100, max_keepalive_connections=20)  # httpx's defaults
     transport._pool = httpcore.ConnectionPool(
@@ -175,9 +176,19 @@ def _deadline_transport(verify: ssl.SSLContext | bool) -> httpx.HTTPTransport:
         max_connections=limits.max_connections,
         max_keepalive_connections=limits.max_keepalive_connections,
         keepalive_expiry=limits.keepalive_expiry,
-        network_backend=_DeadlineBackend(httpcore.SyncBackend()),  # type: ignore[arg-type]
+        network_backend=network_backend(httpcore.SyncBackend()),
     )
     return transport
+
+
+def _deadline_transport(verify: ssl.SSLContext | bool) -> httpx.HTTPTransport:
+    """httpx's default transport, its pool rebuilt over :class:`_DeadlineBackend`."""
+    return pooled_transport(
+        _DeadlineBackend,
+        verify=verify,
+        purpose="packc_runtime puts the pool that bounds every socket wait by the call's deadline; "
+        "nothing is sent rather than sent without the deadline",
+    )
 
 
 class LazyTLSTransport(httpx.BaseTransport):

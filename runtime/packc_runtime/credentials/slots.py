@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 from urllib.parse import urljoin
 
-from packc_runtime.calling.openapi.operations import BINDING_KEY, METHODS, resolve
+from packc_runtime.calling.openapi.operations import BINDING_KEY, resolve
 from packc_runtime.credentials.origins import origin_of, parse_origins
 from packc_runtime.credentials.store import (
     KEYRING_SERVICE,
@@ -22,6 +22,7 @@ from packc_runtime.credentials.store import (
     read_stored,
     store_credentials,
 )
+from packc_runtime.rules import HTTP_METHODS
 
 __all__ = [
     "CredentialSlot",
@@ -123,7 +124,7 @@ def bound_requirements(document: Mapping[str, Any]) -> list[tuple[str, ...]]:
         item = resolve(document, item)
         if not isinstance(item, Mapping):
             continue
-        for method in METHODS:
+        for method in HTTP_METHODS:
             op = item.get(method)
             if not isinstance(op, Mapping) or BINDING_KEY not in op:
                 continue

@@ -21,26 +21,17 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from packc_runtime.diagnostics import escape_token
+from packc_runtime.rules import SCHEMA_LIST_KEYWORDS, SCHEMA_MAP_KEYWORDS, SCHEMA_ONE_KEYWORDS, subschemas
 
 __all__ = ["meta_schema_problem"]
 
-_ONE = (
-    "items",
-    "contains",
-    "additionalProperties",
-    "propertyNames",
-    "if",
-    "then",
-    "else",
-    "not",
-    "unevaluatedItems",
-    "unevaluatedProperties",
-    "contentSchema",
-)
-_LIST = ("prefixItems", "allOf", "anyOf", "oneOf")  # non-empty arrays of schemas
-_MAP = ("properties", "dependentSchemas", "$defs", "definitions")  # objects of schemas, any names
+# The 2020-12 meta-schema does not know additionalItems (draft 7's): its value is kept as written,
+# no schema to check.
+_NOT_ONE = frozenset({"additionalItems"})
+_ONE = SCHEMA_ONE_KEYWORDS - _NOT_ONE
+_LIST = SCHEMA_LIST_KEYWORDS  # non-empty arrays of schemas
 # patternProperties is an object of schemas whose names must be regexes: its names are kept.
+_MAP = SCHEMA_MAP_KEYWORDS - {"patternProperties"}  # objects of schemas, any names
 _STRINGS = ("title", "description", "$comment")  # {"type": "string"}
 _ARRAYS = ("examples", "enum")  # {"type": "array", "items": true}
 _ANY = ("default", "const")  # true
@@ -68,26 +59,26 @@ def _pieces(schema: Mapping[str, Any]) -> tuple[dict[str, Any], list[tuple[str, 
     """``schema``'s own keywords with subschemas set to true (and values only their type matters
     for reduced), and the object subschemas with their pointers."""
     own: dict[str, Any] = {}
-    subs: list[tuple[str, Mapping[str, Any]]] = []
     for key, value in schema.items():
         if key in _ONE and _is_schema(value):
             own[key] = True
-            if isinstance(value, Mapping):
-                subs.append((key, value))
         elif key in _LIST and isinstance(value, list):
             others = [v for v in value if not _is_schema(v)]
             own[key] = [*others, True] if len(others) < len(value) else others
-            subs += [(f"{key}/{i}", v) for i, v in enumerate(value) if isinstance(v, Mapping)]
         elif key in _MAP and isinstance(value, Mapping):
             own[key] = {k: v for k, v in value.items() if not _is_schema(v)}
-            subs += [(f"{key}/{escape_token(str(k))}", v) for k, v in value.items() if isinstance(v, Mapping)]
         elif key == "patternProperties" and isinstance(value, Mapping):
             own[key] = {k: True if _is_schema(v) else v for k, v in value.items()}
-            subs += [(f"{key}/{escape_token(str(k))}", v) for k, v in value.items() if isinstance(v, Mapping)]
         elif (key in _STRINGS and isinstance(value, str)) or (key in _ARRAYS and isinstance(value, list)):
             own[key] = value[:0]
         elif key not in _ANY:
             own[key] = value
+    # A boolean subschema is always valid; an items array (draft 4's) already fails ``own``.
+    subs = [
+        (w, s)
+        for w, s in subschemas(schema)
+        if isinstance(s, Mapping) and w.partition("/")[0] not in _NOT_ONE
+    ]
     return own, subs
 
 

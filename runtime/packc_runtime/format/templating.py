@@ -7,12 +7,10 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from packc_runtime.rules import PLACEHOLDER
 from packc_runtime.text.escaping import shell_line
 
-__all__ = ["PLACEHOLDER", "SHOWN_OPTIONAL", "example_line", "placeholders"]
-
-# {{name}} or {{result.a.b}}; whitespace inside the braces is tolerated.
-PLACEHOLDER = re.compile(r"\{\{\s*([^{}\s]*)\s*\}\}")
+__all__ = ["SHOWN_OPTIONAL", "example_line", "placeholders"]
 
 
 def placeholders(template: str) -> list[str]:

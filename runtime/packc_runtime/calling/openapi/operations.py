@@ -6,9 +6,9 @@ import json
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal, NamedTuple
-from urllib.parse import unquote
 
 from packc_runtime.errors import InvalidPack
+from packc_runtime.rules import HTTP_METHODS, escape_token, unescape_token
 
 __all__ = [
     "BINDING_KEY",
@@ -22,38 +22,14 @@ __all__ = [
     "load_document",
     "read_operations",
     "resolve",
-    "unescape_token",
 ]
 
 BINDING_KEY = "x-packc-binding"
-METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 # What HTTP itself says changes data, whatever a document or a policy.json says: never a read, so
 # never sent without a person's confirmation (the compiler, the runtime and lint share this rule).
 NEVER_READ_METHODS = frozenset({"PUT", "PATCH", "DELETE"})
 DESTRUCTIVE_METHODS = frozenset({"DELETE"})
 Location = Literal["path", "query", "header", "cookie", "body"]
-# OpenAPI: header parameters named Accept, Content-Type or Authorization are ignored. So are the
-# headers that frame or route the message (Content-Length, Transfer-Encoding, Host...): an argument
-# must never be able to desynchronise the request (smuggling) or redirect it. A declared ``Cookie``
-# header parameter is not ignored (OpenAPI does not say so): its value joins the cookie parameters.
-IGNORED_HEADERS = frozenset(
-    {
-        "accept",
-        "content-type",
-        "authorization",
-        "content-length",
-        "transfer-encoding",
-        "host",
-        "connection",
-        "upgrade",
-        "te",
-        "trailer",
-        "keep-alive",
-        "proxy-authorization",
-        "proxy-connection",
-        "expect",
-    }
-)
 _DEFAULT_STYLE = {"path": "simple", "query": "form", "header": "simple", "cookie": "form"}
 
 
@@ -125,14 +101,6 @@ def load_document(path: Path) -> dict[str, Any]:
     return data
 
 
-def unescape_token(token: str) -> str:
-    """Decode one reference token of a ``#/...`` fragment: percent-decoded first (it is a URI
-    fragment), then ``~1`` -> ``/`` and ``~0`` -> ``~`` (RFC 6901, in that order)."""
-    if "%" in token:
-        token = unquote(token)
-    return token.replace("~1", "/").replace("~0", "~")
-
-
 def resolve(document: Mapping[str, Any], node: Any, *, depth: int = 0) -> Any:
     """Follow internal ``$ref`` chains (``#/...``) until a node that is not a reference."""
     while isinstance(node, Mapping) and isinstance(node.get("$ref"), str):
@@ -141,7 +109,7 @@ def resolve(document: Mapping[str, Any], node: Any, *, depth: int = 0) -> Any:
             raise InvalidPack(f"Reference {ref!r} cannot be resolved inside the pack's document.")
         target: Any = document
         for token in ref[2:].split("/"):
-            key = unescape_token(token)
+            key = unescape_token(token, fragment=True)
             if isinstance(target, Mapping) and key in target:
                 target = target[key]
             elif isinstance(target, list) and key.isdigit() and int(key) < len(target):
@@ -289,7 +257,7 @@ def bound_methods(document: Mapping[str, Any]) -> dict[str, str]:
             continue
         if not isinstance(item, Mapping):
             continue
-        for method in METHODS:
+        for method in HTTP_METHODS:
             op = item.get(method)
             binding = op.get(BINDING_KEY) if isinstance(op, Mapping) else None
             if isinstance(binding, Mapping) and isinstance(binding.get("verb"), str):
@@ -309,7 +277,7 @@ def read_operations(document: Mapping[str, Any]) -> dict[str, Operation]:
         if not isinstance(item, Mapping):
             continue
         path_params: list[Any] = item["parameters"] if isinstance(item.get("parameters"), list) else []
-        for method in METHODS:
+        for method in HTTP_METHODS:
             op = item.get(method)
             if not isinstance(op, Mapping) or not isinstance(op.get(BINDING_KEY), Mapping):
                 continue
@@ -352,7 +320,7 @@ def read_operations(document: Mapping[str, Any]) -> dict[str, Operation]:
                 idempotent=binding.get("idempotent") is True,
                 body_required=isinstance(body, Mapping) and body.get("required") is True,
                 response_types=_response_types(document, op.get("responses")),
-                pointer="#/paths/" + path.replace("~", "~0").replace("/", "~1") + "/" + method,
+                pointer="#/paths/" + escape_token(path) + "/" + method,
                 amounts=_binding_amounts(verb, binding.get("amounts"), args),
                 money_objects=_binding_money(verb, binding.get("moneyObjects"), args),
                 mime=_binding_mime(verb, binding.get("mime"), args),

@@ -20,13 +20,13 @@ from packc_runtime.calling.openapi._styles import (
     serialize_path,
     serialize_query,
 )
-from packc_runtime.calling.openapi.operations import IGNORED_HEADERS, Operation, Parameter, Server
+from packc_runtime.calling.openapi.operations import Operation, Parameter, Server
 from packc_runtime.credentials.origins import origin_of
 from packc_runtime.errors import InvalidArgument, InvalidServer, MissingArgument
+from packc_runtime.rules import PATH_TEMPLATE, RESERVED_HEADERS
 
 __all__ = ["AuthParts", "build_request", "server_origins", "server_url"]
 
-_VAR = re.compile(r"\{([^{}]+)\}")
 # A server variable may hold these only (no '/', '?', '#', '@', ':' or '\\' that would move the host).
 _HOST_SAFE = re.compile(r"[A-Za-z0-9._~-]+")
 _PATH_SAFE = re.compile(r"[A-Za-z0-9._~!$&'()*+,;=:@/-]+")
@@ -107,7 +107,7 @@ def server_url(
                 )
         return value
 
-    url = _VAR.sub(fill, template).rstrip("/")
+    url = PATH_TEMPLATE.sub(fill, template).rstrip("/")
     if not urlsplit(url).scheme:
         raise InvalidServer(
             f"The document's server URL {url or '/'!r} is relative; pass an absolute one (--server)."
@@ -373,7 +373,7 @@ def build_request(
             )
             cookie_strings.append(text)
         elif binding.location == "header":
-            if name.lower() not in IGNORED_HEADERS:  # OpenAPI: these are set by the runtime, not by args
+            if name.lower() not in RESERVED_HEADERS:  # OpenAPI: these are set by the runtime, not by args
                 _refuse_shadowing(arg, "header", (name.lower(),), {k.lower() for k in auth.headers})
                 headers.append((name, serialize_header(_param_for(op, "header", name), value)))
         else:
@@ -391,7 +391,7 @@ def build_request(
 
     # Path values are percent-encoded, so a '?' or '#' left is the template's own: a path key may
     # carry a query ("/rest?method=x"), whose pairs come first; a fragment is never sent.
-    path, _, template_query = _VAR.sub(fill, op.path).partition("#")[0].partition("?")
+    path, _, template_query = PATH_TEMPLATE.sub(fill, op.path).partition("#")[0].partition("?")
     if any(segment in (".", "..") for segment in path.split("/")):
         # label-style prefixes and delimiters are literal dots: empty items can make a dot segment
         raise InvalidArgument(

@@ -20,6 +20,7 @@ from packc_runtime.calling.results import Envelope
 from packc_runtime.calling.send import IDEMPOTENT_METHODS
 from packc_runtime.errors import InvalidPack
 from packc_runtime.format.view import VerbView
+from packc_runtime.rules import unescape_token
 from packc_runtime.text.terminal import terminal_text
 
 __all__ = [
@@ -175,7 +176,7 @@ def _success_body_schema(pack: Pack, verb: str) -> Any:
     node: Any = pack.document
     try:
         for token in op.pointer[2:].split("/"):
-            node = node[token.replace("~1", "/").replace("~0", "~")]
+            node = node[unescape_token(token)]
         responses = resolve(pack.document, node.get("responses") or {})
     except (KeyError, TypeError, AttributeError, InvalidPack):
         return None
