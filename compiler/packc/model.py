@@ -109,6 +109,9 @@ class MediaType:
     schema: Schema | None = None
     examples: tuple[Example, ...] = ()
     encoding: Mapping[str, Encoding] = field(default_factory=dict)
+    # The content key as the document spells it, e.g. "application/json; charset=utf-8": the runtime
+    # looks a request body's media type up by it. "" when the media type was not read from a document.
+    key: str = ""
 
 
 @dataclass(frozen=True, slots=True)
