@@ -1,7 +1,7 @@
 """The public ``compile`` function: source → front end → the passes (plan → checks → derive → emit → lint).
 
-The front end makes a :class:`CompileContext`; :data:`PASSES` then run in order, each
-``ctx -> ctx`` (sqlglot's optimizer ``RULES``), and ``plan_source`` runs the first of them.
+The front end (:func:`read_source`) makes a :class:`CompileContext`; :data:`PASSES` then run in
+order, each ``ctx -> ctx`` (sqlglot's optimizer ``RULES``), and ``plan_source`` runs the first of them.
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ __all__ = [
     "Pass",
     "compile",
     "plan_source",
+    "read_source",
     "run",
 ]
 
@@ -93,17 +94,17 @@ class CompileContext:
     options: CompileOptions
     api: Api
     overrides: Overrides
-    read: tuple[Diagnostic, ...] = ()
-    parts: tuple[Diagnostic, ...] = ()
-    found: tuple[Diagnostic, ...] = ()
-    plan: Plan | None = None
-    servers: tuple[Mapping[str, Any], ...] = ()
-    packs: tuple[CompiledPack, ...] = ()
+    front: tuple[Diagnostic, ...] = ()  # the front end's
+    parts: tuple[Diagnostic, ...] = ()  # reading operations' parts, in the order they were read
+    found: tuple[Diagnostic, ...] = ()  # the passes', in pass order
+    plan: Plan | None = None  # from plan_verbs on
+    servers: tuple[Mapping[str, Any], ...] = ()  # from choose_servers on
+    packs: tuple[CompiledPack, ...] = ()  # what build_packs made
 
     @property
     def diagnostics(self) -> tuple[Diagnostic, ...]:
         """Every diagnostic so far, in the order a compile reports them."""
-        return (*self.read, *self.parts, *self.found)
+        return (*self.front, *self.parts, *self.found)
 
     @property
     def planned(self) -> Plan:
@@ -153,8 +154,8 @@ def _front(
     return api, overrides, diags + more
 
 
-def _read(source: str | Path, options: CompileOptions) -> CompileContext:
-    """The front end: the context every pass starts from (the model, the overrides, their diagnostics)."""
+def read_source(source: str | Path, options: CompileOptions) -> CompileContext:
+    """The front end: the context the passes start from (the model, the overrides, their diagnostics)."""
     api, overrides, diags = _front(
         source,
         strict=options.strict,
@@ -163,7 +164,7 @@ def _read(source: str | Path, options: CompileOptions) -> CompileContext:
         overlay=options.overlay,
         allow_private=options.allow_private,
     )
-    return CompileContext(source, options, api, overrides, read=tuple(diags))
+    return CompileContext(source, options, api, overrides, front=tuple(diags))
 
 
 def _goal(given: str | None, overrides: Overrides, split: bool, source: str | Path) -> str | None:
@@ -258,7 +259,7 @@ def build_packs(ctx: CompileContext) -> CompileContext:
     # A name that would become a path, a command or code and is not a valid identifier: nothing
     # is written (the plan and the diagnostics are still returned).
     writing = ctx.options.write and not any(
-        d.code in IDENTIFIER_CODES and d.level == "error" for d in ctx.read
+        d.code in IDENTIFIER_CODES and d.level == "error" for d in ctx.front
     )
     for pack in ctx.planned.packs:
         compiled, found = _build_pack(ctx, pack, writing)
@@ -345,7 +346,7 @@ def plan_source(
         include=hand_names(include, "include"),
         exclude=hand_names(exclude, "exclude"),
     )
-    ctx = run(_read(source, _one_of(options, given)), PASSES[:1])
+    ctx = run(read_source(source, _one_of(options, given)), PASSES[:1])
     # Planning reads few operations' parameters, bodies or responses: the warnings about those
     # parts are what it read.
     return replace(ctx.planned, diagnostics=ctx.diagnostics)
@@ -429,5 +430,5 @@ def compile(
         include=hand_names(include, "include"),
         exclude=hand_names(exclude, "exclude"),
     )
-    ctx = run(_read(source, _one_of(options, given)))
+    ctx = run(read_source(source, _one_of(options, given)), PASSES)
     return CompileResult(ctx.packs, ctx.planned.left_out, ctx.diagnostics)
