@@ -7,10 +7,12 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from packc.errors import InputError, PackcError, UsageError
+    from packc.options import CompileOptions
     from packc.pipeline import CompileResult, compile, plan_source
     from packc.read.frontend import FrontEndResult, read_api
 
 __all__ = [
+    "CompileOptions",
     "CompileResult",
     "FrontEndResult",
     "InputError",
@@ -25,6 +27,7 @@ __all__ = [
 # compiler's imports: the whole pipeline costs most of a second of start-up. (The pipeline module
 # is not named `compile`: importing it would then rebind `packc.compile` to the module.)
 _HOMES = {
+    "CompileOptions": "options",
     "CompileResult": "pipeline",
     "FrontEndResult": "read.frontend",
     "InputError": "errors",

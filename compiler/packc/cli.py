@@ -11,12 +11,16 @@ import contextlib
 import json
 import sys
 from collections.abc import Sequence
+from dataclasses import fields
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from packc.errors import PackcError, UsageError
 from packc_runtime.diagnostics import Diagnostic
 from packc_runtime.text.terminal import for_terminal
+
+if TYPE_CHECKING:
+    from packc.options import CompileOptions
 
 EXIT_OK = 0
 EXIT_FINDINGS = 1
@@ -94,21 +98,19 @@ def _print_plan_text(plan: Any) -> None:
             print(f"  {lo.name:<32} {lo.op.method.upper():<7} {lo.op.path}   {lo.reason}")
 
 
+def _options(args: argparse.Namespace) -> CompileOptions:
+    """The options of ``packc compile`` or ``packc plan``, made once from the flags: each flag's
+    ``dest`` is the name of the option it sets (a flag ``plan`` lacks keeps the option's default)."""
+    from packc.options import CompileOptions
+
+    given = {f.name: getattr(args, f.name) for f in fields(CompileOptions) if hasattr(args, f.name)}
+    return CompileOptions(**given)
+
+
 def _cmd_plan(args: argparse.Namespace) -> int:
     from packc.pipeline import plan_source
 
-    plan = plan_source(
-        args.source,
-        split=args.split,
-        strict=args.strict,
-        allow_remote_refs=args.allow_remote_refs,
-        allow_outside=args.allow_outside,
-        overlay=args.overlay,
-        goal=args.goal,
-        allow_private=args.allow_private_addresses,
-        include=args.include,
-        exclude=args.exclude,
-    )
+    plan = plan_source(args.source, options=_options(args))
     if args.json:
         print(json.dumps(plan.to_json(), indent=2, ensure_ascii=False))
     else:
@@ -120,21 +122,7 @@ def _cmd_plan(args: argparse.Namespace) -> int:
 def _cmd_compile(args: argparse.Namespace) -> int:
     from packc.pipeline import compile as compile_source
 
-    result = compile_source(
-        args.source,
-        args.out_dir,
-        split=args.split,
-        strict=args.strict,
-        allow_remote_refs=args.allow_remote_refs,
-        allow_outside=args.allow_outside,
-        overlay=args.overlay,
-        server=args.server,
-        repo=args.repo,
-        goal=args.goal,
-        allow_private=args.allow_private_addresses,
-        include=args.include,
-        exclude=args.exclude,
-    )
+    result = compile_source(args.source, options=_options(args))
     if args.json:
         print(json.dumps(result.to_json(), indent=2, ensure_ascii=False))
     else:
@@ -279,6 +267,7 @@ def _build_parser() -> argparse.ArgumentParser:
         p.add_argument("--allow-remote-refs", action="store_true", help="follow $refs to other origins")
         p.add_argument(
             "--allow-private-addresses",
+            dest="allow_private",
             action="store_true",
             help="let fetches reach loopback and private-network addresses (a document of your own)",
         )

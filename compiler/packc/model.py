@@ -10,9 +10,9 @@ body and responses are read from the document on first use (see ``Operation``).
 from __future__ import annotations
 
 import gc
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from packc_runtime.diagnostics import Diagnostic
 from packc_runtime.rules import HttpMethod, unescape_token
@@ -98,6 +98,9 @@ class MediaType:
     schema: Schema | None = None
     examples: tuple[Example, ...] = ()
     encoding: Mapping[str, Encoding] = field(default_factory=dict)
+    # The content key as the document spells it, e.g. "application/json; charset=utf-8": the runtime
+    # looks a request body's media type up by it. "" when the media type was not read from a document.
+    key: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,7 +138,7 @@ class Response:
 
 # What reads an operation's deferred parts: (parameters, request body, responses).
 Parts = tuple[tuple[Parameter, ...], RequestBody | None, tuple[Response, ...]]
-_DEFERRED = frozenset({"parameters", "request_body", "responses"})
+_DEFERRED = ("parameters", "request_body", "responses")  # in the order of Parts
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,8 +147,8 @@ class Operation:
 
     From normalize, ``parameters``, ``request_body`` and ``responses`` are read from the document
     on first use (planning needs none of them, derive only the selected operations'), then kept:
-    to a reader they are plain fields of a frozen object. Warnings that reading reports are kept by
-    the ``Api`` (``Api.deferred_diagnostics``, ``Api.materialize``).
+    to a reader they are plain fields of a frozen object (see ``_ReadOnFirstUse``). Warnings that
+    reading reports are kept by the ``Api`` (``Api.read_parts``, ``Api.materialize``).
     """
 
     method: HttpMethod
@@ -162,7 +165,7 @@ class Operation:
     servers: tuple[Server, ...] = ()  # operation- or path-level servers, most specific first
     extensions: Mapping[str, JSON] = field(default_factory=dict)  # x-* keys of the operation
     pointer: str = ""  # e.g. "#/paths/~1pets/get"
-    # Set by normalize, whose operations leave the three slots above empty: reads them once.
+    # Set by normalize, whose operations leave the three slots above empty: what reads them, once.
     # Declared last, so pickling (which reads the fields in order) fills the slots before it.
     _read_parts: Callable[[], Parts] | None = field(default=None, repr=False, compare=False)
 
@@ -171,21 +174,51 @@ class Operation:
         """A stable identity: ``METHOD /path``."""
         return f"{self.method.upper()} {self.path}"
 
-    if not TYPE_CHECKING:  # for mypy, the three fields are plain attributes (no catch-all getattr)
 
-        def __getattr__(self, name: str) -> Any:
-            # Python calls this only when normal lookup failed: here, an empty deferred slot.
-            # Filling the slots once keeps every later read a plain slot read.
-            read = self._read_parts if name in _DEFERRED else None
-            if read is None:
-                raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
-            parameters, request_body, responses = read()
-            setter = object.__setattr__  # the frozen class refuses self.x = ...; filled once, here
-            setter(self, "parameters", parameters)
-            setter(self, "request_body", request_body)
-            setter(self, "responses", responses)
-            setter(self, "_read_parts", None)
-            return getattr(self, name)
+class _ReadOnFirstUse:
+    """The attribute of one of ``Operation``'s deferred fields: the field's slot, filled on first read.
+
+    ``dataclass(slots=True)`` stores each field in a slot, whose descriptor this one wraps. An
+    operation from normalize leaves the three deferred slots empty and holds ``_read_parts``; the
+    first read of any of them reads all three and fills their slots, once, through the slots' own
+    descriptors (as the dataclass's ``__init__`` does: the frozen ``__setattr__`` stays closed to
+    everyone else). Every later read is the slot's. To mypy the fields are the annotated ones above.
+    """
+
+    __slots__ = ("_slot",)
+
+    def __init__(self, slot: Any) -> None:
+        self._slot = slot  # the member descriptor of the field's slot
+
+    def __get__(self, op: Operation | None, owner: type | None = None) -> Any:
+        if op is None:
+            return self
+        try:
+            return self._slot.__get__(op, owner)
+        except AttributeError:  # an empty slot: the parts are still to be read
+            _fill_parts(op)
+            return self._slot.__get__(op, owner)
+
+    def __set__(self, op: Operation, value: Any) -> None:  # the dataclass's __init__, replace, unpickling
+        self._slot.__set__(op, value)
+
+    def __delete__(self, op: Operation) -> None:
+        self._slot.__delete__(op)
+
+
+_SLOTS = {name: Operation.__dict__[name] for name in (*_DEFERRED, "_read_parts")}
+for _name in _DEFERRED:
+    setattr(Operation, _name, _ReadOnFirstUse(_SLOTS[_name]))
+
+
+def _fill_parts(op: Operation) -> None:
+    """Read ``op``'s deferred parts into their slots if they are still to be read."""
+    read: Callable[[], Parts] | None = _SLOTS["_read_parts"].__get__(op, Operation)
+    if read is None:  # read already, or built with its fields given
+        return
+    for name, value in zip(_DEFERRED, read(), strict=True):
+        _SLOTS[name].__set__(op, value)
+    _SLOTS["_read_parts"].__set__(op, None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,9 +252,20 @@ class Api:
     def deferred_diagnostics(self) -> tuple[Diagnostic, ...]:
         """Warnings reported so far while reading operations' parameters, request bodies and responses.
 
-        Normalize defers that reading to first use, so these cover the operations used so far
-        (compile: the selected ones); :meth:`materialize` covers all of them.
+        Normalize defers that reading to first use, so these cover the operations used so far;
+        :meth:`read_parts` reads given operations first, :meth:`materialize` all of them.
         """
+        return tuple(self._deferred)
+
+    def read_parts(self, operations: Iterable[Operation]) -> tuple[Diagnostic, ...]:
+        """Read the deferred parts of ``operations`` (this API's) now, those not read yet.
+
+        Returns:
+            Every warning reading parts has reported so far, in the order the parts were read:
+            the operations' read before (planning reads some), then these.
+        """
+        for op in operations:
+            _fill_parts(op)
         return tuple(self._deferred)
 
     def materialize(self) -> tuple[Diagnostic, ...]:
@@ -235,12 +279,10 @@ class Api:
         collecting = gc.isenabled()
         gc.disable()
         try:
-            for op in self.operations:
-                op.parameters  # noqa: B018 - reading one deferred field reads all three
+            return self.read_parts(self.operations)
         finally:
             if collecting:
                 gc.enable()
-        return tuple(self._deferred)
 
     def deref(self, node: JSON, *, limit: int = 64) -> JSON:
         """Follow ``$ref`` chains of ``node`` within ``document``; other nodes are returned as is.

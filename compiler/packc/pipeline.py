@@ -1,29 +1,40 @@
-"""The public ``compile`` function: source → front end → plan → derive → emit → lint."""
+"""The public ``compile`` function: source → front end → the passes (plan → checks → derive → emit → lint).
+
+The front end (:func:`read_source`) makes a :class:`CompileContext`; :data:`PASSES` then run in
+order, each ``ctx -> ctx`` (sqlglot's optimizer ``RULES``), and ``plan_source`` runs the first of them.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from packc.build.assemble import assemble_pack, pack_servers, small_pack
 from packc.build.checks import check_operations, silent_auth
-from packc.build.derive import DerivedVerb, binding_for, derive_verb
 from packc.build.hidden import hidden_values
 from packc.build.implied import imply_security
 from packc.curate.goal import check_goal
-from packc.curate.ids import display_name
 from packc.curate.plan import MIN_VERBS, LeftOut, PackPlan, Plan, plan
 from packc.errors import InputError, UsageError
-from packc.model import Api
+from packc.model import Api, Operation
+from packc.options import CompileOptions, hand_names
 from packc.read.overrides import IDENTIFIER_CODES, Overrides, collect_overrides
-from packc.text import clean, shorten
-from packc.write.cut import cut_document
-from packc.write.emit import PackOutput, about, write_pack
+from packc.write.emit import write_pack
 from packc_runtime.diagnostics import Diagnostic, has_errors
-from packc_runtime.format.manifest import Manifest, OpenApiSource, Policy, PolicyCommand
 
-__all__ = ["CompileResult", "CompiledPack", "compile", "plan_source"]
+__all__ = [
+    "PASSES",
+    "CompileContext",
+    "CompileResult",
+    "CompiledPack",
+    "Pass",
+    "compile",
+    "plan_source",
+    "read_source",
+    "run",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +79,53 @@ class CompileResult:
         }
 
 
+@dataclass(frozen=True, slots=True)
+class CompileContext:
+    """What flows through the passes: the source, the options, the model and overrides, what was
+    made so far, and every diagnostic.
+
+    The diagnostics are kept in three runs, joined in this order (:attr:`diagnostics`): the front
+    end's (the document's and the stub's), the warnings from reading operations' parameters, bodies
+    and responses (normalize defers that reading; the passes that read record them), and the
+    compile's own, from planning on, in pass order.
+    """
+
+    source: str | Path
+    options: CompileOptions
+    api: Api
+    overrides: Overrides
+    front: tuple[Diagnostic, ...] = ()  # the front end's
+    parts: tuple[Diagnostic, ...] = ()  # reading operations' parts, in the order they were read
+    found: tuple[Diagnostic, ...] = ()  # the passes', in pass order
+    plan: Plan | None = None  # from plan_verbs on
+    servers: tuple[Mapping[str, Any], ...] = ()  # from choose_servers on
+    packs: tuple[CompiledPack, ...] = ()  # what build_packs made
+
+    @property
+    def diagnostics(self) -> tuple[Diagnostic, ...]:
+        """Every diagnostic so far, in the order a compile reports them."""
+        return (*self.front, *self.parts, *self.found)
+
+    @property
+    def planned(self) -> Plan:
+        """The plan; only passes after :func:`plan_verbs` ask for it."""
+        if self.plan is None:
+            raise RuntimeError("a pass ran before plan_verbs")  # a bug in PASSES, not in the input
+        return self.plan
+
+    @property
+    def packed(self) -> list[Operation]:
+        """The planned packs' operations, pack by pack, in verb order."""
+        return [v.op for pack in self.planned.packs for v in pack.verbs]
+
+    def noting(self, found: Iterable[Diagnostic]) -> CompileContext:
+        """This context with ``found`` after the compile's diagnostics so far."""
+        return replace(self, found=(*self.found, *found))
+
+
+Pass = Callable[[CompileContext], CompileContext]
+
+
 def _front(
     source: str | Path,
     *,
@@ -96,13 +154,24 @@ def _front(
     return api, overrides, diags + more
 
 
+def read_source(source: str | Path, options: CompileOptions) -> CompileContext:
+    """The front end: the context the passes start from (the model, the overrides, their diagnostics)."""
+    api, overrides, diags = _front(
+        source,
+        strict=options.strict,
+        allow_remote_refs=options.allow_remote_refs,
+        allow_outside=options.allow_outside,
+        overlay=options.overlay,
+        allow_private=options.allow_private,
+    )
+    return CompileContext(source, options, api, overrides, front=tuple(diags))
+
+
 def _goal(given: str | None, overrides: Overrides, split: bool, source: str | Path) -> str | None:
     """The task: ``--for`` (``goal=``), else the stub's ``for``; an empty one or one with ``split`` is refused.
     A stub's own ``for`` that says nothing, or is too long, is the stub's error (D013 at ``#/for``), not ``--for``'s."""
     if given is not None or overrides.goal is None:
-        goal = check_goal(given)
-        _no_split_goal(split, goal)
-        return goal
+        return check_goal(given)  # with split, refused when the options were made
     try:
         goal = check_goal(overrides.goal)
     except UsageError as exc:
@@ -126,28 +195,127 @@ def _goal(given: str | None, overrides: Overrides, split: bool, source: str | Pa
     return goal
 
 
-def _hand_names(value: object, name: str) -> tuple[str, ...]:
-    """``include=``/``exclude=``: a name, or names (a list, tuple or set; None for none), checked before
-    anything is read."""
-    if value is None:
-        return ()
-    if isinstance(value, str):
-        value = (value,)
-    if isinstance(value, (set, frozenset)):
-        value = sorted(value, key=str)
-    if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) and v.strip() for v in value):
-        raise UsageError(
-            f"{name}= takes operation names (a verb as packc plan shows it, an operationId or "
-            f"'METHOD /path'), e.g. {name}=[\"refunds.create\"]; got {value!r:.80}"
-        )
-    return tuple(value)
+# -- the passes, in the order PASSES runs them -------------------------------------------------
 
 
-def _no_split_goal(split: bool, goal: str | None) -> None:
-    if split and goal is not None:
-        raise UsageError(
-            "--for picks the verbs of one pack for a task; --split covers every operation. Use one of them."
+def plan_verbs(ctx: CompileContext) -> CompileContext:
+    """Rank and select the verbs (``packc plan``'s answer); ranking reads some operations' parts."""
+    o = ctx.options
+    plan_ = plan(
+        ctx.api,
+        ctx.overrides,
+        split=o.split,
+        goal=_goal(o.goal, ctx.overrides, o.split, ctx.source),
+        include=o.include,
+        exclude=o.exclude,
+    )
+    return replace(ctx, plan=plan_, parts=ctx.api.deferred_diagnostics()).noting(plan_.diagnostics)
+
+
+def imply_credentials(ctx: CompileContext) -> CompileContext:
+    """A planned operation that asks for an Authorization header and names no security gets a scheme (C156)."""
+    api, plan_, implied = imply_security(ctx.api, ctx.planned)
+    return replace(ctx, api=api, plan=plan_).noting(implied)
+
+
+def read_parts(ctx: CompileContext) -> CompileContext:
+    """Read the packed operations' parameters, bodies and responses now, and record the warnings.
+
+    Every later pass reads only these operations, so what reading reports is complete here.
+    """
+    return replace(ctx, parts=ctx.api.read_parts(ctx.packed))
+
+
+def check_packed(ctx: CompileContext) -> CompileContext:
+    """The checks of the packed operations: their parts, silent credentials, values no one can see."""
+    packed = ctx.packed
+    return ctx.noting(
+        [
+            *check_operations(ctx.api, packed),
+            *silent_auth(ctx.api, packed),
+            *hidden_values(ctx.api, packed),
+        ]
+    )
+
+
+def choose_servers(ctx: CompileContext) -> CompileContext:
+    """The servers every pack names: ``--server``, else the document's (C130 when there is none)."""
+    servers = tuple(pack_servers(ctx.api, ctx.options.server))
+    ctx = replace(ctx, servers=servers)
+    if servers:
+        return ctx
+    none = Diagnostic(
+        "C130",
+        "warning",
+        "#/servers",
+        "The document names no server.",
+        "Pass --server URL to packc compile, or --server to each call.",
+    )
+    return ctx.noting([none])
+
+
+def build_packs(ctx: CompileContext) -> CompileContext:
+    """Derive, write and lint each planned pack."""
+    # A name that would become a path, a command or code and is not a valid identifier: nothing
+    # is written (the plan and the diagnostics are still returned).
+    writing = ctx.options.write and not any(
+        d.code in IDENTIFIER_CODES and d.level == "error" for d in ctx.front
+    )
+    for pack in ctx.planned.packs:
+        compiled, found = _build_pack(ctx, pack, writing)
+        ctx = replace(ctx, packs=(*ctx.packs, compiled)).noting(found)
+    return ctx
+
+
+PASSES: tuple[Pass, ...] = (
+    plan_verbs,
+    imply_credentials,
+    read_parts,
+    check_packed,
+    choose_servers,
+    build_packs,
+)
+"""The compile after the front end, in order; ``plan_source`` runs the first (``PASSES[:1]``)."""
+
+
+def run(ctx: CompileContext, passes: Iterable[Pass] = PASSES) -> CompileContext:
+    """Run ``passes`` over ``ctx`` in order; returns the last context."""
+    for pass_ in passes:
+        ctx = pass_(ctx)
+    return ctx
+
+
+def _build_pack(ctx: CompileContext, pack: PackPlan, writing: bool) -> tuple[CompiledPack, list[Diagnostic]]:
+    """One pack: derived, checked for size (C111), written and linted when ``writing``."""
+    plan_, options = ctx.planned, ctx.options
+    output, diags = assemble_pack(ctx.api, ctx.overrides, pack, plan_, options.split, ctx.servers)
+    public_read = (
+        output.manifest.binding is not None
+        and output.manifest.binding.mode == "public"
+        and all(v.access == "read" for v in output.verbs)
+    )
+    if len(output.verbs) < MIN_VERBS and not public_read:
+        diags.append(small_pack(pack.id, len(output.verbs), plan_))
+    directory = None
+    if writing:
+        from packc.lint import lint_pack
+
+        # Lint runs on the new files before they are moved into place.
+        directory, found = write_pack(
+            Path(options.out_dir), output, repo=options.repo, check=lint_pack if options.lint else None
         )
+        for d in found or []:
+            diags.append(Diagnostic(d.code, d.level, f"{pack.id}/{d.pointer}", d.message, d.fix))
+    compiled = CompiledPack(
+        pack.id,
+        directory,
+        tuple(v.name for v in output.verbs),
+        {v.name: v.access for v in output.verbs},
+    )
+    return compiled, diags
+
+
+# -- the public functions ------------------------------------------------------------------------
 
 
 def plan_source(
@@ -162,113 +330,35 @@ def plan_source(
     allow_private: bool = False,
     include: str | Sequence[str] = (),
     exclude: str | Sequence[str] = (),
+    options: CompileOptions | None = None,
 ) -> Plan:
     """Read a source and plan its verbs without writing anything (``packc plan``; ``goal``: ``--for``;
     ``allow_private``: ``--allow-private-addresses``; ``include``/``exclude``: ``--include``/``--exclude``,
-    as in :func:`compile`)."""
-    include, exclude = _hand_names(include, "include"), _hand_names(exclude, "exclude")
-    check_goal(goal)
-    _no_split_goal(split, goal)
-    _api, overrides, diags = _front(
-        source,
+    as in :func:`compile`; or all of them as ``options``)."""
+    given = CompileOptions(
+        split=split,
         strict=strict,
         allow_remote_refs=allow_remote_refs,
         allow_outside=allow_outside,
         overlay=overlay,
+        goal=goal,
         allow_private=allow_private,
+        include=hand_names(include, "include"),
+        exclude=hand_names(exclude, "exclude"),
     )
-    result = plan(
-        _api,
-        overrides,
-        split=split,
-        goal=_goal(goal, overrides, split, source),
-        include=include,
-        exclude=exclude,
-    )
-    # Planning reads no operation's parameters, body or responses: warnings about those parts
-    # come only from what was read before.
-    return replace(result, diagnostics=(*diags, *_api.deferred_diagnostics(), *result.diagnostics))
+    ctx = run(read_source(source, _one_of(options, given)), PASSES[:1])
+    # Planning reads few operations' parameters, bodies or responses: the warnings about those
+    # parts are what it read.
+    return replace(ctx.planned, diagnostics=ctx.diagnostics)
 
 
-def _servers(api: Api, server: str | None) -> list[dict[str, Any]]:
-    if server:
-        return [{"url": server}]
-    out = []
-    for s in api.servers:
-        entry: dict[str, Any] = {"url": s.url}
-        if s.description:
-            entry["description"] = shorten(clean(s.description), 200)
-        if s.variables and "{" in s.url:
-            entry["variables"] = {
-                v.name: {"default": v.default, **({"enum": list(v.enum)} if v.enum else {})}
-                for v in s.variables
-            }
-        out.append(entry)
-    return out
-
-
-def _pack(
-    api: Api,
-    overrides: Overrides,
-    pack: PackPlan,
-    plan_: Plan,
-    split: bool,
-    servers: Sequence[Mapping[str, Any]],
-) -> tuple[PackOutput, list[Diagnostic]]:
-    cli_bin = overrides.cli_bin if overrides.cli_bin and len(plan_.packs) == 1 else pack.id
-    derived: list[DerivedVerb] = [derive_verb(api, v, cli_bin, overrides) for v in pack.verbs]
-    diags = [d for v in derived for d in v.diagnostics]
-    family = overrides.binding.family if overrides.binding and overrides.binding.family else plan_.api_id
-    binding = binding_for(api, [v.op for v in derived], overrides, family)
-    name = overrides.name or display_name(clean(api.info.title), plan_.api_id)
-    if split and len(plan_.packs) > 1 and pack.group:
-        name = f"{name}: {pack.group.replace('-', ' ')}"
-    manifest = Manifest(
-        id=pack.id,
-        name=shorten(name, 80),
-        kind="openapi",
-        cliBin=cli_bin,
-        transports=["cli", "json_exec", "mcp"],
-        binding=binding,
-        openapi=OpenApiSource(path="openapi.json"),
-        verbs={v.name: v.verb for v in derived},
-    )
-    policy = Policy(
-        surface_id=pack.id,
-        commands={
-            v.name: PolicyCommand(access=v.access, destructive=True)
-            if v.destructive
-            else PolicyCommand(access=v.access)
-            for v in derived
-        },
-    )
-    document = cut_document(api, [v.op for v in derived], {v.op.key: v.binding() for v in derived}, servers)
-    return PackOutput(
-        manifest, policy, document, tuple(derived), about(api.info.description), plan_.task, plan_.unmet
-    ), diags
-
-
-def _small(pack_id: str, n: int, plan_: Plan) -> Diagnostic:
-    """C111: why a pack that needs credentials or writes has fewer than 5 verbs (it is still written)."""
-    total = sum(len(p.verbs) for p in plan_.packs) + sum(
-        1 for lo in plan_.left_out if lo.reason.startswith("ranked")
-    )
-    excluded = sum(1 for lo in plan_.left_out if not lo.reason.startswith("ranked"))
-    if total < MIN_VERBS:
-        why = f"the document has only {total} operation(s) to make verbs of" + (
-            f" ({excluded} more excluded by x-packc or the stub)" if excluded else ""
-        )
-        fix = "Nothing to do for a small API; include excluded operations if the pack needs them."
-    else:
-        why = "its group is small after splitting"
-        fix = "Compile without --split, or move operations into this group (x-packc group)."
-    return Diagnostic(
-        "C111",
-        "warning",
-        f"{pack_id}/surface.json#/verbs",
-        f"Pack {pack_id!r} has {n} verb(s), fewer than {MIN_VERBS}: {why}.",
-        fix,
-    )
+def _one_of(options: CompileOptions | None, given: CompileOptions) -> CompileOptions:
+    """``options=``, or the options the keyword arguments give; not both."""
+    if options is None:
+        return given
+    if given != CompileOptions():
+        raise UsageError("Pass options= or the keyword arguments it holds, not both.")
+    return options
 
 
 def compile(
@@ -288,6 +378,7 @@ def compile(
     allow_private: bool = False,
     include: str | Sequence[str] = (),
     exclude: str | Sequence[str] = (),
+    options: CompileOptions | None = None,
 ) -> CompileResult:
     """Compile an OpenAPI document (path, URL or stub manifest) into one pack, or a family with ``split``.
 
@@ -311,6 +402,8 @@ def compile(
         include: operations a person keeps in the one pack (``--include``): verb names as ``packc plan``
             shows them (``refunds.create``), operationIds, or ``METHOD /path``; at most 12, not with ``split``.
         exclude: operations left out of every pack (``--exclude``), named the same way.
+        options: all of the above (but ``source``) as one :class:`~packc.options.CompileOptions`,
+            instead of the keyword arguments.
 
     Returns:
         The packs, what was left out and why, and the diagnostics.
@@ -318,77 +411,24 @@ def compile(
     Raises:
         InputError: when the source cannot be read as an API.
         UsageError: for an unreadable overlay, an output directory that is not a pack, an empty
-            ``goal``, ``goal`` with ``split``, or an ``include``/``exclude`` name that matches no operation.
+            ``goal``, ``goal`` with ``split``, an ``include``/``exclude`` name that matches no operation,
+            or ``options`` with other keyword arguments.
     """
-    include, exclude = _hand_names(include, "include"), _hand_names(exclude, "exclude")
-    check_goal(goal)
-    _no_split_goal(split, goal)
-    api, overrides, diags = _front(
-        source,
+    given = CompileOptions(
+        out_dir=out_dir,
+        split=split,
         strict=strict,
         allow_remote_refs=allow_remote_refs,
         allow_outside=allow_outside,
         overlay=overlay,
+        server=server,
+        write=write,
+        lint=lint,
+        repo=repo,
+        goal=goal,
         allow_private=allow_private,
+        include=hand_names(include, "include"),
+        exclude=hand_names(exclude, "exclude"),
     )
-    # A name that would become a path, a command or code and is not a valid identifier: nothing
-    # is written (the plan and the diagnostics are still returned).
-    write = write and not any(d.code in IDENTIFIER_CODES and d.level == "error" for d in diags)
-    front_end = len(diags)
-    plan_ = plan(
-        api,
-        overrides,
-        split=split,
-        goal=_goal(goal, overrides, split, source),
-        include=include,
-        exclude=exclude,
-    )
-    diags += plan_.diagnostics
-    api, plan_, implied = imply_security(api, plan_)
-    diags += implied
-    packed = [v.op for pack in plan_.packs for v in pack.verbs]
-    diags += check_operations(api, packed)
-    diags += silent_auth(api, packed)
-    diags += hidden_values(api, packed)
-    servers = _servers(api, server)
-    if not servers:
-        diags.append(
-            Diagnostic(
-                "C130",
-                "warning",
-                "#/servers",
-                "The document names no server.",
-                "Pass --server URL to packc compile, or --server to each call.",
-            )
-        )
-    packs: list[CompiledPack] = []
-    for pack in plan_.packs:
-        output, more = _pack(api, overrides, pack, plan_, split, servers)
-        diags += more
-        public_read = (
-            output.manifest.binding is not None
-            and output.manifest.binding.mode == "public"
-            and all(v.access == "read" for v in output.verbs)
-        )
-        if len(output.verbs) < MIN_VERBS and not public_read:
-            diags.append(_small(pack.id, len(output.verbs), plan_))
-        directory = None
-        if write:
-            from packc.lint import lint_pack
-
-            # Lint runs on the new files before they are moved into place.
-            directory, found = write_pack(Path(out_dir), output, repo=repo, check=lint_pack if lint else None)
-            for d in found or []:
-                diags.append(Diagnostic(d.code, d.level, f"{pack.id}/{d.pointer}", d.message, d.fix))
-        packs.append(
-            CompiledPack(
-                pack.id,
-                directory,
-                tuple(v.name for v in output.verbs),
-                {v.name: v.access for v in output.verbs},
-            )
-        )
-    # The checks and derive read the selected operations' parameters, bodies and responses
-    # (normalize defers them to first use); what reading them reported joins the front end's warnings.
-    diags[front_end:front_end] = api.deferred_diagnostics()
-    return CompileResult(tuple(packs), plan_.left_out, tuple(diags))
+    ctx = run(read_source(source, _one_of(options, given)), PASSES)
+    return CompileResult(ctx.packs, ctx.planned.left_out, ctx.diagnostics)

@@ -216,18 +216,6 @@ def _pick_media(content: Sequence[MediaType]) -> MediaType | None:
     return min(content, key=rank) if content else None
 
 
-def _raw_content_key(api: Api, op: Operation, normalized: str) -> str:
-    """The content key as the document spells it (with parameters), which the runtime looks up."""
-    node = api.deref(api.deref(api.document.get("paths", {}).get(op.path, {})).get(op.method, {}))
-    body = api.deref(node.get("requestBody")) if isinstance(node, Mapping) else None
-    content = body.get("content") if isinstance(body, Mapping) else None
-    if isinstance(content, Mapping):
-        for key in content:
-            if isinstance(key, str) and key.split(";")[0].strip().lower() == normalized:
-                return key
-    return normalized
-
-
 def _merged_object(api: Api, schema: Any) -> tuple[dict[str, Any], list[str]] | None:
     """Properties and required names of an object body (allOf merged), or None when not an object."""
     node = api.deref(schema)
@@ -271,7 +259,8 @@ def _body_args(
     if body is None or media is None:
         return [], None
     where = body.pointer or op.pointer + "/requestBody"
-    content_type = _raw_content_key(api, op, media.content_type)
+    # The key as the document spells it (with parameters), which the runtime looks up.
+    content_type = media.key or media.content_type
     given = [e.value for e in media.examples]
     obj = _merged_object(api, media.schema)
     out: list[ArgSpec] = []

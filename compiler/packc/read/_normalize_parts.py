@@ -275,6 +275,7 @@ class PartsReader:
                         schema=schema if isinstance(schema, SCHEMA_TYPES) else None,
                         examples=(),
                         encoding={},
+                        key=raw_type if type(raw_type) is str else content_type,
                     ),
                 )
         out: dict[str, MediaType] = {}
@@ -303,6 +304,7 @@ class PartsReader:
                 schema=schema,
                 examples=examples,
                 encoding=_encodings(encoding) if encoding else {},
+                key=raw_type if type(raw_type) is str else content_type,
             )
         return tuple(out.values())
 
