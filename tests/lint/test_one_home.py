@@ -58,9 +58,9 @@ def own_rules(source: str, where: str = "<snippet>") -> list[str]:
 def _modules() -> list[Path]:
     return sorted(
         p
-        for part in ("compiler", "runtime")
+        for part in ("compiler/packc", "runtime/packc_runtime")
         for p in (ROOT / part).rglob("*.py")
-        if p != HOME and ".egg" not in str(p)
+        if p != HOME
     )
 
 

@@ -20,12 +20,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from packc_runtime.diagnostics import Diagnostic
-from packc_runtime.format.manifest import Access
-from packc_runtime.calling.openapi.operations import DESTRUCTIVE_METHODS, NEVER_READ_METHODS
-
 from packc.model import Operation
 from packc.text import snake
+from packc_runtime.calling.openapi.operations import DESTRUCTIVE_METHODS, NEVER_READ_METHODS
+from packc_runtime.diagnostics import Diagnostic
+from packc_runtime.format.manifest import Access
 
 __all__ = ["Care", "Said", "decide_care"]
 

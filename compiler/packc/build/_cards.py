@@ -14,12 +14,11 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
-from packc_runtime.format.manifest import Preview, PreviewKind, Title
-
-from packc.words import VERBS, gerund, is_plural, past, phrase, singular
 from packc.curate.naming import path_segments
 from packc.curate.plan import PlannedVerb
 from packc.text import snake
+from packc.words import VERBS, gerund, is_plural, past, phrase, singular
+from packc_runtime.format.manifest import Preview, PreviewKind, Title
 
 __all__ = ["preview", "resource_phrase", "titles"]
 

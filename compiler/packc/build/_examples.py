@@ -8,9 +8,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from packc_runtime.text.patterns import search
-
 from packc.build._schemas import validates
+from packc_runtime.text.patterns import search
 
 __all__ = ["example_for"]
 

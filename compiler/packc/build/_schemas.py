@@ -11,11 +11,10 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
-from packc_runtime.rules import SCHEMA_LIST_KEYWORDS, SCHEMA_MAP_KEYWORDS, SCHEMA_ONE_KEYWORDS
-from packc_runtime.text.patterns import risky, validator
-
 from packc.model import Api, resolve_pointer
 from packc.text import clean, shorten
+from packc_runtime.rules import SCHEMA_LIST_KEYWORDS, SCHEMA_MAP_KEYWORDS, SCHEMA_ONE_KEYWORDS
+from packc_runtime.text.patterns import risky, validator
 
 __all__ = ["inline_schema", "unique_values", "validates"]
 
@@ -48,7 +47,9 @@ class _Budget:
     def __init__(self) -> None:
         self.nodes = 0
         self.cut = False
-        self.risky: list[str] = []  # patterns left out: they may backtrack for ever (packc_runtime.text.patterns)
+        self.risky: list[
+            str
+        ] = []  # patterns left out: they may backtrack for ever (packc_runtime.text.patterns)
 
 
 def _pattern_ok(pattern: object, budget: _Budget) -> bool:

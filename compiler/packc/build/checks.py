@@ -21,10 +21,9 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from packc_runtime.diagnostics import Diagnostic, pointer
-
-from packc.model import Api, Operation, SecurityRequirement
 from packc.build._schemas import validates
+from packc.model import Api, Operation, SecurityRequirement
+from packc_runtime.diagnostics import Diagnostic, pointer
 from packc_runtime.rules import escape_token
 
 __all__ = ["capped", "check_operations", "operation_findings", "silent_auth"]

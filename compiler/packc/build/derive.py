@@ -2,25 +2,23 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlparse
 
-from packc_runtime.diagnostics import Diagnostic
-from packc_runtime.format.manifest import Access, Binding, Verb
-from packc_runtime.rules import RESERVED_HEADERS, escape_token, template_names
-
 from packc.build._access import Said, decide_care
 from packc.build._cards import mime_args, minor_amounts, money_objects, resource_phrase, titles
 from packc.build._cards import preview as preview_card
 from packc.build._examples import example_for
+from packc.build._schemas import inline_schema
+from packc.curate.plan import PlannedVerb
 from packc.model import Api, MediaType, Operation, Parameter
 from packc.read.overrides import Overrides
-from packc.curate.plan import PlannedVerb
-from packc.build._schemas import inline_schema
 from packc.text import clean, sentence, shorten, snake
+from packc_runtime.diagnostics import Diagnostic
+from packc_runtime.format.manifest import Access, Binding, Verb
+from packc_runtime.rules import RESERVED_HEADERS, escape_token, template_names
 
 __all__ = ["ArgSpec", "DerivedVerb", "binding_for", "derive_verb", "scheme_keys"]
 

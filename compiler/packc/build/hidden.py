@@ -16,12 +16,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from packc_runtime.diagnostics import Diagnostic, escape_token
-from packc_runtime.text.escaping import invisible, visible
-
 from packc.build.checks import capped
 from packc.model import JSON, Api, Operation, resolve_pointer
 from packc.text import shorten
+from packc_runtime.diagnostics import Diagnostic, escape_token
+from packc_runtime.text.escaping import invisible, visible
 
 __all__ = ["hidden_values"]
 

@@ -18,11 +18,10 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from packc_runtime.diagnostics import Diagnostic
-
 from packc.build.checks import capped
-from packc.model import Api, Operation, SecurityScheme
 from packc.curate.plan import PackPlan, Plan
+from packc.model import Api, Operation, SecurityScheme
+from packc_runtime.diagnostics import Diagnostic
 
 __all__ = ["ADDED_SCHEME", "imply_security"]
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from packc.curate._shape import same_noun, stem, words
 from packc.model import Api, Operation
+from packc_runtime.rules import unescape_token
 
 __all__ = [
     "ID_WORDS",
@@ -32,7 +33,7 @@ def operation_node(api: Api, op: Operation, *, follow: bool = False) -> dict[str
     # a "%" of its own (normalize escapes only "~" and "/").
     node: Any = api.document
     for raw in op.pointer.removeprefix("#/").split("/") if op.pointer.startswith("#/") else ():
-        node = node.get(raw.replace("~1", "/").replace("~0", "~")) if isinstance(node, Mapping) else None
+        node = node.get(unescape_token(raw)) if isinstance(node, Mapping) else None
         node = api.deref(node) if follow else node
     return node if isinstance(node, dict) and node is not api.document else None
 
