@@ -780,7 +780,7 @@ def test_an_object_whose_one_of_only_names_required_properties_gets_an_example()
 
 
 def test_an_amount_in_the_smallest_unit_is_marked_for_the_runtime() -> None:
-    from packc.build._cards import minor_amounts
+    from packc.build._money import minor_amounts
     from packc.build.derive import ArgSpec
 
     def arg(name: str, schema: dict[str, object]) -> ArgSpec:

@@ -8,10 +8,11 @@ from typing import Any
 from urllib.parse import urlparse
 
 from packc.build._access import Said, decide_care
-from packc.build._cards import mime_args, minor_amounts, money_objects, resource_phrase, titles
 from packc.build._cards import preview as preview_card
 from packc.build._examples import example_for
+from packc.build._money import mime_args, minor_amounts, money_objects
 from packc.build._schemas import inline_schema
+from packc.build._titles import resource_phrase, titles
 from packc.curate.plan import PlannedVerb
 from packc.model import Api, MediaType, Operation, Parameter
 from packc.read.overrides import Overrides
