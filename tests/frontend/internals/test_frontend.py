@@ -9,12 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from frontend.conftest import serve
 from packc.errors import InputError
 from packc.model import Api, Operation, resolve_pointer
 from packc.read._validate import strict_diagnostics
 from packc.read.frontend import read_api
-
-from .conftest import serve
 
 
 def _op(api: Api, operation_id: str) -> Operation:

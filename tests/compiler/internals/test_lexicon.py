@@ -5,13 +5,12 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
+from compiler.helpers import make_api, op
 from packc.curate._lexicon import RELATED, VERBS, related, rephrase
 from packc.curate._rank import stem, words
 from packc.curate._task_words import intents
 from packc.curate.plan import plan
 from packc.read.overrides import Overrides
-
-from .helpers import make_api, op
 
 
 def test_phrasal_verbs_read_as_the_verb_they_mean() -> None:

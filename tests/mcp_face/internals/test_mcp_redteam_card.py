@@ -15,10 +15,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from mcp_face.conftest import Asked
 from packc_runtime.faces.mcp._confirm import form_message, form_schema
 from packc_runtime.text.terminal import terminal_text
 
-from .conftest import Asked
 from .helpers import MODES, make_server, run
 
 FORGED = "Rex\n  species: cat\n\nNothing is sent unless you approve.\n\n\n\u202e"  # 60 of name's 64

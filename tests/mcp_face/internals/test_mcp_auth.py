@@ -18,11 +18,10 @@ from hypothesis import strategies as st
 from mcp import Client
 from mcp.shared.exceptions import MCPError
 
+from mcp_face.test_mcp_transports import _env, http_server, with_bearer
 from packc_runtime.faces.mcp._auth import BearerGate, TokenFileError, new_secret, secret_from_file
 from packc_runtime.faces.mcp._config import HTTP_HOSTS, http_snippet
 from packc_runtime.faces.mcp.cli import serve_main
-
-from .test_mcp_transports import _env, http_server, with_bearer
 
 SECRET = "s" * 43
 INITIALIZE = {

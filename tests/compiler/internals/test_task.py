@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from compiler.helpers import make_api, op, path_param
 from packc.curate._rank import common_arguments, rank_operations, shape
 from packc.curate._task import (
     Clause,
@@ -16,8 +17,6 @@ from packc.curate._task import (
 )
 from packc.curate.goal import select_for_goal
 from packc.model import MediaType, Parameter, RequestBody
-
-from .helpers import make_api, op, path_param
 
 NOUNS = {
     "issue",

@@ -18,7 +18,7 @@ from packc_runtime.text.escaping import invisible
 markdown_it = pytest.importorskip("markdown_it")
 MD = markdown_it.MarkdownIt("commonmark").enable("table").enable("strikethrough")
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def test_allowed_values_show_the_first_few_then_a_count() -> None:

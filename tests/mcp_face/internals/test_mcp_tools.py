@@ -27,7 +27,7 @@ from packc_runtime.faces.mcp._tools import (
 )
 from packc_runtime.faces.mcp.cli import parse_http, serve_main
 
-GOLDEN = Path(__file__).resolve().parents[1] / "golden"
+GOLDEN = Path(__file__).resolve().parents[2] / "golden"
 FAMILY = GOLDEN / "taskboard-split"
 
 

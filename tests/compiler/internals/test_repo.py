@@ -19,7 +19,7 @@ from packc import compile
 from packc.write._repo import module_name, repo_files
 from packc_runtime.format.manifest import read_manifest
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 SPEC = ROOT / "specs" / "demo" / "petstore.yaml"
 
 

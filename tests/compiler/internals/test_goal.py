@@ -10,6 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import packc
+from compiler.helpers import make_api, op
 from packc.cli import main
 from packc.curate._rank import rank_operations
 from packc.curate.goal import MAX_GOAL, check_goal, select_for_goal
@@ -18,9 +19,7 @@ from packc.errors import InputError, UsageError
 from packc.pipeline import plan_source
 from packc.read.overrides import Overrides
 
-from .helpers import make_api, op
-
-SPECS = Path(__file__).resolve().parents[2] / "specs"
+SPECS = Path(__file__).resolve().parents[3] / "specs"
 
 
 def _kept(goal: str) -> set[str]:

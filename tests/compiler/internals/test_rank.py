@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from compiler.helpers import make_api, op
 from packc.cli import main
 from packc.curate._pick import select
 from packc.curate._rank import ENTRY, rank_operations, shape, stem, words
@@ -16,8 +17,6 @@ from packc.curate._weights import WEIGHTS
 from packc.curate.plan import plan
 from packc.model import Parameter
 from packc.read.overrides import Overrides
-
-from .helpers import make_api, op
 
 
 @pytest.mark.parametrize(

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from packc_runtime.format._jsontext import dumps_indented
 from packc_runtime.format.manifest import dump_json
 
-GOLDEN = Path(__file__).parents[1] / "golden"
+GOLDEN = Path(__file__).parents[2] / "golden"
 
 
 def _reference(value: Any) -> str:

@@ -19,8 +19,8 @@ from packc.cli import main
 from packc.lint import CODES, lint_pack
 from packc_runtime.format._metaschema import meta_schema_problem
 
-LEDGER = Path(__file__).parent.parent / "fixtures" / "ledger"
-DOCS = Path(__file__).parents[2] / "docs" / "lint-codes.md"
+LEDGER = Path(__file__).parents[2] / "fixtures" / "ledger"
+DOCS = Path(__file__).parents[3] / "docs" / "lint-codes.md"
 
 Mutation = Callable[[dict[str, Any], dict[str, Any], Path], None]
 

@@ -7,12 +7,11 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
+from compiler.helpers import make_api, op, path_param
 from packc.build.derive import binding_for, derive_verb
 from packc.curate.plan import plan
 from packc.model import MediaType, OAuthFlow, Parameter, RequestBody, Response, SecurityScheme
 from packc.read.overrides import OpOverride, Overrides
-
-from .helpers import make_api, op, path_param
 
 DOC: dict[str, Any] = {
     "components": {
@@ -963,10 +962,9 @@ def test_a_reserved_header_parameter_is_never_an_argument(tmp_path: Any) -> None
     taught and the runtime silently dropped. Every header the runtime drops is no argument."""
     import json
 
+    from compiler.helpers import write_doc
     from packc import compile
     from packc_runtime.rules import RESERVED_HEADERS
-
-    from .helpers import write_doc
 
     headers = [*sorted(RESERVED_HEADERS), "X-Trace"]
     doc = {

@@ -21,7 +21,7 @@ from mcp.shared.message import SessionMessage
 from packc_runtime import load_pack
 from packc_runtime.faces.mcp._server import PackServer
 
-ECHO = Path(__file__).resolve().parents[1] / "fixtures" / "packs" / "echo"
+ECHO = Path(__file__).resolve().parents[2] / "fixtures" / "packs" / "echo"
 META = {
     "io.modelcontextprotocol/protocolVersion": "2026-07-28",
     "io.modelcontextprotocol/clientInfo": {"name": "raw", "version": "0"},

@@ -11,7 +11,8 @@ import mcp_types as types
 import pytest
 from mcp import Client
 
-from .conftest import Asked
+from mcp_face.conftest import Asked
+
 from .helpers import MODES, make_server, run
 
 

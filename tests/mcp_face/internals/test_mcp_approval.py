@@ -14,9 +14,9 @@ from hypothesis import strategies as st
 from mcp import Client
 from mcp.shared.exceptions import MCPError
 
+from mcp_face.conftest import Asked
 from packc_runtime.faces.mcp._confirm import ApprovalLedger, args_digest, decision_of, form_schema
 
-from .conftest import Asked
 from .helpers import make_server, run
 
 ACCEPT = {"confirm": types.ElicitResult(action="accept", content={"approve": True})}

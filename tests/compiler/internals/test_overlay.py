@@ -14,7 +14,7 @@ from packc import compile
 from packc.errors import UsageError
 from packc.read._overlay import apply_overlay
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 CLINIC = ROOT / "specs" / "clinic.yaml"
 
 
