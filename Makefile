@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: github-spec setup test lint typecheck pytest demo demo-mcp conformance-mcp bench-mcp bench bench-frontend bench-compile bench-runtime bench-demo bench-curation corpus conformance golden clean
+.PHONY: github-spec setup test test-fast lint typecheck pytest demo demo-mcp conformance-mcp bench-mcp bench bench-frontend bench-compile bench-runtime bench-demo bench-curation corpus conformance golden clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -29,6 +29,12 @@ pytest: $(STAMP)
 	$(BIN)/pytest
 
 test: lint typecheck pytest
+
+# The inner loop: ruff, then the tests that need no npm part and start no end-to-end server (under a
+# minute); `make test` runs everything, as CI does.
+test-fast: $(STAMP)
+	$(BIN)/ruff check compiler runtime tests tools
+	PACKC_HYPOTHESIS=fast $(BIN)/pytest -n 2 -m "not npm and not e2e and not slow"
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .mypy_cache .ruff_cache .pytest_cache .hypothesis

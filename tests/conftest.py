@@ -3,14 +3,20 @@
 from __future__ import annotations
 
 import importlib.util
+import os
 import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import settings
 
 ROOT = Path(__file__).resolve().parents[1]
+
+# `make test-fast` runs hypothesis with fewer examples (PACKC_HYPOTHESIS=fast); CI runs the default.
+settings.register_profile("fast", max_examples=10)
+settings.load_profile(os.environ.get("PACKC_HYPOTHESIS", "default"))
 DEMO_KEY = "demo-test-key"
 
 
@@ -52,6 +58,28 @@ def demo_server() -> Iterator[Any]:
         srv.shutdown()
         srv.server_close()
         thread.join(5)
+
+
+# Tests that need the npm parts (Prism, the APIs.guru corpus, GitHub's document, the MCP conformance
+# suite): `make test-fast` leaves them out with `-m "not npm"`.
+_NPM_FILES = (
+    "tests/conformance/",
+    "tests/compiler/test_bench_curation.py",
+    "tests/compiler/test_silent_auth.py",
+    "tests/frontend/test_corpus_tool.py",
+    "tests/mcp_face/test_mcp_conformance.py",
+    "tests/runtime/test_rt_cards_corpus.py",
+    "tests/runtime/test_rt_forms_stripe.py",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark ``npm`` the tests of _NPM_FILES and any test skipped for a missing npm part."""
+    for item in items:
+        where = Path(str(item.path)).relative_to(ROOT).as_posix()
+        reasons = " ".join(str(m.kwargs.get("reason", "")) for m in item.iter_markers("skipif")).lower()
+        if where.startswith(_NPM_FILES) or "corpus" in reasons or "prism" in reasons:
+            item.add_marker(pytest.mark.npm)
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:

@@ -22,6 +22,8 @@ from packc_runtime.text.terminal import for_terminal
 if TYPE_CHECKING:
     from packc.options import CompileOptions
 
+__all__ = ["EXIT_FINDINGS", "EXIT_OK", "EXIT_USAGE", "main"]
+
 EXIT_OK = 0
 EXIT_FINDINGS = 1
 EXIT_USAGE = 2

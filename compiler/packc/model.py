@@ -17,6 +17,30 @@ from typing import Any, Literal
 from packc_runtime.diagnostics import Diagnostic
 from packc_runtime.rules import HttpMethod, unescape_token
 
+__all__ = [
+    "JSON",
+    "Api",
+    "Encoding",
+    "Example",
+    "Info",
+    "MediaType",
+    "OAuthFlow",
+    "Operation",
+    "ParamLocation",
+    "Parameter",
+    "Parts",
+    "RequestBody",
+    "Response",
+    "Schema",
+    "SchemeType",
+    "SecurityRequirement",
+    "SecurityScheme",
+    "Server",
+    "ServerVariable",
+    "Tag",
+    "resolve_pointer",
+]
+
 JSON = Any  # a JSON value: dict, list, str, int, float, bool or None
 Schema = Mapping[str, Any] | bool
 

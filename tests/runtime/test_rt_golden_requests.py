@@ -19,7 +19,10 @@ from rt_helpers import OpenApiRequest
 
 from packc_runtime import load_pack
 
-pytestmark = pytest.mark.filterwarnings("ignore:Unsupported scheme type:UserWarning")  # openapi-core, oauth2
+pytestmark = [
+    pytest.mark.filterwarnings("ignore:Unsupported scheme type:UserWarning"),  # openapi-core, oauth2
+    pytest.mark.slow,  # openapi-core checks each of 61 requests: `make test` runs it
+]
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 PACK_DIRS = sorted(p.parent for p in GOLDEN.glob("*/*/surface.json"))
 CASES = [

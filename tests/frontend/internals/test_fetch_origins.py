@@ -77,6 +77,9 @@ class _Server:
         self.httpd.server_close()
 
 
+pytestmark = pytest.mark.slow  # real servers and deadlines: seconds of waiting
+
+
 @pytest.fixture
 def two() -> Iterator[tuple[_Server, _Server]]:
     a, b = _Server(), _Server()
