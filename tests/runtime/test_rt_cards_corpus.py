@@ -98,3 +98,21 @@ def test_a_send_card_reads_the_recipients_from_the_email_and_the_call_sends_it_w
     assert (
         seen.raw_path == "/api/echo/gmail/v1/users/me/messages/send" and json.loads(seen.body)["raw"] == raw
     )
+
+
+OCTOKIT = CORPUS.parents[1] / "@octokit/openapi/generated/api.github.com.json"
+
+
+@pytest.mark.skipif(not OCTOKIT.is_file(), reason="GitHub's document is not installed (make github-spec)")
+def test_an_issue_card_shows_the_labels_and_assignees_it_sends(
+    tmp_path: Path, echo_server: tuple[EchoApp, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Tried as a new user would: `issues create` with labels and assignees showed a card with only
+    owner, repo and title, and the approval sent `assignees: ["mallory"]` unseen (issue 23, item 0)."""
+    pack = packc_compile(OCTOKIT, tmp_path, lint=False).packs[0].directory
+    argv = ["issues", "create", "--owner", "o", "--repo", "r", "--title", "Crash"]
+    argv += ["--labels", '["bug"]', "--assignees", '["mallory"]']
+    card, seen = _card_then_call(pack, argv, "GITHUB_TOKEN", echo_server, monkeypatch)
+    assert card["sent_with"] == {"assignees": '["mallory"]', "labels": '["bug"]'}
+    body = json.loads(seen.body)
+    assert body["assignees"] == ["mallory"] and body["labels"] == ["bug"]

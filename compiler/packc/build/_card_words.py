@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from typing import Protocol
 
 __all__ = [
@@ -22,7 +21,6 @@ __all__ = [
     "PERSON",
     "PUBLISH_WORDS",
     "SCHEDULING",
-    "SECRET",
     "SELF",
     "SENDING",
     "SENT",
@@ -137,15 +135,6 @@ PEOPLE_THINGS = {
 SENDING = {"post", "send", "share", "forward", "reply", "publish", "deliver", "broadcast", "notify"}
 # Nouns that read as many things though singular: GET /conversations.history lists.
 LISTS = {"history", "feed", "timeline", "activity", "log", "inbox", "queue"}
-# Credentials passed as plain arguments (Slack's token): a card never shows them.
-SECRET = re.compile(
-    r"(body_|header_|query_)?(token|access_token|auth_token|api_token|api_key|apikey|key|secret|"
-    r"client_secret|password|passwd|authorization|credentials?|"
-    r"x_[a-z0-9_]*(token|key|secret|auth[a-z_]*)|"  # Postmark's X-Postmark-Server-Token header
-    r"[a-z0-9_]*_(api_key|apikey|server_token|account_token|auth_token|access_token|secret_key|"
-    r"access_key|private_key|secret|password))",
-    re.I,
-)
 
 
 class Arg(Protocol):

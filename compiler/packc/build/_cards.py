@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from packc.curate.plan import PlannedVerb
 from packc.text import snake
 from packc.words import VERBS, phrase, singular
+from packc_runtime.credentials.redact import is_secret_argument
 from packc_runtime.format.manifest import Preview, PreviewKind
 
 __all__ = ["preview"]
@@ -24,7 +25,6 @@ from packc.build._card_words import (
     MESSAGE_THINGS,
     PUBLISH_WORDS,
     SCHEDULING,
-    SECRET,
     SENDING,
     TO,
     Arg,
@@ -37,7 +37,7 @@ from packc.build._titles import created_ids, find_arg, label_arg, taking_pattern
 def preview(pv: PlannedVerb, args: Sequence[Arg], destructive: bool, forced: PreviewKind | None) -> Preview:
     """The card a person approves before a write is sent."""
     amount, currency = money_arg_pair(args)
-    args = [a for a in args if not SECRET.fullmatch(a.name)]  # a card never shows a credential
+    args = [a for a in args if not is_secret_argument(a.name)]  # a card never shows a credential
     to = find_arg(args, TO)
     text = find_arg(
         args, r"(body_)?text", r"(body_)?body", r"(body_)?message", r"(body_)?content", r"(body_)?msg"

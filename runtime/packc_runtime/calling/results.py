@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Required, TypedDict
 
 from packc_runtime.calling.send import Received, parse_retry_after
+from packc_runtime.credentials.redact import is_secret_argument
 from packc_runtime.errors import (
     Forbidden,
     InvalidResponse,
@@ -31,10 +32,12 @@ __all__ = [
     "money_args",
     "preview_card",
     "render",
+    "sent_with",
     "success",
 ]
 
 TRUNCATION_MARKER = "[packc: response cut at {limit} bytes]"
+_HIDDEN = "(a credential: not shown)"
 _TEXT_TYPES = (
     "text/",
     "application/xml",
@@ -232,6 +235,7 @@ def preview_card(
     """The verb's ``preview`` with ``{{arg}}`` filled; a field whose arguments are unset is left out.
     ``amounts``/``objects``: the binding's amounts in a smallest unit (:func:`money_args`); ``mime``:
     arguments holding a whole email, shown by its headers (:func:`email_headers`)."""
+    given = args  # as they are sent: money and an email are shown otherwise on the card itself
     sent: dict[str, str] = {}
     if amounts or objects:
         args, sent = money_args(args, amounts or {}, objects)
@@ -249,6 +253,7 @@ def preview_card(
             "fields": {k: _text(v) for k, v in sorted(args.items())},
         }
     card: dict[str, Any] = {"kind": preview.kind}
+    shown: set[str] = set()  # the arguments whose values the title or a field shows
     if preview.title is not None:
         # An unset optional value leaves no gap, nor the word that joined it: "Refund {{amount}} on
         # {{charge}}" is "Refund on ch_1" without an amount, "Refund 5.00 USD" without a charge.
@@ -256,7 +261,10 @@ def preview_card(
             if not PLACEHOLDER_NAME.fullmatch(match.group(2)):
                 return match.group(0)
             value = _lookup(match.group(2), args, None)
-            return "" if value is None else (match.group(1) or "") + _text(value)
+            if value is None:
+                return ""
+            shown.add(match.group(2))
+            return (match.group(1) or "") + _text(value)
 
         card["title"] = " ".join(_JOINED.sub(fill, preview.title).split())
     if preview.fields is not None:
@@ -264,7 +272,25 @@ def preview_card(
         filled = {k: render(v, args, strict=True) for k, v in preview.fields.items()}
         card["fields"] = {k: v for k, v in filled.items() if v is not None}
         card["fields"] |= {f"{name} as sent": value for name, value in sent.items()} | read
+        shown |= set(sent)
+        for key, template in preview.fields.items():
+            if filled[key] is not None:
+                shown.update(m.group(1) for m in PLACEHOLDER.finditer(template))
+    rest = sent_with(given, shown)
+    if rest:
+        card["sent_with"] = rest
     return card
+
+
+def sent_with(args: Mapping[str, Any], shown: set[str]) -> dict[str, str]:
+    """Every argument the request carries that the card's title and fields do not show, by name
+    (sorted), so that what a person approves is all that is sent; a credential passed as an argument
+    is named, never shown."""
+    return {
+        name: (_HIDDEN if is_secret_argument(name) else _text(value))
+        for name, value in sorted(args.items())
+        if name not in shown and value is not None
+    }
 
 
 def _media_type(received: Received) -> tuple[str, str]:

@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from typing import Any
 from urllib.parse import quote, quote_plus
 
-__all__ = ["MASK", "Redactor", "install_log_filter", "remove_log_filter"]
+__all__ = ["MASK", "Redactor", "install_log_filter", "is_secret_argument", "remove_log_filter"]
 
 MASK = "***"
 # Query keys that carry secrets in many APIs, masked in any URL whatever the document says.
@@ -27,6 +27,23 @@ _SECRET_KEYS = (
     "sig",
     "signature",
 )
+
+# Argument names that carry a credential passed as a plain argument (Slack's ``token``, Mandrill's
+# ``key``, Postmark's ``X-Postmark-Server-Token`` header): a card never shows their value. The
+# compiler leaves them out of card templates, the runtime out of a card's "sent with" list.
+_SECRET_ARGUMENT = re.compile(
+    r"(body_|header_|query_)?(token|access_token|auth_token|api_token|api_key|apikey|key|secret|"
+    r"client_secret|password|passwd|authorization|credentials?|"
+    r"x_[a-z0-9_]*(token|key|secret|auth[a-z_]*)|"
+    r"[a-z0-9_]*_(api_key|apikey|server_token|account_token|auth_token|access_token|secret_key|"
+    r"access_key|private_key|secret|password))",
+    re.I,
+)
+
+
+def is_secret_argument(name: str) -> bool:
+    """Whether an argument's name says it carries a credential (its value is never shown)."""
+    return _SECRET_ARGUMENT.fullmatch(name) is not None
 
 
 class Redactor:

@@ -47,7 +47,7 @@ def form_message(tool: str, card: Mapping[str, Any], args: Mapping[str, Any] | N
     """The question shown to the person: the typed preview card, every argument that will be sent
     (a card shows what its template names: an order's card may leave out ``ship_to``, a member's
     ``role``, and the approval covers the arguments, not the card), and that nothing is sent otherwise."""
-    lines = [f"Approve this change ({tool})?", *render_card(card)]
+    lines = [f"Approve this change ({tool})?", *render_card(card, sent_with=args is None)]
     if args:
         lines += ["Sent with these arguments:"]
         lines += [f"  {card_line(key)}: {card_line(_shown(value))}" for key, value in sorted(args.items())]

@@ -408,12 +408,18 @@ def card_line(value: Any) -> str:
     return terminal_text(json.dumps(text, ensure_ascii=False))
 
 
-def render_card(card: Mapping[str, Any]) -> list[str]:
-    """A preview card as text lines: kind and title, then one line per field, each exactly one line."""
+def render_card(card: Mapping[str, Any], *, sent_with: bool = True) -> list[str]:
+    """A preview card as text lines: kind and title, one line per field, then the arguments the
+    card's fields do not show (``sent_with``; left out where the caller lists every argument itself),
+    each exactly one line."""
     lines = [f"{card_line(card.get('kind', 'fields'))}: {card_line(card.get('title') or '')}".rstrip()]
     fields = card.get("fields")
     for key, value in fields.items() if isinstance(fields, Mapping) else ():
         lines.append(f"  {card_line(key)}: {card_line(value)}")
+    rest = card.get("sent_with") if sent_with else None
+    if isinstance(rest, Mapping) and rest:
+        lines.append("  sent with:")
+        lines += [f"    {card_line(key)}: {card_line(value)}" for key, value in rest.items()]
     return lines
 
 
