@@ -6,40 +6,34 @@ import functools
 import json
 import sys
 import warnings
-from collections.abc import Callable, Container, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any, Literal, NamedTuple
+from typing import IO, TYPE_CHECKING, Any, Literal
 
-from packc_runtime.calling.args import coerce_cli_value
 from packc_runtime.calling.pack import Pack, load_pack
 from packc_runtime.calling.results import Envelope, failure
 from packc_runtime.errors import (
     ERROR_CLASSES,
-    InvalidArgument,
     InvalidRequest,
     PackRuntimeError,
-    UnknownArgument,
     UnknownVerb,
 )
 from packc_runtime.faces._output import EXIT_OK, dump
+from packc_runtime.faces.command_line import (
+    VERB_MARK,
+    flags_of,
+    grammars,
+    parse_verb_argv,
+    read_command,
+    server_variables,
+)
 from packc_runtime.format.identifiers import RESERVED_VERBS
 from packc_runtime.text.terminal import for_terminal, terminal_text
 
 if TYPE_CHECKING:
     from packc_runtime.faces.oauth_cli import OAuthOptions
 
-__all__ = [
-    "Command",
-    "call_main",
-    "connect_main",
-    "exec_main",
-    "exit_code_for",
-    "pack_main",
-    "read_command",
-    "server_variables",
-]
-
-VERB_MARK = "--"  # ``<cliBin> -- VERB-WORDS``: always a verb, never one of the CLI's own commands
+__all__ = ["call_main", "connect_main", "exec_main", "exit_code_for", "pack_main"]
 
 
 def quiet_pattern_warnings() -> None:
@@ -165,145 +159,6 @@ def _verb_usage(pack: Pack, verb: str) -> str:
     return "\n".join(lines)
 
 
-def _match_verb(verbs: Container[str], tokens: Sequence[str]) -> tuple[str | None, list[str]]:
-    """The longest run of leading words (up to the first flag) that names a verb, and what follows it."""
-    words = []
-    for token in tokens:
-        if token.startswith("-"):
-            break
-        words.append(token)
-    for size in range(len(words), 0, -1):
-        name = ".".join(words[:size])
-        if name in verbs:
-            return name, list(tokens[size:])
-    return None, list(tokens)
-
-
-class Command(NamedTuple):
-    """What a pack CLI's command line asks for (:func:`read_command`).
-
-    ``action``: ``verb`` (call ``verb`` with the tokens in ``rest``), ``help`` (show ``verb``'s
-    form), ``usage`` (the verb list, asked for), ``missing`` (the verb list, as nothing was asked:
-    exit 2), ``connect`` or ``mcp`` (the built-in command, its flags in ``rest``), ``unknown``
-    (no verb: ``rest`` holds what was typed in its place).
-    """
-
-    action: Literal["verb", "help", "usage", "missing", "connect", "mcp", "unknown"]
-    verb: str | None
-    rest: list[str]
-
-
-def _flags(rest: Sequence[str]) -> Sequence[str]:
-    """A verb's tokens before ``--``: after it every token is a value, ``--help`` and ``--json`` too."""
-    return rest[: rest.index(VERB_MARK)] if VERB_MARK in rest else rest
-
-
-def _verb_command(verb: str, rest: list[str]) -> Command:
-    flags = _flags(rest)
-    return Command("help" if "--help" in flags or "-h" in flags else "verb", verb, rest)
-
-
-def read_command(verbs: Container[str], argv: Sequence[str]) -> Command:
-    """The pack CLI's one rule for telling a verb from its own commands (docs/runtime.md, "Verbs
-    and the CLI's own commands"):
-
-    1. ``-- VERB-WORDS ...`` is always a verb (``--`` is never a verb's word): the explicit form.
-    2. Leading words that name a verb call it, the longest match winning, even when the first word
-       is a built-in one: ``help list`` calls ``help.list``, ``connect status`` ``connect.status``.
-       Only a verb named exactly ``connect``, ``mcp`` or ``help`` (RESERVED_VERBS: packc never
-       makes one, C103) needs rule 1, so ``<cliBin> connect``, which every credential error tells
-       a person to run, is always the command.
-    3. Otherwise the CLI's own commands: nothing, ``-h``, ``--help`` or ``help`` list the verbs;
-       ``help VERB-WORDS`` shows one verb's form (as ``VERB-WORDS --help`` does); ``connect`` and
-       ``mcp`` take flags only.
-    4. Anything else, a word after ``help``, ``connect`` or ``mcp`` that names no verb included,
-       is an unknown verb.
-    """
-    if argv and argv[0] == VERB_MARK:
-        verb, rest = _match_verb(verbs, argv[1:])
-        if verb is not None:
-            return _verb_command(verb, rest)
-        return Command("unknown", None, list(argv[1:])) if len(argv) > 1 else Command("missing", None, [])
-    if not argv:
-        return Command("missing", None, [])
-    if argv[0] in ("-h", "--help"):
-        return Command("usage", None, list(argv[1:]))
-    verb, rest = _match_verb(verbs, argv)
-    if verb is not None and verb not in RESERVED_VERBS:
-        return _verb_command(verb, rest)
-    head, tail = argv[0], list(argv[1:])
-    words = bool(tail) and not tail[0].startswith("-")
-    if head == "help" and not words:
-        return Command("usage", None, tail)
-    if head == "help":
-        verb, rest = _match_verb(verbs, tail)
-        if verb is not None:
-            return Command("help", verb, rest)
-    elif head in ("connect", "mcp") and not words:
-        return Command("connect" if head == "connect" else "mcp", None, tail)
-    return Command("unknown", None, list(argv))
-
-
-def parse_verb_argv(pack: Pack, verb: str, rest: Sequence[str]) -> tuple[dict[str, Any], dict[str, Any]]:
-    """Split a verb's command line into args (coerced by schema) and options (confirm/json/server).
-
-    ``--name value``, ``--name=value`` and repeated flags fill arguments; bare words fill the
-    arguments with ``x-position`` in order; a boolean flag may stand alone.
-    """
-    schema = pack.verbs[verb].args or {}
-    props: Mapping[str, Any] = schema.get("properties") or {}
-    positional = sorted(
-        (p.get("x-position", 0), n)
-        for n, p in props.items()
-        if isinstance(p, Mapping) and isinstance(p.get("x-position"), int)
-    )
-    raw: dict[str, list[str]] = {}
-    options: dict[str, Any] = {"confirm": False, "json": False, "server": None, "server_variables": {}}
-    bare: list[str] = []
-    tokens = list(rest)
-    i = 0
-    while i < len(tokens):
-        token = tokens[i]
-        i += 1
-        if token == "--":
-            bare.extend(tokens[i:])
-            break
-        if not token.startswith("--"):
-            bare.append(token)
-            continue
-        name, eq, value = token[2:].partition("=")
-        if name in ("confirm", "json") and not eq:
-            options[name] = True
-            continue
-        key = name.replace("-", "_")
-        prop = props.get(key, {})
-        is_bool = isinstance(prop, Mapping) and prop.get("type") == "boolean"
-        if not eq:
-            if is_bool and (i >= len(tokens) or tokens[i].startswith("--")):
-                value = "true"
-            elif i < len(tokens):
-                value = tokens[i]
-                i += 1
-            else:
-                raise InvalidArgument(f"Option --{name} needs a value.", argument=key)
-        if name == "server":
-            options["server"] = value
-            continue
-        if name == "server-var":
-            options["server_variables"].update(server_variables([value]))
-            continue
-        raw.setdefault(key, []).append(value)
-    if len(bare) > len(positional):
-        extra = bare[len(positional) :]
-        raise UnknownArgument(
-            f"{verb} takes {len(positional)} positional value(s); unexpected: {' '.join(extra)}."
-        )
-    for (_, name), value in zip(positional, bare, strict=False):
-        raw.setdefault(name, []).insert(0, value)
-    args = {name: coerce_cli_value(name, props.get(name) or {}, values) for name, values in raw.items()}
-    return args, options
-
-
 def _print_human(envelope: Mapping[str, Any], out: IO[str], err: IO[str]) -> None:
     if envelope.get("ok"):
         if envelope.get("title"):
@@ -397,7 +252,7 @@ def pack_main(
     if isinstance(loaded, int):
         return loaded
     with loaded as pack:
-        action, verb, rest = read_command(pack.verbs, argv)
+        action, verb, rest = read_command(pack.verbs, argv, grammars(pack.verbs))
         if action in ("usage", "missing"):
             out.write(_usage(pack) + "\n")
             return EXIT_OK if action == "usage" else 2
@@ -423,7 +278,7 @@ def pack_main(
         if action == "help" and verb is not None:
             out.write(_verb_usage(pack, verb) + "\n")
             return EXIT_OK
-        as_json = "--json" in _flags(rest)
+        as_json = "--json" in flags_of(rest)
         try:
             if verb is None:
                 raise UnknownVerb(_no_verb(pack.cli_bin, list(pack.verbs), rest))
@@ -446,17 +301,6 @@ def pack_main(
         else:
             _print_human(envelope, out, err)
         return exit_code_for(envelope)
-
-
-def server_variables(pairs: Sequence[str]) -> dict[str, str]:
-    """``NAME=VALUE`` strings (``--server-var``) as a dict."""
-    out = {}
-    for pair in pairs:
-        name, eq, value = pair.partition("=")
-        if not eq or not name:
-            raise InvalidArgument(f"--server-var needs NAME=VALUE, not {pair!r}.")
-        out[name] = value
-    return out
 
 
 def call_main(

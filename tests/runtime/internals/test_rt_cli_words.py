@@ -24,7 +24,8 @@ from hypothesis import strategies as st
 
 from packc import compile as compile_api
 from packc.write.emit import COMMAND_WORDS
-from packc_runtime.faces.cli import Command, pack_main, read_command
+from packc_runtime.faces.cli import pack_main
+from packc_runtime.faces.command_line import Command, read_command
 from packc_runtime.format.identifiers import RESERVED_VERBS
 from servers.echo_app import EchoApp
 
