@@ -23,7 +23,7 @@ from urllib.parse import urlencode
 
 import httpx
 
-from packc_runtime.credentials.redact import Redactor
+from packc_runtime.credentials.redact import Redactor, masked_repr
 from packc_runtime.errors import Unauthorized
 
 __all__ = ["MARKER", "TokenSet", "TokenSets", "parse_token_set", "token_answer"]
@@ -58,6 +58,9 @@ class TokenSet(NamedTuple):
     client_secret: str | None
     scopes: tuple[str, ...]
     origins: tuple[str, ...]
+
+    def __repr__(self) -> str:  # tracebacks with locals, debuggers and error trackers print reprs
+        return masked_repr(self, ("access_token", "refresh_token", "client_secret"))
 
     def to_value(self) -> str:
         """The stored form: a JSON object marked as a packc token set."""

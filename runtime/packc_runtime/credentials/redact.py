@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from typing import Any
 from urllib.parse import quote, quote_plus
 
-__all__ = ["MASK", "Redactor", "install_log_filter", "is_secret_argument", "remove_log_filter"]
+__all__ = ["MASK", "Redactor", "install_log_filter", "is_secret_argument", "masked_repr", "remove_log_filter"]
 
 MASK = "***"
 # Query keys that carry secrets in many APIs, masked in any URL whatever the document says.
@@ -44,6 +44,20 @@ _SECRET_ARGUMENT = re.compile(
 def is_secret_argument(name: str) -> bool:
     """Whether an argument's name says it carries a credential (its value is never shown)."""
     return _SECRET_ARGUMENT.fullmatch(name) is not None
+
+
+def masked_repr(record: Any, secrets: Iterable[str]) -> str:
+    """``record``'s repr (a NamedTuple's) with the fields named in ``secrets`` shown as ``MASK`` when set.
+
+    A token or client secret must not reach a traceback with locals, a debugger or an error tracker,
+    all of which print values with ``repr``.
+    """
+    hidden = set(secrets)
+    fields = ", ".join(
+        f"{name}={MASK if name in hidden and value is not None else repr(value)}"
+        for name, value in zip(record._fields, record, strict=True)
+    )
+    return f"{type(record).__name__}({fields})"
 
 
 class Redactor:

@@ -7,6 +7,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import IO, Any, Literal, NamedTuple
 
+from packc_runtime.credentials.redact import masked_repr
 from packc_runtime.errors import InvalidArgument, OAuthFailed
 
 __all__ = ["OAUTH_FLAGS", "OAuthOptions", "oauth_connect", "options_from"]
@@ -37,6 +38,9 @@ class OAuthOptions(NamedTuple):
     device: bool = False
     status: bool = False
     logout: bool = False
+
+    def __repr__(self) -> str:  # tracebacks with locals, debuggers and error trackers print reprs
+        return masked_repr(self, ("client_secret",))
 
 
 def options_from(found: Mapping[str, Any]) -> OAuthOptions:
