@@ -2,9 +2,25 @@
 
 from __future__ import annotations
 
+import contextlib
+import http.server
+import io
+import json
+import threading
+import time
 import traceback
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
 
+import pytest
+from oauth_server import document
+
+from packc_runtime import load_pack
+from packc_runtime.credentials.oauth_connect import OAuthPlan, authorize_device
 from packc_runtime.credentials.oauth_tokens import TokenSet
+from packc_runtime.credentials.store import store_credentials
+from packc_runtime.errors import OAuthFailed
 from packc_runtime.faces.oauth_cli import OAuthOptions
 
 ACCESS, REFRESH, SECRET = "at-SECRET-access", "rt-SECRET-refresh", "cs-SECRET-client"
@@ -42,3 +58,111 @@ def test_reprs_of_a_token_set_and_the_connect_options_hold_no_secret() -> None:
     assert "client-1" in repr(tokens) and "https://auth.example/token" in repr(tokens)  # the rest is shown
     assert "client_secret=***" in repr(options) and "client_secret=None" in repr(OAuthOptions())
     assert tokens.access_token == ACCESS and tokens._replace(access_token="x").refresh_token == REFRESH
+
+
+class _Hop(http.server.BaseHTTPRequestHandler):
+    """A token endpoint that answers every request with ``server.answer`` (a redirect, or JSON), and
+    records what reached it: the request line and the body."""
+
+    server: _HopServer
+
+    def _serve(self) -> None:
+        length = int(self.headers.get("Content-Length") or 0)
+        self.server.log.append(f"{self.command} {self.path} {self.rfile.read(length).decode()}")
+        status, headers, body = self.server.answer(self.path)
+        self.send_response(status)
+        for name, value in headers.items():
+            self.send_header(name, value)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    do_GET = do_POST = _serve
+
+    def log_message(self, format: str, *args: Any) -> None:
+        return
+
+
+class _HopServer(http.server.ThreadingHTTPServer):
+    log: list[str]
+    answer: Callable[[str], tuple[int, dict[str, str], bytes]]
+
+
+@contextlib.contextmanager
+def _hop(answer: Callable[[str], tuple[int, dict[str, str], bytes]]) -> Iterator[_HopServer]:
+    server = _HopServer(("127.0.0.1", 0), _Hop)
+    server.log, server.answer = [], answer
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield server
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(10)
+
+
+def _url(server: _HopServer) -> str:
+    return f"http://127.0.0.1:{server.server_address[1]}"
+
+
+def _nothing(path: str) -> tuple[int, dict[str, str], bytes]:
+    return 404, {}, b""
+
+
+@pytest.mark.parametrize("status", [307, 308])
+def test_a_refresh_follows_no_redirect_to_another_origin(
+    status: int, compile_doc: Callable[..., Path]
+) -> None:
+    """The issue's reproduction: the recorded token endpoint answers 307/308 to another origin; the
+    form (refresh token, client secret) must never reach it."""
+    with (
+        _hop(_nothing) as elsewhere,
+        _hop(lambda path: (status, {"Location": f"{_url(elsewhere)}/token"}, b"")) as api,
+    ):
+        pack_dir = compile_doc(document(_url(api)))
+        tokens = _token_set(f"{_url(api)}/token", expires_at=time.time() - 10)._replace(origins=(_url(api),))
+        store_credentials({"TASKS_TOKEN": tokens.to_value()}, tokens.origins)
+        with load_pack(pack_dir) as pack:
+            verb = next(v for v in sorted(pack.verbs) if not pack.is_write(v))
+            envelope = pack.call(verb, {})
+        assert elsewhere.log == []
+        assert [line.split(" ")[:2] for line in api.log] == [["POST", "/token"]]  # the only request sent
+    assert envelope["ok"] is False and envelope["error"]["code"] == "unsafe_redirect", envelope
+    assert not any(secret in json.dumps(envelope) for secret in (ACCESS, REFRESH, SECRET))
+
+
+def test_connect_token_and_device_requests_follow_no_redirect_to_another_origin() -> None:
+    """At connect time too: the device code poll (client secret, device code) and the device request."""
+    with _hop(_nothing) as elsewhere:
+        moved = {"Location": f"{_url(elsewhere)}/token"}
+
+        def provider(path: str) -> tuple[int, dict[str, str], bytes]:
+            if path == "/device":
+                body = {
+                    "device_code": "dc-1",
+                    "user_code": "U-1",
+                    "verification_uri": "https://x",
+                    "interval": 0,
+                }
+                return 200, {"Content-Type": "application/json"}, json.dumps(body).encode()
+            return 307, moved, b""
+
+        with _hop(provider) as api:
+            plan = OAuthPlan(
+                "TASKS_TOKEN",
+                "oauth",
+                None,
+                f"{_url(api)}/token",
+                f"{_url(api)}/device",
+                ("read",),
+                (_url(api),),
+            )
+            with pytest.raises(OAuthFailed):
+                authorize_device(plan, "client-1", SECRET, out=io.StringIO(), sleep=lambda _: None)
+            redirecting_device = plan._replace(device_url=f"{_url(api)}/elsewhere")
+            with pytest.raises(OAuthFailed):
+                authorize_device(
+                    redirecting_device, "client-1", SECRET, out=io.StringIO(), sleep=lambda _: None
+                )
+        assert elsewhere.log == []

@@ -328,7 +328,8 @@ class Pack:
         home = server_origins(op, server_variables) if op.security else ()
 
         def token_send(request: httpx.Request) -> Steps:
-            return sender.steps(request, retry=False, deadline_at=deadline)
+            # its form carries the refresh token or client secret: no redirect to another origin
+            return sender.steps(request, retry=False, deadline_at=deadline, same_origin=True)
 
         retry = op.method in IDEMPOTENT_METHODS or op.idempotent
         for attempt in (1, 2):

@@ -182,6 +182,7 @@ class Sender:
         retry: bool,
         credential_headers: Iterable[str] = (),
         deadline_at: float | None = None,
+        same_origin: bool = False,
     ) -> Steps:
         """Send, following redirects safely and retrying when allowed; returns the final response.
 
@@ -190,6 +191,8 @@ class Sender:
             retry: whether the request may be repeated (idempotent method or declared idempotent).
             credential_headers: header names that carry credentials besides Authorization/Cookie.
             deadline_at: ``time.monotonic()`` value by which everything must be done.
+            same_origin: follow no redirect to another origin (token requests: their secrets are in
+                the body, which a 307/308 carries along).
         """
         limits = self.limits
         deadline = deadline_at if deadline_at is not None else time.monotonic() + limits.deadline
@@ -228,6 +231,12 @@ class Sender:
                         f"More than {limits.max_redirects} redirects.", status=received.status
                     )
                 request = self._redirect(request, received, home, secret_headers)
+                if same_origin and origin(request.url) != home:
+                    raise UnsafeRedirect(
+                        "The token endpoint redirected to another origin; a token request is never followed "
+                        "there, since it carries secrets. Nothing was sent to it.",
+                        status=received.status,
+                    )
                 continue
             return received
 

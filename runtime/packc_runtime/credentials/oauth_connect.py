@@ -119,7 +119,10 @@ def discover(plan: OAuthPlan) -> OAuthPlan:
 
         url, data, why = plan.discovery_url, None, "no token_endpoint"
         try:
-            answer = httpx.get(url, headers={"Accept": "application/json"}, timeout=15.0)
+            # no redirect is followed (a 30x reads as a failure): discovery names where tokens go
+            answer = httpx.get(
+                url, headers={"Accept": "application/json"}, timeout=15.0, follow_redirects=False
+            )
             if answer.status_code != 200:
                 why = f"HTTP {answer.status_code}"
             else:
@@ -248,6 +251,7 @@ def _client(plan: OAuthPlan, client_id: str, client_secret: str | None, **extra:
         scope=" ".join(plan.scopes) or None,
         token_endpoint_auth_method="client_secret_post" if client_secret else "none",
         timeout=30.0,
+        follow_redirects=False,  # the code, verifier and secret go to the token endpoint shown, nowhere else
         **extra,
     )
 
@@ -409,7 +413,13 @@ def authorize_device(
         form = {"client_id": client_id, **({"scope": " ".join(plan.scopes)} if plan.scopes else {})}
         import httpx
 
-        answer = httpx.post(plan.device_url, data=form, headers={"Accept": "application/json"}, timeout=30.0)
+        answer = httpx.post(
+            plan.device_url,
+            data=form,
+            headers={"Accept": "application/json"},
+            timeout=30.0,
+            follow_redirects=False,  # the form names the client: it goes nowhere but the endpoint shown
+        )
         data = answer.json() if answer.headers.get("content-type", "").startswith("application/json") else {}
         if answer.status_code != 200 or "device_code" not in data:
             raise _exchange_failed(_Err(data), client_id)
