@@ -17,7 +17,7 @@ import pytest
 from oauth_server import document
 
 from packc_runtime import load_pack
-from packc_runtime.credentials.oauth_connect import OAuthPlan, authorize_device
+from packc_runtime.credentials.oauth_connect import OAuthPlan, authorize_device, discover
 from packc_runtime.credentials.oauth_tokens import TokenSet
 from packc_runtime.credentials.store import store_credentials
 from packc_runtime.errors import OAuthFailed
@@ -166,3 +166,37 @@ def test_connect_token_and_device_requests_follow_no_redirect_to_another_origin(
                     redirecting_device, "client-1", SECRET, out=io.StringIO(), sleep=lambda _: None
                 )
         assert elsewhere.log == []
+
+
+def test_openid_discovery_over_plain_http_is_refused_before_it_is_fetched(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A document's ``openIdConnectUrl`` on plain http (not loopback): anyone on the way could answer
+    with their own endpoints. A proxy on 127.0.0.1 stands for the network and must see nothing."""
+
+    def on_the_way(path: str) -> tuple[int, dict[str, str], bytes]:
+        found = {
+            "token_endpoint": "https://attacker.example/token",
+            "authorization_endpoint": "https://attacker.example/a",
+        }
+        return 200, {"Content-Type": "application/json"}, json.dumps(found).encode()
+
+    with _hop(on_the_way) as network:
+        for name in ("HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy"):
+            monkeypatch.setenv(name, _url(network))
+        for name in ("NO_PROXY", "no_proxy"):
+            monkeypatch.delenv(name, raising=False)
+        plan = OAuthPlan(
+            "TASKS_TOKEN",
+            "oidc",
+            None,
+            "",
+            None,
+            ("read",),
+            ("https://api.example",),
+            "http://idp.example/.well-known/openid-configuration",
+        )
+        with pytest.raises(OAuthFailed) as refused:
+            discover(plan)
+        assert network.log == []
+    assert refused.value.details.get("reason") == "insecure_endpoint" and "not https" in refused.value.message

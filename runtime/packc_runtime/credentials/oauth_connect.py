@@ -109,14 +109,21 @@ def oauth_plans(
 def discover(plan: OAuthPlan) -> OAuthPlan:
     """The plan with its endpoints: an ``openIdConnect`` plan's read from its discovery document
     (``authorization_endpoint``, ``token_endpoint``, ``device_authorization_endpoint``); every plan's
-    endpoints checked to be https (plain http only on loopback: the code and tokens cross them).
+    endpoints, and the discovery URL before it is fetched, checked to be https (plain http only on
+    loopback: the code and tokens cross them).
 
     Raises:
-        OAuthFailed: the discovery document cannot be read, or an endpoint is not https.
+        OAuthFailed: the discovery document cannot be read, or it or an endpoint is not https.
     """
     if plan.discovery_url is not None:
         import httpx
 
+        if not _safe_endpoint(plan.discovery_url):  # its answer names where the code and tokens go
+            raise OAuthFailed(
+                f"The OpenID Connect discovery URL {plan.discovery_url!r} is not https: anyone on the "
+                "way could name their own token endpoint. Nothing was sent.",
+                reason="insecure_endpoint",
+            )
         url, data, why = plan.discovery_url, None, "no token_endpoint"
         try:
             # no redirect is followed (a 30x reads as a failure): discovery names where tokens go
