@@ -14,11 +14,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from oauth_server import document
+from oauth_server import TestAuthServer, connect, document, stored
 
 from packc_runtime import load_pack
 from packc_runtime.credentials.oauth_connect import OAuthPlan, authorize_device, discover
-from packc_runtime.credentials.oauth_tokens import TokenSet
+from packc_runtime.credentials.oauth_tokens import TokenSet, parse_token_set
 from packc_runtime.credentials.store import store_credentials
 from packc_runtime.errors import OAuthFailed
 from packc_runtime.faces.oauth_cli import OAuthOptions
@@ -200,3 +200,21 @@ def test_openid_discovery_over_plain_http_is_refused_before_it_is_fetched(
             discover(plan)
         assert network.log == []
     assert refused.value.details.get("reason") == "insecure_endpoint" and "not https" in refused.value.message
+
+
+def test_a_plain_bearer_scheme_sends_only_the_access_token_of_a_stored_token_set(
+    pack_dir: Path, auth_server: TestAuthServer, compile_doc: Callable[..., Path]
+) -> None:
+    """The issue's reproduction: a second document for the same family declares plain ``http bearer``;
+    its slot (``TASKS_TOKEN``) holds connect's OAuth2 record. Only the access token may go out."""
+    assert connect(pack_dir)[0] == 0
+    record = parse_token_set(stored()[auth_server.url]["TASKS_TOKEN"])
+    assert record is not None and record.refresh_token
+    plain = document(auth_server.url)
+    plain["components"]["securitySchemes"]["oauth"] = {"type": "http", "scheme": "bearer"}
+    with load_pack(compile_doc(plain, "plain")) as pack:
+        verb = next(v for v in sorted(pack.verbs) if not pack.is_write(v))
+        envelope = pack.call(verb, {})
+    assert auth_server.seen == [f"Bearer {record.access_token}"]
+    assert envelope["ok"], envelope
+    assert not any(record.refresh_token in line for line in auth_server.log)

@@ -307,16 +307,25 @@ class Authenticator:
         elif kind == "http":
             label = str(scheme.get("scheme", "bearer"))
             label = "Bearer" if label.lower() == "bearer" else label
-            parts.headers["Authorization"] = f"{label} {_header_safe(env['token'], values['token'])}"
+            token = yield from self._access_token(env["token"], values["token"], send)
+            parts.headers["Authorization"] = f"{label} {_header_safe(env['token'], token)}"
         elif kind == "oauth2" and "client_id" in values:
             token = yield from self._client_credentials(key, scheme, values, scopes, base_url, send)
             parts.headers["Authorization"] = f"Bearer {_header_safe(env['client_id'], token)}"
         elif kind in ("oauth2", "openIdConnect"):
-            token = values["token"]
-            stored = parse_token_set(token)
-            if stored is not None:  # from `connect`: refreshed when due, at the token URL it recorded
-                token = yield from self._token_sets.access_token(env["token"], stored, send)
+            token = yield from self._access_token(env["token"], values["token"], send)
             parts.headers["Authorization"] = f"Bearer {_header_safe(env['token'], token)}"
+
+    def _access_token(self, env: str, value: str, send: TokenSender) -> Steps:
+        """The token a token slot sends: its value, or the access token of connect's stored token set
+        (refreshed when due, at the token URL it recorded). The set itself (refresh token, client
+        secret) is never sent, whichever scheme reads the slot: a plain ``http bearer`` of another
+        document for the same family reads the same ``<FAMILY>_TOKEN``."""
+        stored = parse_token_set(value)
+        if stored is None:
+            return value
+        token: str = yield from self._token_sets.access_token(env, stored, send)
+        return token
 
     def _client_credentials(
         self,
