@@ -1,8 +1,12 @@
 """``packc install PACK``: put a pack's command on PATH, bound to an interpreter that has the runtime.
 
 As pipx does: the pack is copied to ``<data>/packs/<id>``, and a shim ``<bin>/<cliBin>`` runs the
-pack's launcher with a fixed interpreter, so the command works from any shell, whatever ``python3``
-is first on PATH. The interpreter is the one running packc (it has ``packc_runtime``), or with
+runtime's ``pack_main`` on that copy with a fixed interpreter, so the command works from any shell,
+whatever ``python3`` is first on PATH. No file from the pack is ever executed: the shim runs fixed
+code with ``python -P`` (so neither the pack's folders nor the working directory are on
+``sys.path``), and the copy's ``bin/<cliBin>`` is replaced by packc's own launcher (a cloned pack's
+edited launcher is lint's M034). A wrap pack's programs are code by definition: they run only when
+one of its verbs is called, never at install. The interpreter is the one running packc (it has ``packc_runtime``), or with
 ``venv=True`` a virtual environment of the pack's own under ``<data>/venvs/<id>`` into which the
 runtime is installed from its source folder.
 
@@ -23,15 +27,27 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from packc.errors import InputError, UsageError
+from packc_runtime.format.launcher import LAUNCHER
 from packc_runtime.format.manifest import parse_manifest
 
 __all__ = ["Installed", "bin_dir", "data_dir", "install_pack"]
 
 # A command and a folder name: no path separators, no leading dot or dash (a pack from elsewhere is data).
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
+# The second line marks a shim as packc's (shims of earlier versions share its start).
+_MARK = "# Installed by `packc install`"
 _SHIM = """#!/bin/sh
-# Installed by `packc install`: runs this pack's launcher with an interpreter that has packc_runtime.
-exec {python} {launcher} "$@"
+# Installed by `packc install`: runs the pack below with an interpreter that has packc_runtime; it runs no file from the pack.
+exec {python} -P -c {entry} {pack} "$@"
+"""
+# What the shim runs: fixed code, the pack's folder as its first argument (never a file of the pack).
+_ENTRY = """import sys
+try:
+    from packc_runtime.cli import pack_main
+except ImportError as exc:
+    sys.exit(f"This command needs the packc runtime, which {sys.executable} cannot import ({exc}); run packc install again.")
+from pathlib import Path
+sys.exit(pack_main(Path(sys.argv[1]), sys.argv[2:]))
 """
 
 
@@ -110,6 +126,30 @@ def _make_venv(where: Path) -> Path:
     return python
 
 
+def _is_shim(path: Path) -> bool:
+    """Whether ``path`` is a shim ``packc install`` wrote (a regular file with its mark on line 2)."""
+    try:
+        if path.is_symlink() or not path.is_file():
+            return False
+        with path.open(encoding="utf-8", errors="replace") as text:
+            text.readline()
+            return text.readline().startswith(_MARK)
+    except OSError:
+        return False
+
+
+def _write_launcher(path: Path) -> None:
+    """Put packc's launcher at ``path`` in the installed copy, in place of whatever the pack had there
+    (so a ``connect`` hint naming it never points at a pack's own code)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if path.is_symlink() or path.is_file():
+        path.unlink()
+    elif path.exists():
+        shutil.rmtree(path)
+    path.write_text(LAUNCHER, encoding="utf-8")
+    path.chmod(0o755)
+
+
 def install_pack(
     pack: str | Path, *, venv: bool = False, environ: Mapping[str, str] | None = None
 ) -> Installed:
@@ -135,15 +175,10 @@ def install_pack(
                 f"{source}: the pack's {what} {value!r} is not a plain command name "
                 "(letters, digits, '.', '_', '-'; at most 64)"
             )
-    launcher_rel = Path("bin") / cli_bin
-    if not (source / launcher_rel).is_file():
-        raise InputError(f"{source} has no launcher bin/{cli_bin}")
     data, commands = data_dir(environ), bin_dir(environ)
     target = data / "packs" / manifest.id
     command = commands / cli_bin
-    if command.exists() and _SHIM.splitlines()[1] not in command.read_text(
-        encoding="utf-8", errors="replace"
-    ):
+    if (command.exists() or command.is_symlink()) and not _is_shim(command):
         raise UsageError(f"{command} exists and was not installed by packc; remove it or set PACKC_BIN_DIR.")
     python = _make_venv(data / "venvs" / manifest.id) if venv else Path(sys.executable)
     if not venv and not _has_runtime(python):
@@ -154,10 +189,14 @@ def install_pack(
         if target.exists():
             shutil.rmtree(target)
         shutil.copytree(source, target, ignore=shutil.ignore_patterns("__pycache__", ".git", ".venv"))
+    if manifest.kind != "wrap":  # a wrap pack's bin/ holds its programs, code by definition
+        _write_launcher(target / "bin" / cli_bin)
     commands.mkdir(parents=True, exist_ok=True)
     temporary = command.with_name(f".{cli_bin}.packc-tmp")
     temporary.write_text(
-        _SHIM.format(python=shlex.quote(str(python)), launcher=shlex.quote(str(target / launcher_rel))),
+        _SHIM.format(
+            python=shlex.quote(str(python)), entry=shlex.quote(_ENTRY), pack=shlex.quote(str(target))
+        ),
         encoding="utf-8",
     )
     temporary.chmod(0o755)

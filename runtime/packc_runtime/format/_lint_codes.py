@@ -45,6 +45,7 @@ CODES: dict[str, tuple[Level, str]] = {
     "M031": ("error", "policy.json makes a PUT, PATCH or DELETE verb a read"),
     "M032": ("warning", "policy.json does not mark a DELETE verb destructive"),
     "M033": ("error", "id, cliBin or binding.family is not a safe identifier"),
+    "M034": ("error", "the pack's launcher is not the one packc writes"),
     "M040": ("error", "transports lists mcp but the pack's kind cannot be served"),
     "M041": ("warning", "HARNESS.md front matter is not an Agent Skills file"),
 }

@@ -22,6 +22,7 @@ from packc_runtime.format._lint_codes import CODES, finding, pointer
 from packc_runtime.format._lint_mcp import check_mcp
 from packc_runtime.format._metaschema import meta_schema_problem
 from packc_runtime.format.identifiers import CliBin, Family, Identifier, PackId, VerbName
+from packc_runtime.format.launcher import is_launcher
 from packc_runtime.format.manifest import Manifest, Policy, read_manifest, read_policy
 from packc_runtime.format.templating import placeholders
 
@@ -63,6 +64,7 @@ def _check_manifest(m: Manifest, pack_dir: Path) -> list[Diagnostic]:
             )
         )
     out += _check_identifiers(m)
+    out += _check_launcher(m, pack_dir)
     out += _check_kind(m, pack_dir)
     out += _check_hcp(m)
     for name, verb in m.verbs.items():
@@ -117,6 +119,32 @@ def _check_identifiers(m: Manifest) -> list[Diagnostic]:
         )
         for kind, value, where in fields
         if value is not None and not kind.is_valid(value)
+    ]
+
+
+def _check_launcher(m: Manifest, pack_dir: Path) -> list[Diagnostic]:
+    """M034: ``bin/<cliBin>`` is packc's fixed launcher, byte for byte (an edited one runs code for
+    whoever runs the pack's command). A wrap pack's program may be that file: it is code by definition."""
+    cli_bin = m.cliBin or m.id
+    if not CliBin.is_valid(cli_bin):  # M033 says it; no path is built from it
+        return []
+    launcher = pack_dir / "bin" / cli_bin
+    if not (launcher.exists() or launcher.is_symlink()) or is_launcher(launcher):
+        return []
+    if (
+        m.wrap is not None
+        and _inside(pack_dir, m.wrap.bin, must_exist=True)
+        and (pack_dir / m.wrap.bin).resolve() == launcher.resolve()
+    ):
+        return []
+    return [
+        _d(
+            "M034",
+            _ptr("surface.json", "cliBin"),
+            f"bin/{cli_bin} is not the launcher packc writes: it differs, or is a link or a folder.",
+            f"Compile the pack again, or restore bin/{cli_bin} from packc_runtime.format.launcher.LAUNCHER "
+            "(packc install writes its own launcher and never runs the pack's).",
+        )
     ]
 
 

