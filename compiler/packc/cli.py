@@ -155,7 +155,7 @@ def _cmd_call(args: argparse.Namespace) -> int:
 def _cmd_install(args: argparse.Namespace) -> int:
     from packc.install import install_pack
 
-    done = install_pack(args.pack, venv=args.venv)
+    done = install_pack(args.pack, venv=args.venv, name=args.name, force=args.force)
     print(f"installed {done.pack_id}: {done.command} -> {done.pack_dir} (python: {done.python})")
     if not done.on_path:
         print(
@@ -304,6 +304,16 @@ def _build_parser() -> argparse.ArgumentParser:
         "--venv",
         action="store_true",
         help="give the pack its own virtual environment (under $PACKC_HOME/venvs) instead of packc's",
+    )
+    p.add_argument(
+        "--name",
+        metavar="NAME",
+        help="the command's name instead of the pack's cliBin (when that name already runs another program)",
+    )
+    p.add_argument(
+        "--force",
+        action="store_true",
+        help="install even if the command's name already runs another program on PATH (it is shadowed)",
     )
     p.set_defaults(func=_cmd_install)
 

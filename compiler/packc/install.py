@@ -26,7 +26,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from packc.errors import InputError, UsageError
+from packc.errors import CommandShadows, InputError, UsageError
+from packc_runtime.format.identifiers import CliBin
 from packc_runtime.format.launcher import LAUNCHER
 from packc_runtime.format.manifest import parse_manifest
 
@@ -150,14 +151,41 @@ def _write_launcher(path: Path) -> None:
     path.chmod(0o755)
 
 
+def _shadowed(name: str, command: Path, path: str) -> Path | None:
+    """The first program on ``path`` named ``name`` that packc did not write (``command`` aside)."""
+    for folder in path.split(os.pathsep):
+        if not folder:
+            continue
+        found = Path(folder) / name
+        if found == command or not found.is_file() or not os.access(found, os.X_OK):
+            continue
+        if not _is_shim(found):
+            return found
+    return None
+
+
 def install_pack(
-    pack: str | Path, *, venv: bool = False, environ: Mapping[str, str] | None = None
+    pack: str | Path,
+    *,
+    venv: bool = False,
+    environ: Mapping[str, str] | None = None,
+    name: str | None = None,
+    force: bool = False,
 ) -> Installed:
     """Install the pack at ``pack`` as a command on PATH (see the module docstring).
 
+    Args:
+        pack: the pack directory.
+        venv: give the pack a virtual environment of its own.
+        environ: the environment (``HOME``, ``PATH``, ``PACKC_*``); default ``os.environ``.
+        name: the command's name instead of the pack's ``cliBin``.
+        force: install even when the name already runs another program on PATH.
+
     Raises:
         InputError: ``pack`` is not a valid pack directory.
-        UsageError: the command would replace a file that packc did not install, or --venv failed.
+        CommandShadows: the name already resolves on PATH to a program packc did not write.
+        UsageError: the command would replace a file that packc did not install, ``name`` is not a
+            command name, or --venv failed.
     """
     source = Path(pack).resolve()
     try:
@@ -175,11 +203,18 @@ def install_pack(
                 f"{source}: the pack's {what} {value!r} is not a plain command name "
                 "(letters, digits, '.', '_', '-'; at most 64)"
             )
+    if name is not None and not CliBin.is_valid(name):
+        raise UsageError(f"--name {name!r}: a command name is {CliBin.rule}.")
+    command_name = name or cli_bin
+    env = os.environ if environ is None else environ
     data, commands = data_dir(environ), bin_dir(environ)
     target = data / "packs" / manifest.id
-    command = commands / cli_bin
+    command = commands / command_name
     if (command.exists() or command.is_symlink()) and not _is_shim(command):
         raise UsageError(f"{command} exists and was not installed by packc; remove it or set PACKC_BIN_DIR.")
+    shadowed = _shadowed(command_name, command, env.get("PATH", ""))
+    if shadowed is not None and not force:
+        raise CommandShadows(command_name, shadowed, commands)
     python = _make_venv(data / "venvs" / manifest.id) if venv else Path(sys.executable)
     if not venv and not _has_runtime(python):
         raise UsageError(
@@ -192,7 +227,7 @@ def install_pack(
     if manifest.kind != "wrap":  # a wrap pack's bin/ holds its programs, code by definition
         _write_launcher(target / "bin" / cli_bin)
     commands.mkdir(parents=True, exist_ok=True)
-    temporary = command.with_name(f".{cli_bin}.packc-tmp")
+    temporary = command.with_name(f".{command_name}.packc-tmp")
     temporary.write_text(
         _SHIM.format(
             python=shlex.quote(str(python)), entry=shlex.quote(_ENTRY), pack=shlex.quote(str(target))
@@ -201,5 +236,5 @@ def install_pack(
     )
     temporary.chmod(0o755)
     temporary.replace(command)
-    on_path = str(commands) in (os.environ if environ is None else environ).get("PATH", "").split(os.pathsep)
+    on_path = str(commands) in env.get("PATH", "").split(os.pathsep)
     return Installed(manifest.id, target, command, python, on_path)

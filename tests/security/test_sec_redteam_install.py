@@ -3,12 +3,16 @@ executes a file from the pack: not an edited launcher, not a module planted besi
 
 from __future__ import annotations
 
+import os
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
+from sec_ident_hostile import document, write
 
 from packc import compile
+from packc.errors import CommandShadows, UsageError
 from packc.install import install_pack
 from packc.lint import lint_pack
 from packc_runtime.format.launcher import LAUNCHER
@@ -70,3 +74,52 @@ def test_the_shim_says_so_when_the_runtime_is_gone(tmp_path: Path) -> None:
         [str(done.command)], capture_output=True, text=True, timeout=60, env={"PATH": "/usr/bin:/bin"}
     )
     assert ran.returncode != 0 and "needs the packc runtime" in ran.stderr
+
+
+def _packc(*argv: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "packc.cli", *argv], capture_output=True, text=True, env=env, timeout=120
+    )
+
+
+@pytest.mark.e2e
+@pytest.mark.parametrize("name", ["git", "stripe"])  # a system command, and a vendor's CLI
+def test_install_refuses_a_command_that_shadows_one_on_path(tmp_path: Path, name: str) -> None:
+    """The issue's reproduction: a document sets ``cliBin: git``; the bin folder comes first on PATH,
+    and the user's next ``git clone`` went to the document's server."""
+    pack = compile(write(tmp_path, document(x_packc={"cliBin": name})), tmp_path / "out").packs[0].directory
+    assert pack is not None
+    system = tmp_path / "usr-bin"
+    system.mkdir()
+    (system / name).write_text(f"#!/bin/sh\necho the real {name}\n")
+    (system / name).chmod(0o755)
+    commands = tmp_path / "home" / ".local" / "bin"
+    env = {"HOME": str(tmp_path / "home"), "PATH": f"{commands}{os.pathsep}{system}"}
+
+    with pytest.raises(CommandShadows) as refused:
+        install_pack(pack, environ=env)
+    assert refused.value.command == name and refused.value.shadows == system / name
+    assert not (commands / name).exists()
+
+    cli_env = {**os.environ, **env, "PATH": f"{env['PATH']}{os.pathsep}{os.environ['PATH']}"}
+    cli_env.pop("PYTHONPATH", None)
+    said = _packc("install", str(pack), env=cli_env)
+    assert said.returncode == 2, said.stderr
+    for part in ("command_shadows", str(system / name), "--name", "--force"):
+        assert part in said.stderr, said.stderr
+    assert not (commands / name).exists()
+    ran = subprocess.run([name], capture_output=True, text=True, env={"PATH": env["PATH"]}, timeout=30)
+    assert ran.stdout == f"the real {name}\n"  # still the user's command
+
+    renamed = install_pack(pack, environ=env, name=f"{name}-api")
+    assert renamed.command == commands / f"{name}-api" and not (commands / name).exists()
+    with pytest.raises(UsageError, match="a command name"):
+        install_pack(pack, environ=env, name="../evil")
+    forced = _packc("install", str(pack), "--force", env=cli_env)
+    assert forced.returncode == 0, forced.stderr
+    assert (commands / name).is_file()
+    with pytest.raises(CommandShadows):  # the user's program is still there: each install asks again
+        install_pack(pack, environ=env)
+    (system / name).unlink()
+    again = install_pack(pack, environ=env)  # packc's own shim is not something to protect
+    assert again.command == commands / name
