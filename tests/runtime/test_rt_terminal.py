@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 from packc.cli import main as packc_main
 from packc_runtime.faces.cli import connect_main, pack_main
+from packc_runtime.text.escaping import invisible
 from packc_runtime.text.terminal import for_terminal, terminal_text
 from servers.runner import serve
 
@@ -44,6 +45,7 @@ def _safe(text: str) -> bool:
             or category == "Cs"
             or ch in BIDI_AND_INVISIBLE
             or 0xE0000 <= ord(ch) <= 0xE007F
+            or (ch != "\r" and invisible(ch))  # the one definition: variation selectors, fillers, ...
         ):
             return False
     return True
@@ -82,7 +84,17 @@ def test_what_the_escapes_look_like() -> None:
     assert terminal_text(f"a{CLEAR}b") == "a\\u001b[2Jb"
     assert terminal_text("line\r\nnext\rover") == "line\r\nnext\\u000dover"
     assert terminal_text("\u202eabc\U000e0041") == "\\u202eabc\\udb40\\udc41"
-    assert terminal_text("tab\tnew\nline, café, 👨‍👩‍👧") == "tab\tnew\nline, café, 👨‍👩‍👧"
+    assert terminal_text("tab\tnew\nline, café, ½ 日本") == "tab\tnew\nline, café, ½ 日本"
+    # Issue 23: what escaping.invisible counts is escaped too (one definition), joiners and
+    # variation selectors included: a run of them spells bytes a person does not see.
+    assert terminal_text("Rex\ufe01\U000e0101\u00ad\u3164👨\u200d👧") == (
+        "Rex\\ufe01\\udb40\\udd01\\u00ad\\u3164👨\\u200d👧"
+    )
+
+
+@given(st.text())
+def test_terminal_text_leaves_nothing_unseen(text: str) -> None:
+    assert not invisible(terminal_text(text))
 
 
 def _hostile_document(url: str) -> dict[str, Any]:

@@ -29,6 +29,7 @@ __all__ = [
     "shell_line",
     "shell_word",
     "toml_string",
+    "unseen",
     "visible",
     "yaml_scalar",
 ]
@@ -65,8 +66,14 @@ _BLANK_RANGES = (
 )
 
 
-def _unseen(ch: str) -> bool:
-    """A character a person does not see as itself: a hidden one, or one that shows as nothing."""
+def unseen(ch: str) -> bool:
+    """True when the character ``ch`` is one a person does not see as itself: a hidden one (controls,
+    format characters such as zero-width joiners and the soft hyphen, bidi controls, separators,
+    surrogates, private use, unassigned) or one that shows as nothing (:data:`_BLANK_RANGES`).
+
+    The one definition of "invisible": :func:`invisible`, :func:`visible`, every terminal line
+    (``terminal.terminal_text``) and every approval card use it.
+    """
     if " " <= ch <= "~":
         return False
     if _hidden(ch):
@@ -81,13 +88,13 @@ def invisible(text: str) -> bool:
     Tag characters (U+E0000–U+E007F, which spell ASCII unseen), zero-width and bidi controls,
     variation selectors, other controls: a person reviewing reads ``a`` while a model reads more.
     """
-    return any(_unseen(ch) and ch not in "\t\n\r" for ch in text)
+    return any(unseen(ch) and ch not in "\t\n\r" for ch in text)
 
 
 def visible(text: str) -> str:
     """``text`` with every unseen character (see :func:`invisible`; tab and line breaks too) written
     ``\\u{XXXX}`` and every backslash doubled, so what a person reads names each character it holds."""
-    return "".join("\\\\" if ch == "\\" else f"\\u{{{ord(ch):04X}}}" if _unseen(ch) else ch for ch in text)
+    return "".join("\\\\" if ch == "\\" else f"\\u{{{ord(ch):04X}}}" if unseen(ch) else ch for ch in text)
 
 
 # --- Markdown --------------------------------------------------------------------------------------
@@ -215,7 +222,7 @@ def shell_word(value: str) -> str:
     """
     if _SHELL_SAFE.fullmatch(value):
         return value
-    if not any(_unseen(ch) for ch in value):
+    if not any(unseen(ch) for ch in value):
         return "'" + value.replace("'", "'\"'\"'") + "'"
     # Inside $'...' a quote is written \x27, never \': a shell without $'...' (dash) reads the word
     # as $ followed by an ordinary single-quoted string, which then holds no quote that could end it.
@@ -225,7 +232,7 @@ def shell_word(value: str) -> str:
             out.append("\\\\")
         elif ch in "'!":  # and ! is never left for an interactive shell's history expansion
             out.append(f"\\x{ord(ch):02x}")
-        elif _unseen(ch):
+        elif unseen(ch):
             raw = (ch if not 0xD800 <= ord(ch) <= 0xDFFF else "\ufffd").encode()  # lone surrogate: U+FFFD
             out.append("".join(f"\\x{b:02x}" for b in raw))
         else:

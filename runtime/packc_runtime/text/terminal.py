@@ -17,24 +17,34 @@ from __future__ import annotations
 import re
 from typing import IO, Any, cast
 
+from packc_runtime.text.escaping import unseen
+
 __all__ = ["for_terminal", "terminal_text"]
 
-# C0 controls but TAB and LF (CR only before LF), DEL and C1; the Arabic letter mark; zero-width
-# space; the LRM/RLM marks; line and paragraph separators; bidi embeddings, overrides and isolates;
-# invisible operators; deprecated format controls; BOM; interlinear annotations; lone surrogates;
-# tag characters (invisible text). ZWJ/ZWNJ stay: emoji and scripts need them, and they move nothing.
-_UNSAFE = re.compile(
-    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u061c\u200b\u200e\u200f\u2028-\u202e\u2060-\u206f\ufeff"
-    "\ufff9-\ufffb\ud800-\udfff\U000e0000-\U000e007f]|\r(?!\n)"
-)
+# What is escaped is escaping.unseen, the one definition of "invisible" (C0/C1 controls, DEL, every
+# format character: bidi controls, zero-width spaces and joiners, the soft hyphen; separators,
+# surrogates, private use, unassigned; variation selectors, Hangul fillers, the combining grapheme
+# joiner, Mongolian and Khmer blanks), but TAB, LF and CR before LF. Zero-width joiners and
+# variation selectors are escaped too although emoji use them: a run of them spells bytes a person
+# never sees (a card showing ``Rex`` while the model reads an instruction), and the escape keeps
+# JSON equal in value. Candidates are the characters outside printable ASCII (and a CR not before
+# LF); the per-character judgement is escaping's.
+_CANDIDATE = re.compile("[^\t\n\r\x20-\x7e]+|\r(?!\n)")
 
 
-def _escape(match: re.Match[str]) -> str:
-    code = ord(match.group())
+def _escape_char(ch: str) -> str:
+    code = ord(ch)
     if code > 0xFFFF:  # a surrogate pair, as JSON writes it
         code -= 0x10000
         return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
     return f"\\u{code:04x}"
+
+
+def _escape(match: re.Match[str]) -> str:
+    run = match.group()
+    if run == "\r":
+        return "\\u000d"
+    return "".join(_escape_char(ch) if unseen(ch) else ch for ch in run)
 
 
 def terminal_text(text: str) -> str:
@@ -42,7 +52,7 @@ def terminal_text(text: str) -> str:
 
     Newlines, tabs and CR-LF pairs stay. Idempotent; valid JSON stays valid and equal in value.
     """
-    return _UNSAFE.sub(_escape, text)
+    return _CANDIDATE.sub(_escape, text)
 
 
 class _TerminalStream:
