@@ -36,11 +36,12 @@ def http_server(
     env: dict[str, str],
     *flags: str,
     seen: list[str] | None = None,
+    bind: str = "127.0.0.1",
 ) -> Iterator[tuple[str, str]]:
-    """``packc serve --http 127.0.0.1:0`` in a subprocess; yields its URL and the bearer secret it printed
+    """``packc serve --http BIND:0`` in a subprocess; yields its URL and the bearer secret it printed
     ("" when it names its --token-file instead). ``seen`` collects the stderr lines read."""
     proc = subprocess.Popen(
-        [sys.executable, "-m", "packc.cli", "serve", str(pack_dir), "--http", "127.0.0.1:0", *flags],
+        [sys.executable, "-m", "packc.cli", "serve", str(pack_dir), "--http", f"{bind}:0", *flags],
         env={**os.environ, **env},
         stderr=subprocess.PIPE,
         text=True,
@@ -51,7 +52,7 @@ def http_server(
         url = secret = None
         for line in proc.stderr:  # the URL line, then the secret's, after any warning printed first
             lines.append(line)
-            if found := re.search(r"(\d+) tools at (http://127\.0\.0\.1:\d+/mcp)", line):
+            if found := re.search(r"(\d+) tools at (http://\S+:\d+/mcp)", line):
                 url = found.group(2)
             if found := re.search(r"'Authorization: Bearer ([A-Za-z0-9_-]{43})'", line):
                 secret = found.group(1)

@@ -19,7 +19,13 @@ from mcp import Client
 from mcp.shared.exceptions import MCPError
 
 from mcp_face.test_mcp_transports import _env, http_server, with_bearer
-from packc_runtime.faces.mcp._auth import BearerGate, TokenFileError, new_secret, secret_from_file
+from packc_runtime.faces.mcp._auth import (
+    BearerGate,
+    TokenFileError,
+    allowed_host_names,
+    new_secret,
+    secret_from_file,
+)
 from packc_runtime.faces.mcp._config import HTTP_HOSTS, http_snippet
 from packc_runtime.faces.mcp.cli import serve_main
 
@@ -218,3 +224,60 @@ def test_a_token_file_keeps_the_secret_and_it_is_not_printed(
     with http_server(pack_dir, env, "--token-file", str(token), seen=seen) as (url, printed):
         assert printed == "" and str(token) in "".join(seen) and secret not in "".join(seen)
         assert asyncio.run(call(url)).structured_content["body"]["id"] == 1
+
+
+def _initialize(url: str, secret: str, **headers: str) -> int:
+    auth = {"Authorization": f"Bearer {secret}"}
+    return httpx.post(
+        url, json=INITIALIZE, headers={**MCP_HEADERS, **auth, **headers}, timeout=10
+    ).status_code
+
+
+@pytest.mark.e2e
+def test_a_foreign_host_is_refused_on_every_loopback_address_and_allow_host_adds_one(
+    pack_dir: Path, demo_server: Any, tmp_path: Path
+) -> None:
+    """Issue 23: on ``--http 127.0.0.2:P`` (not one of the SDK's three loopback spellings) a request
+    naming ``Host: attacker.example`` got a full initialize result; a page using DNS rebinding would
+    too, once it had the secret or on a server reached without one."""
+    env = _env({"PETSTORE_API_KEY": demo_server.api_key}, tmp_path)
+    with http_server(pack_dir, env, "--allow-host", "Pets.Internal", bind="127.0.0.2") as (url, secret):
+        port = url.rsplit(":", 1)[1].split("/")[0]
+        assert url.startswith("http://127.0.0.2:")
+        assert _initialize(url, secret, Host="attacker.example") == 421
+        assert _initialize(url, secret, Host=f"attacker.example:{port}") == 421
+        assert _initialize(url, secret, Origin="http://attacker.example") == 403
+        assert _initialize(url, secret) == 200  # Host 127.0.0.2:P, the bind address
+        assert _initialize(url, secret, Host=f"localhost:{port}") == 200
+        assert _initialize(url, secret, Host=f"pets.internal:{port}", Origin="http://pets.internal") == 200
+
+
+def test_allow_host_goes_with_http_and_takes_only_a_host(pack_dir: Path) -> None:
+    err = io.StringIO()
+    assert serve_main([str(pack_dir), "--allow-host", "x.example"], stderr=err) == 2
+    assert "--allow-host goes with --http" in err.getvalue()
+    for bad in ("x.example:80", "http://x.example", "a b", ""):
+        err = io.StringIO()
+        assert serve_main([str(pack_dir), "--http", "0", "--allow-host", bad], stderr=err) == 2, bad
+        assert "not a host name or IP address" in err.getvalue()
+
+
+@given(
+    st.sampled_from(["127.0.0.1", "127.0.0.2", "::1", "0.0.0.0", "10.1.2.3", "localhost"]),
+    st.text() | st.from_regex(r"\A[a-z0-9.-]{1,30}(:[0-9]{1,5})?\Z"),
+)
+def test_only_the_names_the_server_answers_to_pass_the_host_check(bind: str, header: str) -> None:
+    """Whatever the Host or Origin, a request passes only if it names the bind address (or, on
+    loopback or every address, a loopback name), whatever port it gives."""
+    from mcp.server.transport_security import TransportSecurityMiddleware
+
+    from packc_runtime.faces.mcp._server import rebinding_protection
+
+    names = allowed_host_names(bind)
+    check = TransportSecurityMiddleware(rebinding_protection(bind))
+    if check._validate_host(header):
+        assert any(header == n or header.startswith(n + ":") for n in names), header
+    if header and check._validate_origin(header):
+        assert any(header in (f"http://{n}",) or header.startswith(f"http://{n}:") for n in names)
+    for n in names:
+        assert check._validate_host(f"{n}:8080") and check._validate_origin(f"http://{n}:8080")

@@ -13,6 +13,7 @@ configuration can stay the same across restarts. It is compared in constant time
 from __future__ import annotations
 
 import hmac
+import ipaddress
 import json
 import os
 import secrets
@@ -21,7 +22,15 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from pathlib import Path
 from typing import Any
 
-__all__ = ["TOKEN_ENV", "BearerGate", "TokenFileError", "new_secret", "secret_from_file"]
+__all__ = [
+    "TOKEN_ENV",
+    "BearerGate",
+    "TokenFileError",
+    "allowed_host_names",
+    "host_name",
+    "new_secret",
+    "secret_from_file",
+]
 
 #: The environment variable the printed host snippets read the secret from (never the secret itself).
 TOKEN_ENV = "PACKC_MCP_TOKEN"
@@ -30,6 +39,57 @@ Scope = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
 Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+#: The names every loopback address answers to, as a Host header writes them.
+_LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
+
+
+def host_name(value: str) -> str:
+    """A host (a name, an IPv4 or IPv6 address, bracketed or not) as a Host header writes it.
+
+    Raises:
+        ValueError: not a host name or an IP address (a port, a path, a space, an empty value).
+    """
+    text = value.strip().lower()
+    inner = text[1:-1] if text.startswith("[") and text.endswith("]") else text
+    try:
+        address = ipaddress.ip_address(inner)
+    except ValueError:
+        labels = text.rstrip(".").split(".")
+        if not text or not all(
+            0 < len(label) <= 63 and label.replace("-", "").isalnum() and label.isascii() for label in labels
+        ):
+            raise ValueError(value) from None
+        return text
+    return f"[{address.compressed}]" if address.version == 6 else address.compressed
+
+
+def allowed_host_names(bind: str, extra: tuple[str, ...] | list[str] = ()) -> list[str]:
+    """The Host names a server bound to ``bind`` answers to: DNS-rebinding protection everywhere.
+
+    A web page the user opens can name any host and have its DNS answer with the server's address;
+    only the Host header tells such a request from the user's own. So every bind address gets the
+    check, not only 127.0.0.1, localhost and ::1 (the SDK's default, which left ``127.0.0.2`` or a
+    LAN address open): the names the server answers to are the bind address itself, the loopback
+    names when it is loopback or every address (``0.0.0.0``, ``::``), and each ``--allow-host``.
+
+    Raises:
+        ValueError: ``bind`` or an ``extra`` value is not a host (see :func:`host_name`).
+    """
+    own = host_name(bind)
+    inner = own.strip("[]")
+    names: list[str] = []
+    try:
+        address = ipaddress.ip_address(inner)
+    except ValueError:
+        address = None
+    if own == "localhost" or (address is not None and (address.is_loopback or address.is_unspecified)):
+        names += _LOOPBACK_NAMES
+    if address is None or not address.is_unspecified:
+        names.append(own)
+    names += [host_name(name) for name in extra]
+    return list(dict.fromkeys(names))
+
 
 _REFUSED = json.dumps(
     {

@@ -36,7 +36,7 @@ from packc_runtime.faces.mcp._confirm import (
 from packc_runtime.faces.mcp._threads import CallThreads
 from packc_runtime.faces.mcp._tools import DEFAULT_MAX_RESULT_BYTES, ToolSpec, build_tools, fit_and_render
 
-__all__ = ["PackServer", "serve_http", "serve_stdio"]
+__all__ = ["PackServer", "rebinding_protection", "serve_http", "serve_stdio"]
 
 _CONFIRM_KEY = "confirm"
 #: Worker threads for Pack.call: as many calls run at once as anyio's default thread limiter allowed.
@@ -323,21 +323,44 @@ async def serve_stdio(server: PackServer) -> None:
         await server.aclose()
 
 
+def rebinding_protection(host: str, allowed_hosts: Sequence[str] = ()) -> Any:
+    """The SDK's Host/Origin check for a server bound to ``host``, on whatever the address: it
+    answers only to the names :func:`mcp_auth.allowed_host_names` gives (with any port)."""
+    from mcp.server.transport_security import TransportSecuritySettings
+
+    from packc_runtime.faces.mcp._auth import allowed_host_names
+
+    names = allowed_host_names(host, tuple(allowed_hosts))
+    return TransportSecuritySettings(
+        enable_dns_rebinding_protection=True,
+        allowed_hosts=[form for name in names for form in (name, f"{name}:*")],
+        allowed_origins=[form for name in names for form in (f"http://{name}", f"http://{name}:*")],
+    )
+
+
 async def serve_http(
-    server: PackServer, host: str, port: int, *, secret: str, on_ready: Callable[[str], None] | None = None
+    server: PackServer,
+    host: str,
+    port: int,
+    *,
+    secret: str,
+    allowed_hosts: Sequence[str] = (),
+    on_ready: Callable[[str], None] | None = None,
 ) -> None:
-    """Serve streamable HTTP at ``http://HOST:PORT/mcp`` (DNS-rebinding protection on loopback).
+    """Serve streamable HTTP at ``http://HOST:PORT/mcp``, with DNS-rebinding protection on any address.
 
     Every request must carry ``Authorization: Bearer <secret>`` (``mcp_auth.BearerGate``: 401
-    otherwise, before the SDK sees it). ``on_ready`` gets the URL once the socket listens (port 0
-    picks a free port).
+    otherwise, before the SDK sees it), and a Host (and any Origin) naming the bind address, a
+    loopback name on loopback, or one of ``allowed_hosts`` (421/403 otherwise). ``on_ready`` gets the
+    URL once the socket listens (port 0 picks a free port).
     """
     import anyio
     import uvicorn
 
     from packc_runtime.faces.mcp._auth import BearerGate
 
-    app = BearerGate(server.server.streamable_http_app(host=host), secret)
+    security = rebinding_protection(host, allowed_hosts)
+    app = BearerGate(server.server.streamable_http_app(host=host, transport_security=security), secret)
     http = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on"))
     try:
         async with anyio.create_task_group() as tg:

@@ -18,7 +18,13 @@ from typing import IO
 
 from packc_runtime.calling.pack import Pack, load_pack
 from packc_runtime.errors import PackRuntimeError
-from packc_runtime.faces.mcp._auth import TOKEN_ENV, TokenFileError, new_secret, secret_from_file
+from packc_runtime.faces.mcp._auth import (
+    TOKEN_ENV,
+    TokenFileError,
+    allowed_host_names,
+    new_secret,
+    secret_from_file,
+)
 from packc_runtime.faces.mcp._config import HOSTS, HTTP_HOSTS, http_snippet, render_snippet
 from packc_runtime.faces.mcp._tools import DEFAULT_MAX_RESULT_BYTES, find_pack_dirs
 
@@ -71,6 +77,15 @@ def _parser(prog: str, *, with_dirs: bool) -> argparse.ArgumentParser:
         metavar="[HOST:]PORT",
         help="streamable HTTP at http://HOST:PORT/mcp (host 127.0.0.1); "
         "every request must carry 'Authorization: Bearer <secret>', the secret printed at start",
+    )
+    p.add_argument(
+        "--allow-host",
+        metavar="HOST",
+        action="append",
+        default=[],
+        help="with --http: also answer requests whose Host (and Origin) names HOST, such as a name the "
+        "server is reached by; without it only the bind address (and loopback names on loopback) are "
+        "answered, so a web page cannot reach the server by DNS rebinding (repeatable)",
     )
     p.add_argument(
         "--token-file",
@@ -150,6 +165,15 @@ def serve_main(
     if opts.token_file is not None and http is None:
         err.write(f"{prog}: --token-file goes with --http (stdio needs no secret)\n")
         return EXIT_USAGE
+    if opts.allow_host and http is None:
+        err.write(f"{prog}: --allow-host goes with --http (stdio has no Host header)\n")
+        return EXIT_USAGE
+    if http is not None:
+        try:
+            allowed_host_names(http[0], opts.allow_host)
+        except ValueError as exc:
+            err.write(f"{prog}: not a host name or IP address: {str(exc)!r}\n")
+            return EXIT_USAGE
     if opts.max_result_bytes < 4096:
         err.write(f"{prog}: --max-result-bytes must be at least 4096\n")
         return EXIT_USAGE
@@ -285,7 +309,17 @@ def _run(
                     )
                 err.flush()
 
-            anyio.run(partial(serve_http, server, host, port, secret=secret, on_ready=ready))
+            anyio.run(
+                partial(
+                    serve_http,
+                    server,
+                    host,
+                    port,
+                    secret=secret,
+                    allowed_hosts=opts.allow_host,
+                    on_ready=ready,
+                )
+            )
     except KeyboardInterrupt:
         return 130
     return EXIT_OK
