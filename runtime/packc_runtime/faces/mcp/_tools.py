@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from packc_runtime.calling.openapi.operations import resolve
 from packc_runtime.calling.pack import Pack
@@ -336,7 +336,7 @@ def _cut(value: Any, budget: int, where: str, notes: list[str], sizes: _Sizes) -
         if room > 64:
             return {
                 **value,
-                key: _cut(value[key], room, f"{where}.{key}" if where else str(key), notes, sizes),
+                key: _cut(value[key], room, f"{where}.{key[:40]}" if where else str(key)[:40], notes, sizes),
             }
     text = value if isinstance(value, str) else _dumps(value)
     k = _largest_prefix(len(text), lambda n: _size(text[:n]) <= budget)
@@ -359,6 +359,28 @@ def fit_envelope(envelope: Envelope, limit: int, *, how: str | Callable[[], str]
     return _fit(envelope, limit, how, _Sizes())[0]
 
 
+def _shrink(
+    value: dict[str, Any], budget: int, where: str, notes: list[str], sizes: _Sizes
+) -> dict[str, Any]:
+    """``value`` with its largest members cut, one after another, until its JSON fits ``budget``
+    bytes; an object member is shrunk the same way, so an error keeps its ``code`` and shape."""
+    out = dict(value)
+    for key in sorted(out, key=lambda name: sizes.of(value[name]), reverse=True):
+        over = _size(out) - budget
+        if over <= 0:
+            break
+        member = value[key]
+        room = max(0, sizes.of(member) - over)
+        name = f"{where}.{key[:40]}" if where else key[:40]
+        if isinstance(member, dict) and member:
+            out[key] = _shrink(member, room, name, notes, sizes)
+            if _size(out[key]) > room:  # its keys alone are too long: its JSON text, cut
+                out[key] = _cut(_dumps(member), room, name, notes, sizes)
+        else:
+            out[key] = _cut(member, room, name, notes, sizes)
+    return out
+
+
 def _fit(
     envelope: Envelope,
     limit: int,
@@ -366,26 +388,44 @@ def _fit(
     sizes: _Sizes,
 ) -> tuple[Envelope, str | None]:
     """:func:`fit_envelope`, and the cut body's JSON text when it was cut (it was dumped for its size)."""
-    if "body" not in envelope:
-        return envelope, None
     head = {k: v for k, v in envelope.items() if k != "body"}
-    body_size = sizes.of(envelope["body"])
-    if _envelope_size(head, body_size) <= limit:
+    if "body" in envelope:
+        body_size = sizes.of(envelope["body"])
+        if _envelope_size(head, body_size) <= limit:
+            return envelope, None
+    elif sizes.of(envelope) <= limit:
         return envelope, None
     how = how() if callable(how) else how
     notes: list[str] = []
-    budget = max(0, limit - _size(head) - len(how) - 1024)  # room for the marker object
-    out = envelope.copy()
-    out["body"] = _cut(envelope["body"], budget, "", notes, sizes)
-    kept = _dumps(out["body"])
+    room = max(0, limit - len(how) - 1024)  # room for the marker object
+    out: dict[str, Any] = dict(envelope)
+    kept: str | None = None
+    cut_bytes = kept_bytes = 0
+    if "body" in envelope:
+        out["body"] = _cut(envelope["body"], max(0, room - _size(head)), "", notes, sizes)
+        kept = _dumps(out["body"])
+        cut_bytes, kept_bytes = body_size, len(kept.encode())
+    # What is not the body (an error's server body, its preview, a title filled from the answer) is
+    # cut too: the cap holds for every result, not only a success's body (issue 23).
+    fixed = {k: out[k] for k in ("ok", "status", "verb", "body") if k in out}
+    rest = {k: v for k, v in envelope.items() if k not in fixed}
+    if _size(fixed) + _size(rest) > room:
+        out.update(_shrink(rest, room - _size(fixed), "", notes, sizes))
+        error = envelope.get("error")
+        if isinstance(error, dict) and not isinstance(out["error"], dict):  # an error stays an object
+            out["error"] = {"code": str(error.get("code"))[:64], "message": out["error"]}
+        if kept is None:  # no body: the sizes are the whole result's
+            cut_bytes, kept_bytes = sizes.of(envelope), _size(out)
+    if len(notes) > 20:
+        notes[20:] = [f"and {len(notes) - 20} more"]
     out["truncated"] = {
         "limit": limit,
-        "bodyBytes": body_size,
-        "keptBytes": len(kept.encode()),
+        "bodyBytes": cut_bytes,
+        "keptBytes": kept_bytes,
         "cut": notes,
         "how": how,
     }
-    return out, kept
+    return cast(Envelope, out), kept
 
 
 def _error_lines(error: Mapping[str, Any]) -> list[str]:
