@@ -211,6 +211,27 @@ def test_money_args_keep_the_value_sent_and_never_fail(value: int, currency: str
         assert shown["amount"] == f"{value} (smallest currency unit)" and shown["currency"] == currency
 
 
+def test_a_32_digit_amount_reads_as_itself_on_the_card() -> None:
+    """Issue 23: 99999999999999999999999999999999 cents showed as 1000000000000000000000000000000.00
+    USD (Decimal's 28-digit context rounded it)."""
+    from packc_runtime.calling.results import preview_card
+
+    verb = {"preview": {"kind": "payment", "title": "Pay {{amount}} {{currency}}", "fields": {}}}
+    value = 99999999999999999999999999999999
+    card = preview_card("payments.create", verb, {"amount": value, "currency": "usd"}, {"amount": "currency"})
+    assert card is not None and card["title"] == "Pay 999999999999999999999999999999.99 USD"
+
+
+@given(st.integers(min_value=-(10**80), max_value=10**80), st.sampled_from(["usd", "jpy", "kwd", "eur"]))
+def test_an_amount_reads_exactly_whatever_its_size(value: int, currency: str) -> None:
+    from packc_runtime.calling.results import money_args
+
+    shown, _sent = money_args({"amount": value, "currency": currency}, {"amount": "currency"})
+    whole, _, fraction = shown["amount"].partition(".")
+    assert len(fraction) == {"usd": 2, "jpy": 0, "kwd": 3, "eur": 2}[currency]
+    assert int(whole + fraction) == value and whole.lstrip("-") == (whole.lstrip("-").lstrip("0") or "0")
+
+
 def test_a_binding_amounts_must_name_its_own_arguments() -> None:
     from packc_runtime.calling.openapi.operations import read_operations
     from packc_runtime.errors import InvalidPack

@@ -161,10 +161,14 @@ def _as_money(value: Any, code: Any) -> tuple[str, str] | None:
         return None
     if not (isinstance(code, str) and _CODE.fullmatch(code)):
         return f"{value} (smallest currency unit)", ""
-    from decimal import Decimal  # only a card with money needs it: not on every call's start-up
-
     exponent = _EXPONENTS.get(code.upper(), 2)
-    return f"{Decimal(value).scaleb(-exponent):.{exponent}f}", code.upper()
+    # The digits moved by hand, never rounded: Decimal's default context keeps 28 digits, so a
+    # 32-digit amount read as another number on the card a person approves (issue 23).
+    digits = str(abs(value)).rjust(exponent + 1, "0")
+    sign = "-" if value < 0 else ""
+    if not exponent:
+        return f"{sign}{digits}", code.upper()
+    return f"{sign}{digits[:-exponent]}.{digits[-exponent:]}", code.upper()
 
 
 def money_args(
