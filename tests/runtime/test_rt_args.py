@@ -337,17 +337,79 @@ def test_a_whole_email_argument_shows_who_it_goes_to() -> None:
     assert preview_card("s", verb, {"raw": "hello"}, mime=["raw"])["fields"] == {"message": "hello"}
 
 
+def test_every_recipient_header_of_an_email_is_on_the_card() -> None:
+    """Issue 23: a whole email with two Bcc headers showed only the first on the card."""
+    import base64
+
+    from packc_runtime.calling.results import preview_card
+
+    raw = base64.urlsafe_b64encode(
+        b"To: friend@example.com\r\nBcc: me@example.com\r\nBcc: thief@attacker.example\r\n"
+        b"Resent-Bcc: second@attacker.example\r\nSubject: hi\r\n\r\nBody"
+    ).decode()
+    verb = {"preview": {"kind": "message", "title": "Send message", "fields": {"message": "{{raw}}"}}}
+    fields = preview_card("users.messages.send", verb, {"raw": raw}, mime=["raw"])["fields"]
+    assert fields["email bcc"] == "me@example.com; thief@attacker.example"
+    assert fields["email resent-bcc"] == "second@attacker.example"
+
+
+@pytest.mark.parametrize(
+    "head",
+    [
+        b"To: a@example.com\r\nnot a header\r\nBcc: thief@attacker.example\r\n",  # the parser stops early
+        b"not a header\r\nBcc: thief@attacker.example\r\n",  # no header read at all
+        b"To: a@example.com\r\n Bcc: thief@attacker.example\r\n",  # a folded line some services split
+        b"To : a@example.com\r\n",  # a space before the colon (obsolete syntax a service may accept)
+    ],
+)
+def test_an_email_whose_recipients_cannot_all_be_shown_is_refused(head: bytes) -> None:
+    import base64
+
+    from packc_runtime.calling.results import preview_card
+    from packc_runtime.errors import InvalidArgument
+
+    raw = base64.urlsafe_b64encode(head + b"\r\nBody").decode()
+    verb = {"preview": {"kind": "message", "title": "Send message", "fields": {"message": "{{raw}}"}}}
+    with pytest.raises(InvalidArgument, match="recipients cannot all be shown"):
+        preview_card("users.messages.send", verb, {"raw": raw}, mime=["raw"])
+
+
 @given(st.text(max_size=300))
 def test_email_headers_never_fail_and_read_one_line_each(text: str) -> None:
     import base64
 
     from packc_runtime.calling.results import email_headers
+    from packc_runtime.errors import InvalidArgument
 
     for value in (text, base64.urlsafe_b64encode(text.encode("utf-8", "surrogatepass")).decode()):
-        headers = email_headers(value)
+        try:
+            headers = email_headers(value)
+        except InvalidArgument:  # refused whole: never shown in part
+            continue
         assert headers is None or all(
             isinstance(v, str) and "\n" not in v and "\r" not in v for v in headers.values()
         )
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["To", "Cc", "Bcc", "bcc", "Resent-To", "From", "Subject", "X-Other"]),
+            st.from_regex(r"\A[a-z]{1,8}@[a-z]{1,8}\.example\Z"),
+        ),
+        max_size=8,
+    )
+)
+def test_every_recipient_an_email_names_is_shown(headers: list[tuple[str, str]]) -> None:
+    import base64
+
+    from packc_runtime.calling.results import email_headers
+
+    data = "".join(f"{name}: {value}\r\n" for name, value in headers).encode() + b"\r\nbody"
+    shown = email_headers(base64.urlsafe_b64encode(data).decode()) or {}
+    for name, value in headers:
+        if name.lower() in ("to", "cc", "bcc", "resent-to"):
+            assert value in shown[name.lower()].split("; ")
 
 
 def test_a_binding_mime_must_list_its_arguments() -> None:

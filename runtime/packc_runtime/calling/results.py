@@ -11,6 +11,7 @@ from packc_runtime.calling.send import Received, parse_retry_after
 from packc_runtime.credentials.redact import is_secret_argument
 from packc_runtime.errors import (
     Forbidden,
+    InvalidArgument,
     InvalidResponse,
     NotFound,
     PackRuntimeError,
@@ -200,10 +201,25 @@ def money_args(
     return shown, sent
 
 
+# Who an email goes to: a Resent- header sends it on too. Matched on the raw lines as well as parsed,
+# so a line the parser reads differently from the mail service cannot add a recipient unseen.
+_RECIPIENTS = ("To", "Cc", "Bcc", "Resent-To", "Resent-Cc", "Resent-Bcc")
+_RECIPIENT_LINE = re.compile(rb"^[ \t]*(?:resent-)?(?:to|cc|bcc)[ \t]*:", re.IGNORECASE | re.MULTILINE)
+_HEADER_END = re.compile(rb"\r?\n\r?\n")
+
+
 def email_headers(value: Any) -> dict[str, str] | None:
-    """Who a whole email goes to and what it says it is (To, Cc, Bcc, From, Subject), from the
-    base64url text a Gmail-like ``raw`` argument holds; None when it is not one. Only the headers are
-    parsed, with the standard library's email parser."""
+    """Who a whole email goes to and what it says it is (every To, Cc, Bcc and Resent- header, From,
+    Subject), from the base64url text a Gmail-like ``raw`` argument holds; None when it is not one.
+    Only the headers are parsed, with the standard library's email parser; a header met twice is
+    shown each time (``get_all``: a second ``Bcc`` is a second recipient).
+
+    A value the parser reads only in part is shown as written.
+
+    Raises:
+        InvalidArgument: an email whose recipients cannot all be shown: a line in its headers the
+            parser did not take as a header, or a recipient line it did not count.
+    """
     if not isinstance(value, str) or not value.strip():
         return None
     import base64  # only a card of a whole email needs these: not on every call's start-up
@@ -217,15 +233,35 @@ def email_headers(value: Any) -> dict[str, str] | None:
     except (ValueError, binascii.Error):
         return None
     headers = BytesHeaderParser(policy=email.policy.default).parsebytes(data)
-    out = {}
-    for name in ("To", "Cc", "Bcc", "From", "Subject"):
+    wanted = {name.lower(): name for name in (*_RECIPIENTS, "From", "Subject")}
+    recipients = {name.lower() for name in _RECIPIENTS}
+    found: dict[str, list[str]] = {}
+    counted = 0
+    for raw_name, raw in headers.raw_items():  # raw: "To :" is a To a mail service may read too
+        key = raw_name.strip().lower()
+        if key not in wanted:
+            continue
+        counted += key in recipients
+        whole = " ".join(str(raw).split())
         try:
-            found = headers.get(name)
-        except (ValueError, IndexError, TypeError):  # a header the parser cannot read: left out
-            found = None
-        if found is not None:
-            out[name.lower()] = " ".join(str(found).split())
-    return out or None
+            parsed = email.policy.default.header_fetch_parse(wanted[key], raw)
+            # A value the parser read only in part (defects) is shown as written.
+            value = whole if parsed.defects else " ".join(str(parsed).split())
+        except (ValueError, IndexError, TypeError, AttributeError):
+            value = whole
+        found.setdefault(key, []).append(value)
+    head = _HEADER_END.split(data, maxsplit=1)[0]
+    lines = len(_RECIPIENT_LINE.findall(head))
+    if not found and not lines:
+        return None
+    if headers.defects or lines != counted:
+        raise InvalidArgument(
+            "The email's recipients cannot all be shown on the card a person approves (a line in its "
+            "headers that is not a header, or a recipient line read differently): nothing was sent. "
+            "Write each header as 'Name: value' on its own line."
+        )
+    out = {key: "; ".join(values) for key, values in found.items()}
+    return out
 
 
 def preview_card(
