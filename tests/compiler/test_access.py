@@ -293,3 +293,58 @@ def test_a_post_read_only_only_by_a_word_about_something_else_stays_a_write(
     policy = _policy(tmp_path / "out")
     name = "files.create" if path == "/files" else "messages.send"
     assert policy[name] == {"access": "write"}
+
+
+def _notes(mark: dict[str, Any] | None = None, summary: str = "Create a note.") -> dict[str, Any]:
+    op = {**_op(summary), "operationId": "noteAction"}  # a name that says nothing: only the summary speaks
+    if mark is not None:
+        op["x-packc"] = mark
+    return {
+        "openapi": "3.0.3",
+        "info": {"title": "Zoo", "version": "1"},
+        "servers": [{"url": "http://127.0.0.1:9/api"}],
+        "paths": {
+            "/notes": {"post": op},
+            **{f"/things{i}": {"get": _op(f"List things {i}.")} for i in range(4)},
+        },
+    }
+
+
+def test_the_document_cannot_lower_a_post_whose_own_words_say_it_writes(tmp_path: Path) -> None:
+    """Issue 23: a POST whose summary says "Create a note", marked x-packc access: read by its own
+    document, was packed as a read and sent without confirmation."""
+    result = compile(write_doc(tmp_path, _notes({"access": "read"})), tmp_path / "out")
+    policy = _policy(tmp_path / "out")
+    [verb] = [name for name in policy if name.startswith("notes")]
+    assert policy[verb] == {"access": "write"}
+    [c171] = [d for d in result.diagnostics if d.code == "C171"]
+    assert c171.pointer == "#/paths/~1notes/post/x-packc" and "it stays a write" in c171.message
+    assert not [d for d in result.diagnostics if d.code == "C170"]
+    with load_pack(
+        tmp_path / "out" / "zoo", transport=httpx.MockTransport(lambda r: httpx.Response(200))
+    ) as pack:
+        assert pack.is_write(verb)
+        assert pack.call(verb, {})["error"]["code"] == "not_confirmed"
+
+
+@pytest.mark.parametrize("summary", ["Create a note.", "Creates a note", "Sends a note", "Publish notes"])
+def test_only_the_users_overlay_lowers_a_post_that_says_it_writes(tmp_path: Path, summary: str) -> None:
+    overlay = tmp_path / "overlay.yaml"
+    overlay.write_text(
+        yaml.safe_dump(
+            {
+                "overlay": "1.0.0",
+                "info": {"title": "t", "version": "1"},
+                "actions": [{"target": "$.paths['/notes'].post", "update": {"x-packc": {"access": "read"}}}],
+            }
+        )
+    )
+    doc = write_doc(tmp_path, _notes(summary=summary))
+    result = compile(doc, tmp_path / "out", overlay=overlay)
+    assert [v for k, v in _policy(tmp_path / "out").items() if k.startswith("notes")] == [{"access": "read"}]
+    assert not [d for d in result.diagnostics if d.code in ("C170", "C171")]
+    marked = compile(write_doc(tmp_path, _notes({"access": "read"}, summary)), tmp_path / "marked")
+    assert [v for k, v in _policy(tmp_path / "marked").items() if k.startswith("notes")] == [
+        {"access": "write"}
+    ]
+    assert [d.code for d in marked.diagnostics if d.code in ("C170", "C171")] == ["C171"]

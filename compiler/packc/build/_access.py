@@ -9,7 +9,9 @@ marked read is sent without a person's confirmation), so:
   (the document, an overlay, a stub manifest): the request is refused with warning C171.
 - A POST may be a read (search and RPC-style APIs, where every call is a POST). When the document
   or a stub manifest decides that (its ``x-packc.build._access``, a stub verb's ``policy``, its summary,
-  its operation's name) the verb is a read with warning C170, so the person compiling sees it. A
+  its operation's name) the verb is a read with warning C170, so the person compiling sees it; but
+  never where the operation's own words say it writes (a 201/202/204, a writing action in its name,
+  a summary opening "Create ..."): that marking is ignored with C171. A
   stub is not trusted as the user's even when it is a local file: a pack directory is often someone
   else's (a cloned pack repository). Only an ``--overlay`` the user passes makes a POST a read
   without a warning.
@@ -97,15 +99,26 @@ def _words(op: Operation, name: str) -> set[str]:
     return set(text.split())
 
 
+def _says_writes(op: Operation, name: str) -> str | None:
+    """Why an operation's own words say it writes (None: they do not): a 201/202/204 answer, an
+    action in its name that always writes, or a summary that opens with one ("Create a note")."""
+    if {r.status for r in op.responses} & {"201", "202", "204"}:
+        return "it answers 201, 202 or 204"
+    if set(name.rsplit(".", 1)[-1].split("_")) & _WRITE_ACTIONS:
+        return "its name's action writes"
+    first = (op.summary.split() or [""])[0].lower().strip(".,:;")
+    if {first, first[:-1] if first.endswith("s") else "", first[:-2] if first.endswith("es") else ""} & (
+        _WRITE_ACTIONS
+    ):
+        return f"its summary opens with {first!r}"
+    return None
+
+
 def _post_reads(op: Operation, name: str) -> str | None:
     """Why a POST looks like a read (None: it does not), judged from the document's own text."""
-    statuses = {r.status for r in op.responses}
     answers = any(s in ("200", "2XX") and r.content for r in op.responses for s in [r.status])
-    if statuses & {"201", "202", "204"}:
-        return None  # it creates or accepts something, whatever its text says
-    action = set(name.rsplit(".", 1)[-1].split("_"))
-    if action & _WRITE_ACTIONS:
-        return None  # files.create, messages.send: its own name says it writes, whatever its text says
+    if _says_writes(op, name) is not None:
+        return None  # files.create, messages.send, a 201: its own words say it writes, whatever else
     # Only what the text says of the operation itself: its summary, or its description's first sentence
     # (Drive's files.create mentions "the read-only fileExtension property" further down).
     lead = re.split(r"(?<=[.!?])\s", op.description.strip(), maxsplit=1)[0] if op.description else ""
@@ -155,6 +168,18 @@ def decide_care(op: Operation, name: str, said: Said) -> Care:
             )
         elif method in _READ_METHODS:
             return Care("read", False)
+        elif not said.by_user and (writes := _says_writes(op, name)) is not None:
+            # The document (or a stub, which counts as one) lowers only what its own words do not
+            # contradict: "Create a note" marked read would be sent unconfirmed (issue 23).
+            diags.append(
+                Diagnostic(
+                    "C171",
+                    "warning",
+                    where,
+                    f"{upper} {op.path} is marked read, but {writes}; it stays a write.",
+                    "Only an --overlay you pass makes it a read; or fix the summary if it only reads.",
+                )
+            )
         else:  # a POST, or an unusual method: a read only because someone said so
             if not said.by_user:
                 diags.append(_c170(op, where, said.source))
