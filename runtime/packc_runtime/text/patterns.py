@@ -29,7 +29,7 @@ from typing import Any
 
 from packc_runtime.text._ambiguity import degree
 
-__all__ = ["risky", "safe_validator", "search", "validator"]
+__all__ = ["linear", "risky", "safe_validator", "search", "validator"]
 
 MAX_PATTERN = 20_000  # characters; a longer pattern is not examined (risky)
 MAX_DEGREE = 6  # more than n ** 6 ways per start is risky (beyond a few characters MAX_TRIES skips it anyway)
@@ -66,6 +66,13 @@ def _power(pattern: str) -> int | None:
 def risky(pattern: str) -> bool:
     """True when ``pattern`` may take exponential (or high polynomial) time, or cannot be judged or compiled."""
     return _power(pattern) is None
+
+
+def linear(pattern: str) -> bool:
+    """True when ``re.search(pattern, text)`` works in time linear in the text, whatever its length:
+    anchored at the start and read one way only. Such a pattern may be handed to a validator packc
+    does not guard (an MCP host's, checking a tool's ``outputSchema``)."""
+    return _power(pattern) == 1
 
 
 def search(pattern: str, text: str) -> bool | None:

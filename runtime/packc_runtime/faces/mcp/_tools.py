@@ -21,6 +21,7 @@ from packc_runtime.calling.send import IDEMPOTENT_METHODS
 from packc_runtime.errors import InvalidPack
 from packc_runtime.format.view import VerbView
 from packc_runtime.rules import unescape_token
+from packc_runtime.text.patterns import linear
 from packc_runtime.text.terminal import terminal_text
 
 __all__ = [
@@ -214,6 +215,15 @@ def _inline(
         for k, v in node.items()
         if not (oas30 and k in _OAS30_DROP)
     }
+    # The host validates results against outputSchema with its own, unguarded regex engine, on texts
+    # as long as a result: a document's pattern goes there only if it runs in linear time (issue 23:
+    # ^(a|a)*$ hung the SDK's client for 20 s on a 34-character answer). Dropping one only loosens.
+    if isinstance(out.get("pattern"), str) and not linear(out["pattern"]):
+        del out["pattern"]
+    keyed = out.get("patternProperties")
+    if isinstance(keyed, Mapping) and not all(isinstance(k, str) and linear(k) for k in keyed):
+        for loose in ("patternProperties", "additionalProperties", "unevaluatedProperties"):
+            out.pop(loose, None)
     if oas30:
         if node.get("nullable") is True and isinstance(out.get("type"), str):
             out["type"] = [out["type"], "null"]
