@@ -17,10 +17,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import packc
+from mcp_face.conftest import SPEC
 from packc_runtime.faces.mcp._tools import fit_and_render
 from servers.runner import serve
 
-from .conftest import SPEC
 from .helpers import MODES, make_server, run
 
 LIMIT = 100_000
