@@ -10,6 +10,7 @@ if TYPE_CHECKING:
     from packc.options import CompileOptions
     from packc.pipeline import CompileResult, compile, plan_source
     from packc.read.frontend import FrontEndResult, read_api
+    from packc.skill import skill_text
 
 __all__ = [
     "CompileOptions",
@@ -21,6 +22,7 @@ __all__ = [
     "compile",
     "plan_source",
     "read_api",
+    "skill_text",
 ]
 
 # Exports load on first use, so `packc call` and `packc exec` (runtime work) do not pay for the
@@ -36,6 +38,7 @@ _HOMES = {
     "compile": "pipeline",
     "plan_source": "pipeline",
     "read_api": "read.frontend",
+    "skill_text": "skill",
 }
 
 

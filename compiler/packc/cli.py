@@ -109,7 +109,14 @@ def _options(args: argparse.Namespace) -> CompileOptions:
     return CompileOptions(**given)
 
 
+_LISTING_FLAGS = ("resource", "search", "care", "page", "per_page")
+
+
 def _cmd_plan(args: argparse.Namespace) -> int:
+    if args.write_choice:
+        return _write_choice(args)
+    if args.compact or any(getattr(args, flag) is not None for flag in _LISTING_FLAGS):
+        return _plan_listing(args)
     from packc.pipeline import plan_source
 
     plan = plan_source(args.source, options=_options(args))
@@ -119,6 +126,55 @@ def _cmd_plan(args: argparse.Namespace) -> int:
         _print_plan_text(plan)
         _print_diagnostics(plan.diagnostics)
     return EXIT_FINDINGS if any(d.level == "error" for d in plan.diagnostics) else EXIT_OK
+
+
+def _plan_listing(args: argparse.Namespace) -> int:
+    from packc.listing import Query, list_plan
+
+    given = {flag: getattr(args, flag) for flag in _LISTING_FLAGS if getattr(args, flag) is not None}
+    page = list_plan(args.source, Query(**given), _options(args))
+    if args.json:
+        print(
+            page.compact_json() if args.compact else json.dumps(page.to_json(), indent=2, ensure_ascii=False)
+        )
+        return EXIT_OK
+    for row in page.rows:
+        if args.compact:
+            print("\t".join(str(value) for value in row.line()))
+        else:
+            kept = f"in {row.pack}" if row.pack else f"left out: {row.reason}"
+            print(f"#{row.rank:<5} {row.verb:<32} {row.method:<7} {row.path}   [{row.care}]  {kept}")
+            if row.summary:
+                print(f"       {row.summary}")
+    print(
+        f"page {page.page} of {page.pages}: {len(page.rows)} shown, {page.matched} of "
+        f"{page.total} operations match",
+        file=sys.stderr,
+    )
+    return EXIT_OK
+
+
+def _write_choice(args: argparse.Namespace) -> int:
+    from packc.choice import write_choice
+
+    plan, stub = write_choice(args.source, args.write_choice, _options(args))
+    if args.json:
+        print(json.dumps({"ok": True, "choice": args.write_choice, **stub}, indent=2, ensure_ascii=False))
+    else:
+        print(f"{args.write_choice}: {len(stub['verbs'])} verbs of {stub['id']}: {', '.join(stub['verbs'])}")
+        print(f"compile it with: packc compile {args.write_choice}", file=sys.stderr)
+    _print_diagnostics([d for d in plan.diagnostics if d.level == "error"])
+    return EXIT_OK
+
+
+def _cmd_skill(args: argparse.Namespace) -> int:
+    from packc.skill import install_skill, skill_text
+
+    if args.install is None:
+        sys.stdout.write(skill_text())
+        return EXIT_OK
+    print(f"installed {install_skill(args.install, force=args.force)}")
+    return EXIT_OK
 
 
 def _cmd_compile(args: argparse.Namespace) -> int:
@@ -207,6 +263,37 @@ def _cmd_connect(args: argparse.Namespace) -> int:
     )
 
 
+def _plan_flags(p: argparse.ArgumentParser) -> None:
+    """``packc plan``'s own flags: the plan in pieces (filters, pages, one line per operation) and a choice."""
+    p.add_argument(
+        "--resource", metavar="NAME", help="only the operations of this resource (issues, repos.issues)"
+    )
+    p.add_argument(
+        "--search", metavar="WORDS", help="only the operations whose name, path or summary hold every word"
+    )
+    p.add_argument(
+        "--care", choices=["read", "write", "destructive", "money"], help="only the operations of this care"
+    )
+    p.add_argument("--page", type=int, metavar="N", help="the page to show (from 1; default 1)")
+    p.add_argument(
+        "--per-page",
+        dest="per_page",
+        type=int,
+        metavar="K",
+        help="operations per page (default 50, at most 500)",
+    )
+    p.add_argument(
+        "--compact",
+        action="store_true",
+        help="one line per operation: verb, method, path, care, summary, rank (with --json: one array each)",
+    )
+    p.add_argument(
+        "--write-choice",
+        metavar="FILE",
+        help="write the one pack's verbs (with --include: exactly those) as a stub manifest to compile",
+    )
+
+
 def _build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="packc", description="Compile OpenAPI documents into packs.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -264,6 +351,8 @@ def _build_parser() -> argparse.ArgumentParser:
             default=[],
             help="leave this operation out of every pack (named as for --include); repeat for more",
         )
+        if name == "plan":
+            _plan_flags(p)
         p.add_argument("--json", action="store_true", help="print a summary as JSON")
         p.add_argument("--strict", action="store_true", help="fail on any validation error of the document")
         p.add_argument("--allow-remote-refs", action="store_true", help="follow $refs to other origins")
@@ -280,6 +369,11 @@ def _build_parser() -> argparse.ArgumentParser:
         )
         p.add_argument("--overlay", metavar="FILE", help="apply an OpenAPI Overlay 1.0 document first")
         p.set_defaults(func=func)
+
+    p = sub.add_parser("skill", help="print packc's own skill file for coding agents, or install it")
+    p.add_argument("--install", metavar="DIR", help="write DIR/packc/SKILL.md (e.g. DIR=.claude/skills)")
+    p.add_argument("--force", action="store_true", help="with --install: replace a different SKILL.md")
+    p.set_defaults(func=_cmd_skill)
 
     p = sub.add_parser("call", help="call one verb of a pack and print its JSON envelope")
     p.add_argument("pack", metavar="PACK", help="the pack directory")

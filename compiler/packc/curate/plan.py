@@ -63,6 +63,7 @@ class LeftOut:
     op: Operation
     name: str
     reason: str
+    score: int | None = None  # its ranking's points, when it was ranked and not picked
 
 
 @dataclass(frozen=True, slots=True)
@@ -262,6 +263,35 @@ def _by_hand(
     ]
 
 
+def _known_names(named: Sequence[_Named], names: Mapping[str, str], scope_words: frozenset[str]) -> list[str]:
+    """The names a stub may give a verb: each operation's API-wide name and its name inside a pack."""
+    known = set(names.values())
+    known |= {unscoped(op, names[op.key], scope_words) for op, *_ in named if op.key in names}
+    return sorted(known)
+
+
+def _check_stub_names(
+    stub: Mapping[str, object], exact: set[str], shorts: Mapping[str, int], known: Sequence[str]
+) -> None:
+    """Every verb a stub (a choice) names must name exactly one operation, as ``--include``'s names must."""
+    problems: list[str] = []
+    for given in sorted(stub):
+        if given in exact or shorts.get(given) == 1:
+            continue
+        shown = given if len(given) <= 80 else given[:77] + "..."
+        if shorts.get(given, 0) > 1:
+            problems.append(
+                f"{shown!r} is the name inside a pack of {shorts[given]} operations: use its API-wide name"
+            )
+        else:
+            problems.append(f"{shown!r}{_close(given, known)}")
+    if problems:
+        raise UsageError(
+            f"the stub manifest's verbs {'; '.join(problems)} name no single operation of this document. "
+            "packc plan lists every verb by the name a stub uses; nothing is written"
+        )
+
+
 def _close(given: str, known: Sequence[str]) -> str:
     close = difflib.get_close_matches(given, known, n=3, cutoff=0.6)
     return f" (did you mean {' or '.join(repr(c) for c in close)}?)" if close else ""
@@ -328,22 +358,23 @@ def plan(
         by_short = {
             n for n, count in shorts.items() if count == 1 and n not in exact and n in overrides.stub_verbs
         }
+        _check_stub_names(overrides.stub_verbs, exact, shorts, _known_names(named, names, scope_words))
     left_out: list[LeftOut] = []
     entries: list[tuple[Operation, tuple[str, ...], str, OpOverride, str]] = []
     for op, res, act, ov in named:
         if op.key not in names:
             continue
         name = names[op.key]
-        if ov.exclude:
+        chosen_by_stub = overrides.stub_verbs is not None and (
+            name in overrides.stub_verbs or unscoped(op, name, scope_words) in by_short
+        )
+        # A stub's verbs are the exact choice: they win over x-packc exclude (not over --exclude).
+        if ov.exclude and (ov.by_hand or not chosen_by_stub):
             left_out.append(
                 LeftOut(op, name, "excluded by --exclude" if ov.by_hand else "excluded by x-packc")
             )
             continue
-        if (
-            overrides.stub_verbs is not None
-            and name not in overrides.stub_verbs
-            and unscoped(op, name, scope_words) not in by_short
-        ):
+        if overrides.stub_verbs is not None and not chosen_by_stub:
             if ov.include and ov.by_hand:
                 raise UsageError(
                     f"--include {name!r}: the stub manifest names the verbs its pack keeps, and "
@@ -408,7 +439,9 @@ def plan(
                 if goal_keys is not None
                 else f"one pack holds {max_verbs} verbs; --include keeps it, --split covers every operation"
             )
-            left_out.append(LeftOut(v.op, v.name, f"ranked #{i} of {len(ranked)} (score {v.score}); {why}"))
+            left_out.append(
+                LeftOut(v.op, v.name, f"ranked #{i} of {len(ranked)} (score {v.score}); {why}", v.score)
+            )
         if kept:
             packs.append(PackPlan(api_id, None, tuple(sorted(kept, key=lambda v: v.name))))
     else:
