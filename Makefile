@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: github-spec setup test test-fast lint typecheck pytest demo demo-mcp conformance-mcp bench-mcp bench bench-frontend bench-compile bench-runtime bench-demo bench-curation corpus conformance golden clean
+.PHONY: github-spec setup test test-fast lint typecheck pytest demo demo-mcp conformance-mcp bench-mcp bench bench-frontend bench-compile bench-runtime bench-demo bench-plan bench-curation corpus conformance golden clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -122,6 +122,10 @@ bench-mcp: $(STAMP)
 bench-demo: $(STAMP)
 	$(BIN)/python tools/bench_demo.py
 
+# Bytes of packc plan --json beside --compact (and one search page), GitHub and Stripe from the corpus.
+bench-plan: $(STAMP)
+	$(BIN)/python tools/bench_plan_size.py
+
 # --- curation (docs/compile.md "Selection") ---
 # Recall of each API's quickstart operations in its one pack and in `--for TASK` packs, over the gold
 # sets of tools/curation_gold.yaml (tuning and each held-out round apart). BENCH_CURATION_ARGS=--slice runs
@@ -131,4 +135,4 @@ bench-curation: $(STAMP) $(CORPUS)
 	$(BIN)/python tools/bench_curation.py $(BENCH_CURATION_ARGS)
 
 # Front end ÷ json.load, compile ÷ json.load, CLI cold start ÷ import httpx, Pack.call ÷ bare httpx.
-bench: bench-frontend bench-compile bench-runtime bench-demo bench-mcp
+bench: bench-frontend bench-compile bench-runtime bench-demo bench-mcp bench-plan
