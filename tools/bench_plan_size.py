@@ -30,7 +30,9 @@ def _bytes(*argv: str) -> int:
 
 
 def main_() -> int:
-    print(f"{'API':<8} {'full plan --json':>18} {'--compact --json':>18} {'ratio':>7} {'one search page':>16}")
+    print(
+        f"{'API':<8} {'full plan --json':>18} {'--compact --json':>18} {'ratio':>7} {'one search page':>16}"
+    )
     for api, doc in DOCUMENTS.items():
         if not doc.exists():
             print(f"{api:<8} skipped: {doc} is not there (make corpus installs it)")
@@ -44,7 +46,9 @@ def main_() -> int:
             if more < 300:  # a page past the last holds the totals only
                 break
             compact += more
-        search = _bytes("plan", str(doc), "--json", "--compact", "--search", SEARCHES[api], "--per-page", "20")
+        search = _bytes(
+            "plan", str(doc), "--json", "--compact", "--search", SEARCHES[api], "--per-page", "20"
+        )
         print(f"{api:<8} {full:>18,} {compact:>18,} {full / compact:>6.1f}x {search:>16,}")
     return 0
 
