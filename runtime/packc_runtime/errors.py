@@ -20,6 +20,7 @@
     ├── RateLimited               rate_limited (exit 7, HTTP 429 after retries)
     ├── RequestRejected           request_rejected (exit 8, any other HTTP 4xx)
     ├── UpstreamError             upstream_error (exit 9, HTTP 5xx after retries)
+    │   └── CommandFailed         command_failed (a wrapped CLI exited non-zero: ``exit_status``, ``stderr``)
     ├── TransportProblem          exit 10
     │   ├── Timeout               timeout (a timeout or the call's overall deadline)
     │   └── ConnectionFailed      connection_failed
@@ -28,7 +29,9 @@
     ├── UntrustedServer           untrusted_server (exit 12): credentials would go to a --server
     │                             origin that is not the document's, nor bound, approved or trusted
     ├── CredentialStoreError      credential_store (exit 13): keyring or credentials file refused
-    └── DownloadFailed            download_failed (exit 14): a binary body could not be saved safely
+    ├── DownloadFailed            download_failed (exit 14): a binary body could not be saved safely
+    └── NoProject                 no_project (exit 15): a wrapped CLI runs in the caller's project,
+                                  and this runtime has none (``packc serve --http``)
 
 Messages never contain secrets: every message is redacted before it leaves the runtime.
 """
@@ -39,6 +42,7 @@ from typing import Any
 
 __all__ = [
     "ERROR_CLASSES",
+    "CommandFailed",
     "ConnectionFailed",
     "CredentialProblem",
     "CredentialStoreError",
@@ -51,6 +55,7 @@ __all__ = [
     "InvalidServer",
     "MissingArgument",
     "MissingCredentials",
+    "NoProject",
     "NotConfirmed",
     "NotFound",
     "OAuthFailed",
@@ -177,6 +182,12 @@ class UpstreamError(PackRuntimeError):
     exit_code = 9
 
 
+class CommandFailed(UpstreamError):
+    """The wrapped CLI of a wrap pack exited non-zero (or was killed): its status and stderr's end."""
+
+    code = "command_failed"
+
+
 class TransportProblem(PackRuntimeError):
     exit_code = 10
 
@@ -214,6 +225,13 @@ class DownloadFailed(PackRuntimeError):
 
     code = "download_failed"
     exit_code = 14
+
+
+class NoProject(PackRuntimeError):
+    """A ``project`` workspace command where the runtime has no project (docs/runtime.md)."""
+
+    code = "no_project"
+    exit_code = 15
 
 
 def _leaves() -> dict[str, type[PackRuntimeError]]:

@@ -41,7 +41,11 @@ def read_back(verbs: dict[str, Any], line: str) -> tuple[str | None, dict[str, A
     argv = shell_words(line)[1:]
     command = read_command(views, argv, grammars(views))
     assert command.action == "verb", (line, command)
-    args, _ = parse_verb_argv(cast(Pack, SimpleNamespace(verbs=views)), str(command.verb), command.rest)
+    args, _ = parse_verb_argv(
+        cast(Pack, SimpleNamespace(verbs=views, args_schema=lambda v: views[v].args)),
+        str(command.verb),
+        command.rest,
+    )
     return command.verb, args
 
 

@@ -35,6 +35,8 @@ from packc_runtime.calling.results import (
 )
 from packc_runtime.calling.send import IDEMPOTENT_METHODS, Limits, Sender, Steps
 from packc_runtime.calling.transport import LazyTLSAsyncTransport, LazyTLSTransport
+from packc_runtime.calling.wrap.argv import build_argv, implied_args
+from packc_runtime.calling.wrap.command import run_verb
 from packc_runtime.credentials.auth import Authenticator
 from packc_runtime.credentials.redact import Redactor, install_log_filter, remove_log_filter
 from packc_runtime.credentials.slots import (
@@ -48,6 +50,7 @@ from packc_runtime.errors import (
     InvalidArgument,
     InvalidPack,
     InvalidResponse,
+    InvalidServer,
     NotConfirmed,
     PackRuntimeError,
     UnknownVerb,
@@ -72,6 +75,16 @@ def _read_json(path: Path) -> dict[str, Any]:
     return data
 
 
+def _openapi_document(directory: Path, manifest: ManifestView) -> dict[str, Any]:
+    rel = manifest.openapi.path if manifest.openapi is not None else None
+    if rel is None:
+        raise InvalidPack("surface.json has no openapi.path naming the pack's own document.")
+    doc_path = (directory / rel).resolve()
+    if not doc_path.is_relative_to(directory.resolve()):
+        raise InvalidPack("openapi.path must stay inside the pack directory.")
+    return load_document(doc_path)
+
+
 class Pack:
     """A pack ready to call; use as a context manager to close its connection pool."""
 
@@ -82,20 +95,25 @@ class Pack:
         transport: httpx.BaseTransport | httpx.AsyncBaseTransport | None = None,
         limits: Limits | None = None,
         environ: Mapping[str, str] | None = None,
+        project: str | Path | bool = True,
     ) -> None:
         self.directory = directory
+        self._project = project
         # The light view, not the pydantic models: they double a verb call's cold start (format/view.py).
         self.manifest = ManifestView.read(_read_json(directory / "surface.json"))
         self.policy = PolicyView.read(_read_json(directory / "policy.json"))
-        if self.manifest.kind != "openapi":
-            raise InvalidPack("The pack's kind is not 'openapi'; this runtime runs openapi packs only.")
-        rel = self.manifest.openapi.path if self.manifest.openapi is not None else None
-        if rel is None:
-            raise InvalidPack("surface.json has no openapi.path naming the pack's own document.")
-        doc_path = (directory / rel).resolve()
-        if not doc_path.is_relative_to(directory.resolve()):
-            raise InvalidPack("openapi.path must stay inside the pack directory.")
-        self.document = load_document(doc_path)
+        kind = self.manifest.kind
+        if kind == "wrap":
+            if self.manifest.wrap is None or not self.manifest.wrap.bin:
+                raise InvalidPack("A wrap pack needs wrap.bin in surface.json.")
+            self.document: dict[str, Any] = {"paths": {}}  # no HTTP: no operation, no credential slot
+        elif kind == "openapi":
+            self.document = _openapi_document(directory, self.manifest)
+        else:
+            raise InvalidPack(
+                f"This is a {kind} pack: the runtime runs openapi and wrap packs only, "
+                f"and does not run {kind} packs."
+            )
         self.operations: dict[str, Operation] = read_operations(self.document)
         self.verbs: Mapping[str, VerbView] = self.manifest.verbs
         self.id = self.manifest.id or directory.name
@@ -238,6 +256,15 @@ class Pack:
             server: a base URL replacing the document's server URL, path prefix included.
             server_variables: values for the document's server variables.
         """
+        if self.manifest.kind == "wrap":
+            try:
+                envelope = self._wrap_call(
+                    verb, args if args is not None else {}, confirm, server, server_variables
+                )
+            except PackRuntimeError as exc:
+                envelope = self._failure(verb, exc)
+            wrapped: Envelope = self.redactor.redact(envelope)
+            return wrapped
         sender = self._sender()
         try:
             envelope = sender.run(
@@ -264,7 +291,7 @@ class Pack:
         With an injected sync-only transport, the sync call runs on a worker thread instead.
         """
         sender = self._async_sender()
-        if sender is None:
+        if sender is None or self.manifest.kind == "wrap":  # a wrap verb waits on a child process
             import asyncio  # lazily: the CLI path never needs it
 
             return await asyncio.to_thread(
@@ -287,6 +314,65 @@ class Pack:
         exc.message = self.redactor.redact_text(exc.message)
         return failure(verb, exc)
 
+    def args_schema(self, verb: str) -> Mapping[str, Any] | None:
+        """The args schema calls of ``verb`` are checked against: its ``args``; for a wrap verb that
+        declares none, each placeholder of its command line as a required string."""
+        declared = self.verbs[verb]
+        if declared.args is None and self.manifest.kind == "wrap" and self.manifest.wrap is not None:
+            return implied_args(declared.cli, self.manifest.wrap.argv_template)
+        return declared.args
+
+    def _checked(self, verb: str, args: Any) -> tuple[VerbView, dict[str, Any]]:
+        """The verb's declaration and its args, validated against its schema (a wrap verb without
+        one: each placeholder of its command line a required string)."""
+        if verb not in self.verbs:
+            raise UnknownVerb(
+                f"{self.id} has no verb {verb!r}; its verbs are: {', '.join(sorted(self.verbs))}.",
+                verbs=sorted(self.verbs),
+            )
+        declared = self.verbs[verb]
+        schema = self.args_schema(verb)
+        simple = self._simple.get(verb)
+        if simple is None:
+            simple = self._simple[verb] = schema_is_simple(schema)
+        try:
+            return declared, validate_args(verb, schema, args, simple=simple)
+        except _UNSENDABLE as exc:  # a value check_json_args let through that still breaks a validator
+            raise InvalidArgument(
+                f"{verb}: the arguments cannot be checked ({type(exc).__name__})."
+            ) from None
+
+    def _wrap_call(
+        self, verb: str, args: Any, confirm: bool, server: str | None, variables: Mapping[str, str] | None
+    ) -> Envelope:
+        """A wrap verb: checked and confirmed as an openapi verb is, then run as one command."""
+        assert self.manifest.wrap is not None  # __init__ refuses a wrap pack without it
+        declared, args = self._checked(verb, args)
+        if server or variables:
+            raise InvalidServer(f"{self.id} wraps a CLI: it has no server to replace.")
+        wrap = self.manifest.wrap
+        # An argument that would pose as a flag is refused before a person is asked about it.
+        build_argv(wrap.bin, verb, declared.cli, wrap.argv_template, (), args)
+        if self.is_write(verb) and not confirm:
+            raise NotConfirmed(
+                f"{verb} changes data: nothing was run. Show the preview to a person, then call "
+                'again confirmed (--confirm, confirm=True, or "confirm": true).',
+                preview=preview_card(verb, declared, args),
+            )
+        project = self._project
+        return run_verb(
+            verb,
+            declared,
+            args,
+            wrap=wrap,
+            pack_dir=self.directory.resolve(),
+            pack_id=self.id,
+            limits=self.limits,
+            environ=self._environ,
+            project=None if project is False else Path.cwd() if project is True else Path(project),
+            redactor=self.redactor,
+        )
+
     def _steps(
         self,
         sender: Sender,
@@ -298,21 +384,7 @@ class Pack:
     ) -> Steps:
         """One call as a generator of send/sleep effects (driven by ``sender.run`` or ``sender.arun``)."""
         deadline = time.monotonic() + self.limits.deadline
-        if verb not in self.verbs:
-            raise UnknownVerb(
-                f"{self.id} has no verb {verb!r}; its verbs are: {', '.join(sorted(self.verbs))}.",
-                verbs=sorted(self.verbs),
-            )
-        declared = self.verbs[verb]
-        simple = self._simple.get(verb)
-        if simple is None:
-            simple = self._simple[verb] = schema_is_simple(declared.args)
-        try:
-            args = validate_args(verb, declared.args, args, simple=simple)
-        except _UNSENDABLE as exc:  # a value check_json_args let through that still breaks a validator
-            raise InvalidArgument(
-                f"{verb}: the arguments cannot be checked ({type(exc).__name__})."
-            ) from None
+        declared, args = self._checked(verb, args)
         op = self.operations.get(verb)
         if op is None:
             raise InvalidPack(
@@ -366,6 +438,7 @@ def load_pack(
     transport: httpx.BaseTransport | httpx.AsyncBaseTransport | None = None,
     limits: Limits | None = None,
     environ: Mapping[str, str] | None = None,
+    project: str | Path | bool = True,
 ) -> Pack:
     """Load the pack in ``directory``.
 
@@ -374,9 +447,13 @@ def load_pack(
         transport: an httpx transport to use instead of the network (tests: ``httpx.MockTransport``,
             which serves both :meth:`Pack.call` and :meth:`Pack.acall`).
         limits: time and size limits; :class:`Limits` defaults otherwise.
-        environ: where environment credentials come from (default ``os.environ``).
+        environ: where environment credentials come from (default ``os.environ``); for a wrap pack,
+            the wrapped CLI's environment too.
+        project: where a wrap command of ``workspace.mode: project`` runs: True, the current
+            directory (``HCP_PROJECT_DIR`` overrides it); a path, that directory; False, there is
+            none (a hosted runtime, ``packc serve --http``), and such commands return ``no_project``.
 
     Raises:
-        InvalidPack: the directory is not a usable openapi pack.
+        InvalidPack: the directory is not a usable openapi or wrap pack.
     """
-    return Pack(Path(directory), transport=transport, limits=limits, environ=environ)
+    return Pack(Path(directory), transport=transport, limits=limits, environ=environ, project=project)

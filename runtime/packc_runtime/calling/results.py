@@ -414,7 +414,7 @@ def error_for_status(received: Received, body: Any) -> PackRuntimeError | None:
 
 
 def success(
-    verb: str, status: int, title: str | None, body: Any, *, truncated: dict[str, Any] | None = None
+    verb: str, status: int | None, title: str | None, body: Any, *, truncated: dict[str, Any] | None = None
 ) -> Envelope:
     """A success envelope; ``truncated`` says where the body was cut (left out when it was not)."""
     out: Envelope = {"ok": True, "status": status, "verb": verb, "title": title, "body": body}

@@ -149,7 +149,7 @@ def parse_verb_argv(pack: Pack, verb: str, rest: Sequence[str]) -> tuple[dict[st
     flag may repeat, and a boolean flag may stand alone.
     """
     declared = pack.verbs[verb]
-    schema = declared.args or {}
+    schema = pack.args_schema(verb) or {}
     props: Mapping[str, Any] = schema.get("properties") or {}
     grammar = cli_grammar(declared.cli) if declared.cli else None
     positional = [n for n in grammar.positional if n in props] if grammar else []
@@ -163,7 +163,10 @@ def parse_verb_argv(pack: Pack, verb: str, rest: Sequence[str]) -> tuple[dict[st
             )
         ]
     flags: Mapping[str, str] = grammar.flags if grammar else {}
-    literals = set(grammar.literals) - {"--confirm", "--json"} if grammar else set()
+    literals = set(grammar.literals) - {"--json"} if grammar else set()
+    # A ``--confirm`` that cli[] writes itself (the ledger's) is the wrapped CLI's token: typed once, it
+    # is that literal, never the person's confirmation; typed again, it is (docs/runtime.md).
+    own_confirm = "--confirm" in literals
     raw: dict[str, list[str]] = {}
     options: dict[str, Any] = {"confirm": False, "json": False, "server": None, "server_variables": {}}
     bare: list[str] = []
@@ -176,6 +179,10 @@ def parse_verb_argv(pack: Pack, verb: str, rest: Sequence[str]) -> tuple[dict[st
             bare.extend(tokens[i:])
             break
         if token in literals:
+            if token == "--confirm" and own_confirm:
+                own_confirm = False
+            elif token == "--confirm":
+                options["confirm"] = True
             continue
         flag, eq, value = token.partition("=")
         if not token.startswith("--") and flag not in flags:

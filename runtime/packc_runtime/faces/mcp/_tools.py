@@ -19,7 +19,6 @@ from packc_runtime.calling.pack import Pack
 from packc_runtime.calling.results import Envelope
 from packc_runtime.calling.send import IDEMPOTENT_METHODS
 from packc_runtime.errors import InvalidPack
-from packc_runtime.format.view import VerbView
 from packc_runtime.rules import unescape_token
 from packc_runtime.text.patterns import linear
 from packc_runtime.text.terminal import terminal_text
@@ -97,8 +96,8 @@ def _destructive(pack: Pack, verb: str) -> bool:
     return pack.is_destructive(verb)  # policy.json's flag, and always a DELETE
 
 
-def _input_schema(declared: VerbView) -> dict[str, Any]:
-    schema = dict(declared.args) if declared.args is not None else {}
+def _input_schema(args: Mapping[str, Any] | None) -> dict[str, Any]:
+    schema = dict(args) if args is not None else {}
     schema["type"] = "object"  # MCP requires an object root; args schemas are objects already
     schema.setdefault("properties", {})
     return schema
@@ -116,7 +115,7 @@ def _definition(pack: Pack, verb: str, name: str, *, with_output_schema: bool) -
         "name": name,
         "title": title,
         "description": description,
-        "inputSchema": _input_schema(declared),
+        "inputSchema": _input_schema(pack.args_schema(verb)),
         "annotations": {
             "title": title,
             "readOnlyHint": not write,

@@ -179,7 +179,8 @@ def serve_main(
         return EXIT_USAGE
     dirs = [pack_dir] if pack_dir is not None else [Path(d) for d in opts.dirs]
     try:
-        packs = [load_pack(d) for d in find_pack_dirs(dirs)]
+        # Over HTTP the caller is remote: the server's folder is not their project (no_project).
+        packs = [load_pack(d, project=http is None) for d in find_pack_dirs(dirs)]
     except PackRuntimeError as exc:
         err.write(f"{prog}: error {exc.code}: {exc.message}\n")
         return EXIT_PACK
