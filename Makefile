@@ -34,6 +34,7 @@ test: lint typecheck pytest
 # minute); `make test` runs everything, as CI does.
 test-fast: $(STAMP)
 	$(BIN)/ruff check compiler runtime tests tools
+	$(BIN)/ruff format --check compiler runtime tests tools
 	PACKC_HYPOTHESIS=fast $(BIN)/pytest -n 2 -m "not npm and not e2e and not slow"
 
 clean:

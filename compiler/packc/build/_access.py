@@ -8,7 +8,7 @@ marked read is sent without a person's confirmation), so:
 - PUT, PATCH and DELETE are never read, and DELETE is always destructive, whoever says otherwise
   (the document, an overlay, a stub manifest): the request is refused with warning C171.
 - A POST may be a read (search and RPC-style APIs, where every call is a POST). When the document
-  or a stub manifest decides that (its ``x-packc.build._access``, a stub verb's ``policy``, its summary,
+  or a stub manifest decides that (its ``x-packc.access``, a stub verb's ``policy``, its summary,
   its operation's name) the verb is a read with warning C170, so the person compiling sees it; but
   never where the operation's own words say it writes (a 201/202/204, a writing action in its name,
   a summary opening "Create ..."): that marking is ignored with C171. A
