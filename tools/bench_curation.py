@@ -68,6 +68,11 @@ class Measured:
     def for_mean(self) -> float:
         return sum(r for _, r, _ in self.tasks) / len(self.tasks) if self.tasks else 0.0
 
+    @property
+    def task_extras(self) -> list[list[str]]:
+        """Each task's risky extras (none measured: an empty list each)."""
+        return self.extras or [[] for _ in self.tasks]
+
     def to_json(self) -> dict[str, Any]:
         return {
             "api": self.name,
@@ -79,7 +84,7 @@ class Measured:
             "for_mean": round(self.for_mean, 4),
             "tasks": [
                 {"for": t, "recall": round(r, 4), "missed": m, "risky_extras": x}
-                for (t, r, m), x in zip(self.tasks, self.extras, strict=True)
+                for (t, r, m), x in zip(self.tasks, self.task_extras, strict=True)
             ],
             "seconds": round(self.seconds, 3),
         }
@@ -235,7 +240,7 @@ def _print(results: Sequence[Measured], verbose: bool) -> None:
         if verbose:
             for m in r.missed:
                 print(f"    one pack misses {m}")
-            for (text, recall, missed), extra in zip(r.tasks, r.extras, strict=True):
+            for (text, recall, missed), extra in zip(r.tasks, r.task_extras, strict=True):
                 print(
                     f"    --for {text!r}: {recall:.2f}"
                     + (f" (misses {', '.join(missed)})" if missed else "")
