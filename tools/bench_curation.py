@@ -7,7 +7,9 @@ For each API of the gold file (tools/curation_gold.yaml: documents of the APIs.g
 with the operations its getting-started documentation uses, and task texts with the operations
 each task needs), it plans the document as ``packc compile DOC`` does (one pack, 12 verbs) and as
 ``packc compile DOC --for TASK`` does, and prints the recall: gold operations kept ÷ gold
-operations, per API and the mean, for the tuning set and the held-out set apart. ``--slice`` runs
+operations, per API and the mean, for the tuning set and the held-out set apart, and the risky
+extras of the task packs: verbs that destroy, move money, change an owner or write as an admin
+(their policy.json care and card, as build decides them) that no clause of the task asks for. ``--slice`` runs
 the few small documents the CI test runs. Beside them it prints the reference: for the APIs of
 tools/curation_human.yaml, a person's own hand-made packs scored against the same gold sets. Exit 0 (a benchmark measures; the test holds the floor),
 2 when the gold file names an operation its document does not have or a document is missing.
@@ -31,6 +33,12 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "compiler"))
 sys.path.insert(0, str(ROOT / "runtime"))
 
+from packc.build._access import Said, decide_care  # noqa: E402
+from packc.build._money import money_verb  # noqa: E402
+from packc.curate._lexicon import related, rephrase  # noqa: E402
+from packc.curate._risk import Risk, admin_words, risk_of, unasked  # noqa: E402
+from packc.curate._shape import noun_of, shape, stem, words  # noqa: E402
+from packc.curate._task import read_task  # noqa: E402
 from packc.curate.plan import plan  # noqa: E402
 from packc.read.frontend import read_api  # noqa: E402
 from packc.read.overrides import collect_overrides  # noqa: E402
@@ -54,10 +62,16 @@ class Measured:
     tasks: list[tuple[str, float, list[str]]] = field(default_factory=list)
     seconds: float = 0.0
     round: int | None = None  # the held-out round its gold set was written in (3, 4, 5...), if marked
+    extras: list[list[str]] = field(default_factory=list)  # per task: risky verbs it did not ask for
 
     @property
     def for_mean(self) -> float:
         return sum(r for _, r, _ in self.tasks) / len(self.tasks) if self.tasks else 0.0
+
+    @property
+    def task_extras(self) -> list[list[str]]:
+        """Each task's risky extras (none measured: an empty list each)."""
+        return self.extras or [[] for _ in self.tasks]
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -68,7 +82,10 @@ class Measured:
             "one_pack": round(self.one_pack, 4),
             "missed": self.missed,
             "for_mean": round(self.for_mean, 4),
-            "tasks": [{"for": t, "recall": round(r, 4), "missed": m} for t, r, m in self.tasks],
+            "tasks": [
+                {"for": t, "recall": round(r, 4), "missed": m, "risky_extras": x}
+                for (t, r, m), x in zip(self.tasks, self.task_extras, strict=True)
+            ],
             "seconds": round(self.seconds, 3),
         }
 
@@ -91,6 +108,37 @@ def _kept(plan_: Any) -> set[str]:
     return {v.op.key for pack in plan_.packs for v in pack.verbs}
 
 
+# A money verb (build's card) as the act a task asks for.
+_MONEY_ACT = {"create": "pay", "confirm": "pay", "charge": "pay", "withdraw": "payout", "disburse": "payout"}
+
+
+def risky_extras(plan_: Any, task: str, nouns: set[str], admin_api: bool) -> list[str]:
+    """The task pack's verbs that destroy or move money (as build's policy and card decide), change an
+    owner or write as an admin, where no clause of the task asks for that act (what --include keeps
+    is the person's say, not counted)."""
+    if not plan_.packs:
+        return []
+    task = rephrase(task)  # as goal.py reads it: "get rid of" removes
+    goal = words(task)
+    named = {stem(w) for w in goal}
+    named |= {r for t in named for r in related(t)}
+    clauses = read_task(task, nouns)
+    out = []
+    for pv in plan_.packs[0].verbs:
+        if pv.override.include:
+            continue
+        s = shape(pv.op)
+        risks = [Risk("destructive")] if decide_care(pv.op, pv.name, Said()).destructive else []
+        if money := money_verb(pv, set(pv.resource)):
+            risks.append(Risk("money", _MONEY_ACT.get(money, money)))
+        own = risk_of(pv.op, s, admin_api)
+        if own is not None and own.kind in ("ownership", "admin"):
+            risks.append(own)
+        if any(unasked(r, s, clauses, goal, named) for r in risks):
+            out.append(pv.name)
+    return out
+
+
 def measure(entry: dict[str, Any], corpus: Path) -> Measured:
     """Plan one API as one pack and for each of its tasks; recall against the gold sets."""
     start = time.process_time()
@@ -108,12 +156,15 @@ def measure(entry: dict[str, Any], corpus: Path) -> Measured:
     result = Measured(
         entry["name"], bool(entry.get("holdout")), len(api.operations), one, missed, round=entry.get("round")
     )
+    admin_api = 2 * sum(admin_words(op) for op in api.operations) >= len(api.operations)
+    nouns = {n[-1] for op in api.operations if (n := noun_of(shape(op).resource))}
     goal_supported = "goal" in inspect.signature(plan).parameters
     for task in entry.get("tasks", ()):
         # Before --for existed, a task is measured against the one pack (the baseline).
         planned = plan(api, overrides, goal=task["for"]) if goal_supported else plan(api, overrides)
         recall, task_missed = _recall(task["gold"], _kept(planned))
         result.tasks.append((task["for"], recall, task_missed))
+        result.extras.append(risky_extras(planned, task["for"], nouns, admin_api))
     result.seconds = time.process_time() - start
     return result
 
@@ -140,6 +191,8 @@ def summary(results: Sequence[Measured]) -> dict[str, Any]:
                 "one_pack": round(_mean([r.one_pack for r in chosen]), 4),
                 "tasks": sum(len(r.tasks) for r in chosen),
                 "for": round(_mean([t[1] for r in chosen for t in r.tasks]), 4),
+                "risky_extras": sum(len(x) for r in chosen for x in r.extras),
+                "packs_with_risky_extras": sum(1 for r in chosen for x in r.extras if x),
             }
     return out
 
@@ -187,14 +240,17 @@ def _print(results: Sequence[Measured], verbose: bool) -> None:
         if verbose:
             for m in r.missed:
                 print(f"    one pack misses {m}")
-            for text, recall, missed in r.tasks:
+            for (text, recall, missed), extra in zip(r.tasks, r.task_extras, strict=True):
                 print(
-                    f"    --for {text!r}: {recall:.2f}" + (f" (misses {', '.join(missed)})" if missed else "")
+                    f"    --for {text!r}: {recall:.2f}"
+                    + (f" (misses {', '.join(missed)})" if missed else "")
+                    + (f" (risky extras {', '.join(extra)})" if extra else "")
                 )
     for part, figures in summary(results).items():
         print(
             f"mean {part:<9} one pack {figures['one_pack']:.3f} over {figures['apis']} APIs; "
-            f"--for {figures['for']:.3f} over {figures['tasks']} tasks"
+            f"--for {figures['for']:.3f} over {figures['tasks']} tasks; risky extras "
+            f"{figures['risky_extras']} in {figures['packs_with_risky_extras']} task packs"
         )
 
 

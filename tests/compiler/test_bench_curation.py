@@ -68,8 +68,18 @@ def test_summary_keeps_tuning_and_holdout_apart() -> None:
     tuning = bench.Measured("a", False, 10, 1.0, [], [("t", 1.0, []), ("u", 0.5, ["GET /x"])])
     held = bench.Measured("b", True, 10, 0.5, ["GET /y"], [("t", 0.0, ["GET /z"])])
     means = bench.summary([tuning, held])
-    assert means["tuning"] == {"apis": 1, "one_pack": 1.0, "tasks": 2, "for": 0.75}
-    assert means["holdout"] == {"apis": 1, "one_pack": 0.5, "tasks": 1, "for": 0.0}
+    none = {"risky_extras": 0, "packs_with_risky_extras": 0}
+    assert means["tuning"] == {"apis": 1, "one_pack": 1.0, "tasks": 2, "for": 0.75, **none}
+    assert means["holdout"] == {"apis": 1, "one_pack": 0.5, "tasks": 1, "for": 0.0, **none}
+
+
+def test_summary_counts_the_risky_extras_of_task_packs() -> None:
+    """Verbs that destroy, move money, change an owner or write as an admin, unasked (issue 24)."""
+    measured = bench.Measured("a", False, 10, 1.0, [], [("t", 1.0, []), ("u", 1.0, [])])
+    measured.extras = [["repos.transfer", "refunds.create"], []]
+    means = bench.summary([measured])
+    assert (means["tuning"]["risky_extras"], means["tuning"]["packs_with_risky_extras"]) == (2, 1)
+    assert measured.to_json()["tasks"][0]["risky_extras"] == ["repos.transfer", "refunds.create"]
 
 
 def test_an_operation_the_document_lacks_is_a_usage_error(
@@ -120,8 +130,9 @@ def test_summary_reports_each_held_out_round_apart() -> None:
     fresh = bench.Measured("b", True, 10, 0.5, ["GET /y"], [("t", 0.0, ["GET /z"])], round=3)
     means = bench.summary([first, fresh])
     assert means["holdout"]["apis"] == 2
-    assert means["round 1-2"] == {"apis": 1, "one_pack": 1.0, "tasks": 1, "for": 1.0}
-    assert means["round 3"] == {"apis": 1, "one_pack": 0.5, "tasks": 1, "for": 0.0}
+    none = {"risky_extras": 0, "packs_with_risky_extras": 0}
+    assert means["round 1-2"] == {"apis": 1, "one_pack": 1.0, "tasks": 1, "for": 1.0, **none}
+    assert means["round 3"] == {"apis": 1, "one_pack": 0.5, "tasks": 1, "for": 0.0, **none}
 
 
 def test_the_reference_packs_are_a_persons_packs_for_gold_apis_and_tasks() -> None:

@@ -112,6 +112,11 @@ def test_verb_forms() -> None:
         ("CRM cards", "hubspot", "hubspot-crm-cards"),
         ("Pet Clinic", "", "pet-clinic"),
         ("3D Prints", "", "n3d-prints"),
+        # The title's spelling of the brand, not the host's beside it (issue 24).
+        ("Square Connect API", "squareup", "square-connect"),
+        ("Channel 4", "channel4", "channel4"),
+        ("City Context", "citycontext", "citycontext"),
+        ("Mandrill", "mandrillapp", "mandrill"),
     ],
 )
 def test_pack_ids_are_the_brand(title: str, brand: str, expected: str) -> None:
@@ -122,6 +127,19 @@ def test_pack_ids_are_the_brand(title: str, brand: str, expected: str) -> None:
 def test_display_names_drop_what_says_it_is_a_document() -> None:
     assert display_name("GitHub's official OpenAPI spec + Octokit extension", "github") == "GitHub"
     assert display_name("Pet Clinic", "pet-clinic") == "Pet Clinic"
+    # A README says "the Twilio API": a title that ends by saying it is one would double it.
+    assert display_name("Twilio - Api", "twilio") == "Twilio"
+    assert display_name("Stripe API", "stripe") == "Stripe"
+    assert display_name("Adyen BinLookup API", "adyen") == "Adyen BinLookup"
+    assert display_name("API", "api") == "API"
+
+
+def test_a_title_that_names_one_part_of_the_api_gives_the_brand_alone() -> None:
+    """SendGrid's whole API is titled "Email Activity (beta)": its words name few operations."""
+    everyday = [{"mail", "send"}, {"contacts"}, {"templates"}, {"messages"}]
+    assert api_slug("Email Activity (beta)", "sendgrid", everyday) == "sendgrid"
+    chat = [{"chat", "twilio", "services"}, {"chat", "twilio", "channels"}]
+    assert api_slug("Twilio - Chat", "twilio", chat) == "twilio-chat"
 
 
 def test_ids_are_cut_by_whole_words() -> None:

@@ -28,6 +28,8 @@ from packc.curate._rank import (
     stem,
     words,
 )
+from packc.curate._risk import admin_words, risk_of, unasked
+from packc.curate._shape import shape
 from packc.curate._task import (
     Clause,
     OpWords,
@@ -59,9 +61,6 @@ _PLAIN = frozenset({"list", "get", "create", "update", "delete"})
 _QUESTION = frozenset(
     {"what", "which", "who", "whom", "whose", "why", "how", "where"}
 )  # ask to read; name nothing
-_REMOVE = frozenset(
-    {"end", "stop", "terminate", "kill", "detach", "disconnect", "leave", "uninstall", "erase", "expire"}
-)
 _REALIZE = 10  # worth of a point of fit when choosing what does a clause
 _FIT = 6  # worth per point of how well an operation does what a clause of the task asks
 
@@ -211,11 +210,6 @@ def _named_first(goal: str, ranked: Sequence[str], shapes: Mapping[str, Shape]) 
     return sorted(out, key=ranked.index)
 
 
-def _names(noun: tuple[str, ...], named: Collection[str]) -> bool:
-    """The task names this noun, or the path gives no word to judge by (``/{Bucket}/{Key}``)."""
-    return not noun or not noun[-1].isalpha() or any(same_noun(noun[-1], t) for t in named)
-
-
 def _plural(resource: tuple[str, ...]) -> bool:
     last = next((seg for seg in reversed(resource) if seg != "{}"), "")
     return stem(last) != last.lower()
@@ -273,6 +267,7 @@ def select_for_goal(
     minimum: int,
     core: Sequence[str] = (),
     misses: list[str] | None = None,
+    withheld: dict[str, str] | None = None,
 ) -> tuple[list[str], dict[str, GoalMatch]]:
     """The operations for the task, best first with their companions, at most ``limit``; filled up to
     ``minimum`` from the general ranking when the task names fewer.
@@ -288,10 +283,13 @@ def select_for_goal(
     When a clause finds no operation that does it (the task's words are not the document's), the
     room the matches leave holds ``core`` (the API's one pack, best first): the agent keeps its
     everyday calls beside the near misses. Such clauses are added to ``misses`` (their words), so
-    that the user can be told.
+    that the user can be told. An operation that destroys, moves money, changes an owner or writes as
+    an admin is taken only when a clause asks for that act (``_risk``); the others are added to
+    ``withheld`` with the reason.
     """
     goal = rephrase(goal)  # "kick off a build": start a build
     shapes = {k: r.shape for k, r in ranking.items()}
+    kinds = {op.key: op for op in ops}
     matches = match_goal(goal, ops, shapes)
     # A deprecated operation serves a task only when nothing else does (a legacy list beside the list).
     if any(m.relevance > 0 for op in ops if not op.deprecated for m in (matches[op.key],)):
@@ -322,22 +320,24 @@ def select_for_goal(
     taken: Counter[tuple[str, ...]] = Counter()
     chosen: list[str] = []
 
-    # A task that asks to remove nothing gets no DELETE: "cancel tomorrow's meeting" is no reason to
-    # hold users.delete or recordings.delete_all because they share a word with it.
-    # One that does asks it of what it names: "cancel tomorrow's meeting" may delete the meeting, not a user.
-    removes = bool(_REMOVE & set(words(goal))) or "delete" in {i for w in words(goal) for i in intents(w)}
+    # A task gets no risk it does not ask for (_risk): "cancel tomorrow's meeting" is no reason to
+    # hold users.delete, nor "refund a payment" to hold a payment out of the account. A removal is
+    # asked of what the task names: the meeting may be deleted, not a user.
     named = {stem(w) for w in words(goal)}
     named |= {r for t in named for r in related(t)}
-    kind = {op.key: op.method for op in ops}
+    admin_api = 2 * sum(admin_words(op) for op in ops) >= len(ops)
+    risky = {
+        k: r
+        for k in shapes
+        # The operation's own shape: the ranking may read a POST-only API's POSTs as lists.
+        if (r := risk_of(kinds[k], own := shape(kinds[k]), admin_api))
+        and unasked(r, own, clauses, words(goal), named)
+    }
+    if withheld is not None:
+        withheld.update({k: r.reason() for k, r in risky.items()})
 
     def take(key: str | None) -> None:
-        if (
-            key is not None
-            and kind.get(key) == "delete"
-            and not (removes and _names(noun_of(shapes[key].resource), named))
-        ):
-            return
-        if key is not None and key not in chosen and len(chosen) < limit:
+        if key is not None and key not in chosen and key not in risky and len(chosen) < limit:
             chosen.append(key)
             taken[shapes[key].resource] += 1
 

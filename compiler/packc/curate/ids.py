@@ -38,6 +38,7 @@ _PLATFORMS = {
     "appspot.com",
     "cloudfunctions.net",
     "googleusercontent.com",
+    "githubusercontent.com",
     "googleapis.com",
     "example.com",
     "example.org",
@@ -106,10 +107,12 @@ def _label(host: str) -> str:
     return labels[-2]
 
 
-def _host_brand(url: str) -> str:
+def _host_brand(url: str, account: bool = True) -> str:
+    """The brand a URL names; with ``account``, a profile URL's account (a logo on ``twitter.com/stripe``).
+    A server is the API itself: ``gitlab.com/api`` is GitLab's, not an account named "api"."""
     parsed = urlparse(url)
     host = parsed.hostname or ""
-    if host in _ACCOUNT_HOSTS or host.removeprefix("www.") in _ACCOUNT_HOSTS:
+    if account and (host in _ACCOUNT_HOSTS or host.removeprefix("www.") in _ACCOUNT_HOSTS):
         first = next((s for s in parsed.path.split("/") if s), "")
         words = _words(first)
         return words[0] if len(words) == 1 else ""
@@ -122,7 +125,7 @@ def brand(api: Api) -> str:
     """The API owner's one-word brand, or ``''``: the server host's registrable label (a platform
     host such as ``amazonaws.com`` or ``example.com`` names no one); the ``x-logo`` URL's when that
     label is an API domain of its own (``api.hubapi.com``, logo on ``hubspot.com``)."""
-    host = next((b for b in (_host_brand(s.url) for s in api.servers) if b), "")
+    host = next((b for b in (_host_brand(s.url, account=False) for s in api.servers) if b), "")
     if "api" not in host:
         return host
     # A host label that is itself an API domain (api.hubapi.com) yields to the logo's (hubspot).
@@ -151,22 +154,50 @@ def cut_id(text: str, limit: int) -> str:
     return out if len(out) <= limit else out[:limit].rstrip("-")
 
 
-def api_slug(title: str, owner: str = "") -> str:
+def _spelled(words: Sequence[str], owner: str) -> int:
+    """How many of the title's first words spell the brand: ``Square`` on squareup.com (1), ``City
+    Context`` on citycontext.com (2); 0 when they do not (the brand then leads)."""
+    for n in range(len(words), 0, -1):
+        joined = "".join(words[:n])
+        if joined == owner or (len(joined) >= 4 and owner.startswith(joined)):
+            return n
+    return 0
+
+
+def api_slug(title: str, owner: str = "", vocabulary: Sequence[set[str]] = ()) -> str:
     """A pack id from an API title and its brand: ``GitHub v3 REST API`` → ``github``; the brand
-    leads when the title does not name it (``CRM cards`` of hubspot → ``hubspot-crm-cards``);
-    ``api`` when nothing is left."""
+    leads when the title does not name it (``CRM cards`` of hubspot → ``hubspot-crm-cards``), in
+    the title's spelling when it names it another way (``Square Connect`` on squareup.com). With
+    ``vocabulary`` (each operation's host, path and tag words), the title's words beyond the brand
+    stay only when they name what most operations are about: a title that names one part of the
+    API (SendGrid's whole API titled "Email Activity (beta)") gives the brand alone. ``api`` when
+    nothing is left."""
     words = _title_words(title)
-    if owner and owner not in words:
-        words = [owner, *words]
+    if owner:
+        n = _spelled(words, owner)
+        # The title's spelling when it is shorter than the host's (square, not squareup); one word
+        # when the title spaces the brand (citycontext, not city-context).
+        spelled, rest = ("".join(words[:n]), words[n:]) if n else (owner, [w for w in words if w != owner])
+        if rest and vocabulary and 2 * sum(1 for said in vocabulary if _about(rest, said)) < len(vocabulary):
+            rest = []
+        words = [spelled, *rest]
     out = cut_id("-".join(words), ID_WORDS)
     if out and out[0].isdigit():
         out = "n" + out
     return out or "api"
 
 
+def _about(title: Sequence[str], said: set[str]) -> bool:
+    return any(w in said or f"{w}s" in said or w.rstrip("s") in said for w in title)
+
+
 def api_id(api: Api) -> str:
     """The pack id of an API (``--split`` packs add their group to it)."""
-    return api_slug(api.info.title, brand(api))
+    hosts = {w for s in api.servers for w in _words(urlparse(s.url).hostname or "")}
+    vocabulary = [
+        hosts | set(_words(op.path)) | {w for t in op.tags for w in _words(t)} for op in api.operations
+    ]
+    return api_slug(api.info.title, brand(api), vocabulary)
 
 
 def display_name(title: str, fallback: str) -> str:
@@ -175,6 +206,10 @@ def display_name(title: str, fallback: str) -> str:
     head = re.split(r"\s[+(|]\s?|\s[\u2013\u2014]\s|\(", title, maxsplit=1)[0]
     head = _META.sub(" ", head)
     head = re.sub(r"['\u2019]s\s*$", "", " ".join(head.split())).strip(" -:,")
+    # A title that ends by saying it is an API ("Twilio - Api", "Stripe API"): a README that says
+    # "the Stripe API" would double it.
+    while (cut := re.sub(r"(?i)[\s:,-]*\b(api|apis|rest|restful)$", "", head).strip(" -:,")) != head and cut:
+        head = cut
     return head or fallback
 
 

@@ -313,14 +313,20 @@ def name_operations(api: Api, ops: Iterable[Operation]) -> list[tuple[Operation,
 
 
 def _join(words: Iterable[str]) -> str:
-    name = ".".join(w for w in words if w)
-    if len(name) <= MAX_NAME:
-        return name
+    return _fit(".".join(w for w in words if w))
+
+
+def _fit(name: str, limit: int = MAX_NAME) -> str:
+    """``name`` cut to ``limit`` characters by whole words, never mid-word: the middle resource
+    segments go first (the scope and the action say most), then the action's last words, then the
+    scope's; only a single word longer than the limit is cut inside."""
     parts = name.split(".")
-    while len(".".join(parts)) > MAX_NAME and len(parts[-1]) > 1:
-        over = len(".".join(parts)) - MAX_NAME
-        parts[-1] = parts[-1][: max(1, len(parts[-1]) - over)].rstrip("_")
-    return ".".join(parts)[:MAX_NAME].rstrip("._")
+    while len(".".join(parts)) > limit and len(parts) > 2:
+        parts.pop(1)
+    for at in (-1, 0):
+        while len(".".join(parts)) > limit and "_" in parts[at].strip("_"):
+            parts[at] = parts[at].strip("_").rsplit("_", 1)[0]
+    return ".".join(parts)[:limit].rstrip("._")
 
 
 # Clash order: PATCH keeps "update" and PUT becomes "replace" when a path has both.
@@ -367,7 +373,7 @@ def _op_words(operation_id: str, res: tuple[str, ...], op: Operation | None = No
 def _numbered(name: str, n: int) -> str:
     """``name`` with ``_n`` added, cut so the suffix survives the 64-character limit."""
     suffix = f"_{n}"
-    return name[: MAX_NAME - len(suffix)].rstrip("._") + suffix
+    return _fit(name, MAX_NAME - len(suffix)) + suffix
 
 
 def _method_rank(op: Operation) -> tuple[int, bool, str]:

@@ -387,6 +387,7 @@ def plan(
     extra: dict[str, tuple[Signal, ...]] = {}
     goal_keys: list[str] | None = None
     misses: list[str] = []
+    withheld: dict[str, str] = {}  # what the task does not ask for: a risk, and why it is left out
     if goal and not split:
         # The one pack's picks, best first, exactly as without a goal: the room a vague task leaves.
         plain = sorted(
@@ -396,7 +397,7 @@ def plan(
         key_of = {v.name: v.op.key for v in plain}
         core = [key_of[n] for n in _one_pack(plain, ranking, max_verbs)]
         goal_keys, matches = select_for_goal(
-            goal, [e[0] for e in entries], ranking, max_verbs, MIN_VERBS, core, misses
+            goal, [e[0] for e in entries], ranking, max_verbs, MIN_VERBS, core, misses, withheld
         )
         if misses:
             parts = ", ".join(repr(m) for m in misses[:5]) + (
@@ -435,7 +436,9 @@ def plan(
         rest = [v for v in ranked if v.name not in chosen]
         for i, v in enumerate(rest, start=len(kept) + 1):
             why = (
-                "not among the verbs the task needs; say it in the task, or --include it"
+                withheld.get(
+                    v.op.key, "not among the verbs the task needs; say it in the task, or --include it"
+                )
                 if goal_keys is not None
                 else f"one pack holds {max_verbs} verbs; --include keeps it, --split covers every operation"
             )
