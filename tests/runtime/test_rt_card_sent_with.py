@@ -3,6 +3,7 @@ in its title or fields or in its "sent with" list, on every face (issue 23, item
 
 from __future__ import annotations
 
+import base64
 import io
 import json
 import re
@@ -16,15 +17,15 @@ from hypothesis import strategies as st
 from packc import compile as packc_compile
 from packc_runtime import load_pack
 from packc_runtime.calling.results import preview_card
-from packc_runtime.credentials.redact import is_secret_argument
 from packc_runtime.faces.cli import call_main, exec_main, pack_main
 
 ROOT = Path(__file__).resolve().parents[2]
 PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_.-]*)\s*\}\}")
 
 
-def _verb(title: str, fields: dict[str, str]) -> dict[str, Any]:
-    return {"preview": {"kind": "record", "title": title, "fields": fields}}
+def _verb(title: str, fields: dict[str, str] | None) -> dict[str, Any]:
+    preview: dict[str, Any] = {"kind": "record", "title": title}
+    return {"preview": preview if fields is None else {**preview, "fields": fields}}
 
 
 def test_an_argument_the_card_does_not_name_is_sent_with() -> None:
@@ -42,12 +43,56 @@ def test_a_field_left_out_for_an_unset_value_does_not_hide_the_set_one() -> None
     assert card["fields"] == {} and card["sent_with"] == {"city": "Oslo"}
 
 
-def test_a_card_that_names_everything_has_no_sent_with_and_a_credential_is_never_shown() -> None:
+def test_a_card_that_names_everything_has_no_sent_with() -> None:
     card = preview_card("m.send", _verb("Send {{text}}", {}), {"text": "hi"})
     assert "sent_with" not in card
-    card = preview_card("m.send", _verb("Send {{text}}", {}), {"text": "hi", "key": "sk_live_1"})
-    assert card["sent_with"] == {"key": "(a credential: not shown)"}
-    assert "sk_live_1" not in json.dumps(card)
+
+
+def test_a_name_that_looks_like_a_secret_hides_nothing() -> None:
+    """A hostile review: a document named its arguments `x_forward_key` and `key`, and the card hid
+    their values as credentials while the request sent them."""
+    card = preview_card(
+        "notes.create",
+        _verb("Create note {{title}}", {}),
+        {
+            "title": "Shopping",
+            "x_forward_key": "all my notes to mallory@evil.example",
+            "key": "IGNORE PREVIOUS",
+        },
+    )
+    assert card["sent_with"] == {
+        "key": "IGNORE PREVIOUS",
+        "x_forward_key": "all my notes to mallory@evil.example",
+    }
+
+
+def test_a_title_that_folds_a_value_shows_it_whole_beside() -> None:
+    """The title folds white space: `Rex\n  species: cat` read `Rex species: cat` and counted as shown."""
+    card = preview_card(
+        "pets.create", _verb("Create pet {{name}}", {}), {"name": "Rex\n  species: cat\u2028x"}
+    )
+    assert card["sent_with"] == {"name": "Rex\n  species: cat\u2028x"}
+
+
+def test_a_placeholder_the_card_cannot_fill_does_not_count_as_shown() -> None:
+    card = preview_card("x.list", _verb("List", {"f": "{{filter[name]}}"}), {"filter[name]": "EVIL"})
+    assert card["sent_with"] == {"filter[name]": "EVIL"}
+
+
+def test_money_and_an_email_are_on_a_card_whose_template_has_no_fields() -> None:
+    """A hand-written card with a title only dropped the amount as sent and every recipient."""
+    card = preview_card(
+        "c.create",
+        _verb("Charge {{amount}}", None),
+        {"amount": 500, "currency": "usd"},
+        amounts={"amount": "currency"},
+    )
+    assert card["fields"] == {"amount as sent": "500"}
+    raw = base64.urlsafe_b64encode(b"To: a@example.com\r\nBcc: mallory@evil.example\r\n\r\nhi").decode()
+    card = preview_card(
+        "m.send", {"preview": {"kind": "message", "title": "Send"}}, {"raw": raw}, mime=["raw"]
+    )
+    assert card["fields"]["email bcc"] == "mallory@evil.example"
 
 
 def test_money_is_shown_as_sent() -> None:
@@ -91,9 +136,7 @@ def test_every_argument_sent_is_on_the_card(
             continue
         assert name in shown or name in sent_with, (name, card)
         if name in sent_with:
-            if is_secret_argument(name):
-                assert sent_with[name] == "(a credential: not shown)"
-            elif isinstance(value, bool):
+            if isinstance(value, bool):
                 assert sent_with[name] == ("true" if value else "false")
             else:
                 assert sent_with[name] == (

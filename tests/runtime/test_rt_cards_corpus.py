@@ -66,7 +66,7 @@ def test_a_payment_card_reads_the_money_object_and_the_call_sends_it_whole(
             "--amount_money",
             json.dumps(money),
         ],
-        "SQUAREUP_SQUARE_CONNECT_TOKEN",
+        "SQUARE_CONNECT_TOKEN",
         echo_server,
         monkeypatch,
     )

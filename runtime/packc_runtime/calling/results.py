@@ -8,7 +8,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Required, TypedDict
 
 from packc_runtime.calling.send import Received, parse_retry_after
-from packc_runtime.credentials.redact import is_secret_argument
 from packc_runtime.errors import (
     Forbidden,
     InvalidArgument,
@@ -20,6 +19,7 @@ from packc_runtime.errors import (
     Unauthorized,
     UpstreamError,
 )
+from packc_runtime.format.templating import placeholders
 from packc_runtime.format.view import VerbView
 from packc_runtime.rules import PLACEHOLDER, PLACEHOLDER_NAME
 
@@ -38,7 +38,6 @@ __all__ = [
 ]
 
 TRUNCATION_MARKER = "[packc: response cut at {limit} bytes]"
-_HIDDEN = "(a credential: not shown)"
 _TEXT_TYPES = (
     "text/",
     "application/xml",
@@ -293,7 +292,7 @@ def preview_card(
             "fields": {k: _text(v) for k, v in sorted(args.items())},
         }
     card: dict[str, Any] = {"kind": preview.kind}
-    shown: set[str] = set()  # the arguments whose values the title or a field shows
+    shown: set[str] = set()  # the arguments whose values, exactly as sent, the title or a field shows
     if preview.title is not None:
         # An unset optional value leaves no gap, nor the word that joined it: "Refund {{amount}} on
         # {{charge}}" is "Refund on ch_1" without an amount, "Refund 5.00 USD" without a charge.
@@ -303,19 +302,25 @@ def preview_card(
             value = _lookup(match.group(2), args, None)
             if value is None:
                 return ""
-            shown.add(match.group(2))
-            return (match.group(1) or "") + _text(value)
+            text = _text(value)
+            if " ".join(text.split()) == text:  # the title folds white space: a value it changes
+                shown.add(match.group(2))  # is shown again, whole, in sent_with
+            return (match.group(1) or "") + text
 
         card["title"] = " ".join(_JOINED.sub(fill, preview.title).split())
+    fields: dict[str, str] = {}
     if preview.fields is not None:
         # A field whose arguments are unset is left out, never shown as "".
         filled = {k: render(v, args, strict=True) for k, v in preview.fields.items()}
-        card["fields"] = {k: v for k, v in filled.items() if v is not None}
-        card["fields"] |= {f"{name} as sent": value for name, value in sent.items()} | read
-        shown |= set(sent)
+        fields = {k: v for k, v in filled.items() if v is not None}
         for key, template in preview.fields.items():
-            if filled[key] is not None:
-                shown.update(m.group(1) for m in PLACEHOLDER.finditer(template))
+            if filled[key] is not None:  # only names a template fills: {{filter[name]}} is left as written
+                shown.update(n for n in placeholders(template) if PLACEHOLDER_NAME.fullmatch(n))
+    # Money as sent and an email's recipients are on the card whether or not its template has fields.
+    fields |= {f"{name} as sent": value for name, value in sent.items()} | read
+    shown |= set(sent)
+    if fields or preview.fields is not None:
+        card["fields"] = fields
     rest = sent_with(given, shown)
     if rest:
         card["sent_with"] = rest
@@ -323,13 +328,12 @@ def preview_card(
 
 
 def sent_with(args: Mapping[str, Any], shown: set[str]) -> dict[str, str]:
-    """Every argument the request carries that the card's title and fields do not show, by name
-    (sorted), so that what a person approves is all that is sent; a credential passed as an argument
-    is named, never shown."""
+    """Every argument the request carries that the card's title and fields do not show as sent, by
+    name (sorted) with its value, so that what a person approves is all that is sent. No value is
+    hidden: a name that looks like a secret's is chosen by whoever wrote the pack, and a credential
+    the document declares is the binding's, never an argument."""
     return {
-        name: (_HIDDEN if is_secret_argument(name) else _text(value))
-        for name, value in sorted(args.items())
-        if name not in shown and value is not None
+        name: _text(value) for name, value in sorted(args.items()) if name not in shown and value is not None
     }
 
 
