@@ -86,14 +86,9 @@ def test_every_verb_marked_read_never_makes_a_delete_pack_read_only(tmp_path: Pa
         "pets.delete": "write",
         "pets.replace": "write",
         "pets.update": "write",
-        "pets.adopt": "read",
+        "pets.adopt": "write",  # "Adopt a pet." does not say it only reads
     }
-    assert sorted(d.code for d in result.diagnostics if d.code in ("C170", "C171")) == [
-        "C170",
-        "C171",
-        "C171",
-        "C171",
-    ]
+    assert sorted(d.code for d in result.diagnostics if d.code in ("C170", "C171")) == ["C171"] * 4
     assert "Every verb only reads" not in (tmp_path / "out" / "zoo" / "HARNESS.md").read_text()
 
 
@@ -115,8 +110,21 @@ def test_destructive_false_on_a_delete_is_ignored(tmp_path: Path) -> None:
     assert [d.code for d in result.diagnostics if d.code == "C171"] == ["C171"]
 
 
-def test_a_post_the_document_marks_read_is_a_read_with_a_warning(tmp_path: Path) -> None:
-    result = compile(write_doc(tmp_path, _zoo(post={"access": "read"})), tmp_path / "out")
+def test_the_document_lowers_a_post_only_where_its_own_words_say_it_reads(tmp_path: Path) -> None:
+    """A hostile review: "Make a note", "Grant access", "Wipe the device" marked read were sent without
+    confirmation. The document's marking counts only where the operation's own words say it reads."""
+    for i, summary in enumerate(
+        ("Adopt a pet.", "Make a note", "Grant access", "Wipe the device", "**Create** a note")
+    ):
+        doc = _zoo(post={"access": "read"})
+        doc["paths"]["/pets/{id}/adopt"]["post"]["summary"] = summary
+        result = compile(write_doc(tmp_path, doc), tmp_path / f"out{i}")
+        assert _policy(tmp_path / f"out{i}")["pets.adopt"] == {"access": "write"}, summary
+        c171 = [d for d in result.diagnostics if d.code == "C171"]
+        assert [d.pointer for d in c171] == ["#/paths/~1pets~1{id}~1adopt/post/x-packc"], summary
+    doc = _zoo(post={"access": "read"})
+    doc["paths"]["/pets/{id}/adopt"]["post"]["summary"] = "Check whether a pet can be adopted; read-only."
+    result = compile(write_doc(tmp_path, doc), tmp_path / "out")
     assert _policy(tmp_path / "out")["pets.adopt"] == {"access": "read"}
     c170 = [d for d in result.diagnostics if d.code == "C170"]
     assert [d.pointer for d in c170] == ["#/paths/~1pets~1{id}~1adopt/post/x-packc"]
@@ -167,13 +175,10 @@ def test_a_local_stub_is_not_the_users_word_on_care(tmp_path: Path) -> None:
     (tmp_path / "surface.json").write_text(json.dumps(stub))
     result = compile(tmp_path / "surface.json", tmp_path / "out")
     policy = _policy(tmp_path / "out")
-    assert policy["pets.adopt"] == {"access": "read"}
     assert policy["pets.delete"] == {"access": "write", "destructive": True}
-    written = ("pets.replace", "pets.update")
-    assert [policy[name] for name in written] == [{"access": "write"}] * 2
-    c170 = [d for d in result.diagnostics if d.code == "C170"]
-    assert [d.pointer for d in c170] == ["surface.json#/verbs/pets.adopt/policy"]
-    assert "stub manifest" in c170[0].message and "without a person's confirmation" in c170[0].message
+    written = ("pets.adopt", "pets.replace", "pets.update")  # "Adopt a pet." does not say it reads
+    assert [policy[name] for name in written] == [{"access": "write"}] * 3
+    assert [d for d in result.diagnostics if d.code == "C170"] == []
     c171 = sorted(d.pointer for d in result.diagnostics if d.code == "C171")
     assert c171 == sorted(f"surface.json#/verbs/{name}/policy" for name in ("pets.delete", *written))
     with load_pack(
@@ -233,7 +238,9 @@ def test_a_fetched_stub_is_the_documents_word_not_the_users(tmp_path: Path) -> N
     import http.server
     import threading
 
-    write_doc(tmp_path, _zoo(), name="api.json")
+    doc = _zoo()
+    doc["paths"]["/pets/{id}/adopt"]["post"]["summary"] = "Check whether a pet can be adopted; read-only."
+    write_doc(tmp_path, doc, name="api.json")
     stub = {
         "id": "zoo",
         "kind": "openapi",

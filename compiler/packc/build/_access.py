@@ -7,11 +7,11 @@ marked read is sent without a person's confirmation), so:
 
 - PUT, PATCH and DELETE are never read, and DELETE is always destructive, whoever says otherwise
   (the document, an overlay, a stub manifest): the request is refused with warning C171.
-- A POST may be a read (search and RPC-style APIs, where every call is a POST). When the document
-  or a stub manifest decides that (its ``x-packc.access``, a stub verb's ``policy``, its summary,
-  its operation's name) the verb is a read with warning C170, so the person compiling sees it; but
-  never where the operation's own words say it writes (a 201/202/204, a writing action in its name,
-  a summary opening "Create ..."): that marking is ignored with C171. A
+- A POST may be a read (search and RPC-style APIs, where every call is a POST). The document or a
+  stub manifest (its ``x-packc.access``, a stub verb's ``policy``) lowers one only where the
+  operation's own words say it reads (its summary, a search/query name, an RPC get/list action: the
+  same judgement that makes a POST a read unmarked), with warning C170 so the person compiling sees
+  it; any other marking is ignored with C171 ("Create a note", "Make a note", "Wipe the device"). A
   stub is not trusted as the user's even when it is a local file: a pack directory is often someone
   else's (a cloned pack repository). Only an ``--overlay`` the user passes makes a POST a read
   without a warning.
@@ -168,16 +168,19 @@ def decide_care(op: Operation, name: str, said: Said) -> Care:
             )
         elif method in _READ_METHODS:
             return Care("read", False)
-        elif not said.by_user and (writes := _says_writes(op, name)) is not None:
-            # The document (or a stub, which counts as one) lowers only what its own words do not
-            # contradict: "Create a note" marked read would be sent unconfirmed (issue 23).
+        elif not said.by_user and (method != "post" or _post_reads(op, name) is None):
+            # The document (or a stub, which counts as one) lowers a POST only where its own words say
+            # it reads: "Create a note", "Make a note" or "Wipe the device" marked read would be sent
+            # unconfirmed (issue 23). Only the user's --overlay lowers any other.
+            writes = _says_writes(op, name)
+            why = f"but {writes}" if writes else "but its own words do not say it only reads"
             diags.append(
                 Diagnostic(
                     "C171",
                     "warning",
                     where,
-                    f"{upper} {op.path} is marked read, but {writes}; it stays a write.",
-                    "Only an --overlay you pass makes it a read; or fix the summary if it only reads.",
+                    f"{upper} {op.path} is marked read, {why}; it stays a write.",
+                    "Only an --overlay you pass makes it a read; or say in its summary that it only reads.",
                 )
             )
         else:  # a POST, or an unusual method: a read only because someone said so
