@@ -159,6 +159,9 @@ def _verb_usage(pack: Pack, verb: str) -> str:
     return "\n".join(lines)
 
 
+_SAID_LIMIT = 2000  # characters of the server's answer shown; --json has all the envelope keeps
+
+
 def _print_human(envelope: Mapping[str, Any], out: IO[str], err: IO[str]) -> None:
     if envelope.get("ok"):
         if envelope.get("title"):
@@ -171,6 +174,13 @@ def _print_human(envelope: Mapping[str, Any], out: IO[str], err: IO[str]) -> Non
     err.write(f"error {error.get('code')}: {error.get('message')}\n")
     if "preview" in error:
         err.write(dump(error["preview"]) + "\n")
+    # The server's own answer is its reason ("must have required property 'To'"): without it a
+    # person sees only "rejected (HTTP 422)" and has to know to ask for --json.
+    said = error.get("body")
+    if said not in (None, "", {}, []):
+        text = said if isinstance(said, str) else dump(said)
+        cut = len(text) > _SAID_LIMIT
+        err.write(f"The server said:\n{text[:_SAID_LIMIT]}{'…' if cut else ''}\n")
 
 
 def _terminal_ask() -> Callable[[str], str] | None:
