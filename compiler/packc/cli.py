@@ -255,6 +255,11 @@ def _build_parser() -> argparse.ArgumentParser:
                 action="store_true",
                 help="make each pack its own repository (pyproject.toml, .gitignore, smoke test)",
             )
+            p.add_argument(
+                "--force",
+                action="store_true",
+                help="replace a pack folder another compile wrote (another document, --for or --split)",
+            )
         p.add_argument(
             "--split", action="store_true", help="one pack per group of 5-12 verbs, covering every operation"
         )

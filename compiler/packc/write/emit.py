@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 
 from packc.build.derive import DerivedVerb
 from packc.text import clean, inline_md, sentence, shorten
-from packc.write._files import write_tree
+from packc.write._files import check_maker, write_tree
 from packc.write._repo import repo_files
 from packc.write._skill import allowed_values, credential_lines
 from packc_runtime.credentials.slots import CredentialSlot, credential_slots
@@ -19,7 +19,7 @@ from packc_runtime.format.manifest import Manifest, Policy, dump_json
 from packc_runtime.format.templating import SHOWN_OPTIONAL, example_line
 from packc_runtime.text.escaping import fenced_line, md_code, yaml_scalar
 
-__all__ = ["COMMAND_WORDS", "LAUNCHER", "PackOutput", "render_pack", "write_pack"]
+__all__ = ["COMMAND_WORDS", "LAUNCHER", "PackOutput", "check_maker", "render_pack", "write_pack"]
 
 OPENAPI_FILE = "openapi.json"
 _T = TypeVar("_T")
@@ -297,16 +297,25 @@ def render_pack(pack: PackOutput, *, repo: bool = False) -> dict[str, tuple[str,
 
 
 def write_pack(
-    out_dir: Path, pack: PackOutput, *, repo: bool = False, check: Callable[[Path], _T] | None = None
+    out_dir: Path,
+    pack: PackOutput,
+    *,
+    repo: bool = False,
+    check: Callable[[Path], _T] | None = None,
+    made_by: Mapping[str, Any] | None = None,
+    force: bool = False,
 ) -> tuple[Path, _T | None]:
     """Write the pack as ``out_dir/<id>/`` (see ``packc.write._files``); returns it and what ``check`` found.
 
     ``check`` (lint) runs on the new files before they replace an earlier pack that packc wrote.
+    ``made_by`` (the API, task and split of the compile) goes in the marker; an earlier pack another
+    compile made is replaced only with ``force``.
 
     Raises:
         UsageError: for a path outside ``out_dir``, a directory packc did not write, or a disk error.
     """
-    return write_tree(out_dir, PackId(pack.manifest.id), render_pack(pack, repo=repo), check)
+    files = render_pack(pack, repo=repo)
+    return write_tree(out_dir, PackId(pack.manifest.id), files, check, made_by=made_by, force=force)
 
 
 def about(text: str) -> str:
