@@ -134,7 +134,10 @@ class Authenticator:
     def _values(
         self, scheme_key: str, reach: _Reach, *, env_only: bool, unapproved: set[tuple[str, str]]
     ) -> dict[str, str] | None:
-        """The scheme's credential values by slot kind, or None when any is missing."""
+        """The scheme's credential values by slot kind, or None when any is missing (or the scheme is
+        not defined: a requirement naming one is never met, so another requirement is chosen)."""
+        if not self._scheme(scheme_key):
+            return None
         wanted = self._slots.get(scheme_key, {})
         targets = self._targets(scheme_key, reach)
         out = {}
