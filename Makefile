@@ -25,8 +25,10 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
+# -rs: each skipped test with its reason, which names the make target that installs what it needs
+# (make corpus, make github-spec, make conformance-mcp); then `make test` runs them too.
 pytest: $(STAMP)
-	$(BIN)/pytest
+	$(BIN)/pytest -rs
 
 test: lint typecheck pytest
 
@@ -35,7 +37,7 @@ test: lint typecheck pytest
 test-fast: $(STAMP)
 	$(BIN)/ruff check compiler runtime tests tools
 	$(BIN)/ruff format --check compiler runtime tests tools
-	PACKC_HYPOTHESIS=fast $(BIN)/pytest -n 2 -m "not npm and not e2e and not slow"
+	PACKC_HYPOTHESIS=fast $(BIN)/pytest -n 2 -rs -m "not npm and not e2e and not slow"
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .mypy_cache .ruff_cache .pytest_cache .hypothesis

@@ -221,6 +221,9 @@ def main() -> int:
     except KeyboardInterrupt:
         return 130
     say(f"\nDone. The pack is in {OUT}/; its README.md and HARNESS.md say how to use it.")
+    say(
+        'To type packc yourself, put it on PATH: . .venv/bin/activate (or export PATH="$PWD/.venv/bin:$PATH").'
+    )
     return 0
 
 

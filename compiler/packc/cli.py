@@ -294,6 +294,21 @@ def _plan_flags(p: argparse.ArgumentParser) -> None:
     )
 
 
+# What `packc exec --help` shows: the request is the whole interface, so its form is in the help.
+_EXEC_REQUEST = """\
+the request (one JSON object on stdin):
+  {"verb": "pets.get", "args": {"pet_id": "42"}, "confirm": false, "server": null}
+  verb     the verb's name, as `packc commands PACK` lists it (required)
+  args     its arguments by name, an object (default {})
+  confirm  true to send a write (default false: a write returns its preview card)
+  server   a URL to send to instead of the document's server (a staging API, a mock); default null
+
+example:
+  echo '{"verb": "pets.get", "args": {"pet_id": "42"}, "server": "http://127.0.0.1:4010"}' | packc exec packs/petstore
+
+The envelope's exit code is the error code's (docs/runtime.md); there are no flags besides PACK."""
+
+
 def _build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="packc", description="Compile OpenAPI documents into packs.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -326,6 +341,11 @@ def _build_parser() -> argparse.ArgumentParser:
                 "--repo",
                 action="store_true",
                 help="make each pack its own repository (pyproject.toml, .gitignore, smoke test)",
+            )
+            p.add_argument(
+                "--force",
+                action="store_true",
+                help="replace a pack folder another compile wrote (another document, --for or --split)",
             )
         p.add_argument(
             "--split", action="store_true", help="one pack per group of 5-12 verbs, covering every operation"
@@ -411,7 +431,13 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(func=_cmd_install)
 
-    p = sub.add_parser("exec", help="json_exec: read one JSON request on stdin, write one JSON envelope")
+    p = sub.add_parser(
+        "exec",
+        help="json_exec: read one JSON request on stdin, write one JSON envelope",
+        description="Read one JSON request on stdin, call the verb, write one JSON envelope on stdout.",
+        epilog=_EXEC_REQUEST,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     p.add_argument("pack", metavar="PACK", help="the pack directory")
     p.set_defaults(func=_cmd_exec)
 
@@ -459,6 +485,8 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("rest", nargs=argparse.REMAINDER)
     p.set_defaults(func=_cmd_serve)
 
+    for own in sub.choices.values():  # an unknown flag is reported with its own command's usage
+        own.set_defaults(parser_=own)
     return parser
 
 
@@ -490,7 +518,16 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _main(argv: Sequence[str] | None) -> int:
     parser = _build_parser()
     try:
-        args = parser.parse_args(argv)
+        args, extra = parser.parse_known_args(argv)
+        if extra:  # said by the subcommand, with its own usage: `packc exec --server` is exec's mistake
+            hint = (
+                "; the request on stdin carries verb, args, confirm and server"
+                if args.command == "exec"
+                else ""
+            )
+            args.parser_.error(
+                f"unrecognized arguments: {' '.join(extra)}{hint} (see packc {args.command} --help)"
+            )
     except SystemExit as exc:  # argparse exits 2 on usage errors, 0 on --help
         return int(exc.code or 0)
     try:

@@ -44,6 +44,7 @@ class CompileOptions:
     allow_private: bool = False
     include: tuple[str, ...] = ()
     exclude: tuple[str, ...] = ()
+    force: bool = False
 
     def __post_init__(self) -> None:
         # Checked in the order compile always checked them; the names are kept as a tuple so the

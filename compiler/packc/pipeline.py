@@ -21,7 +21,7 @@ from packc.errors import InputError, UsageError
 from packc.model import Api, Operation
 from packc.options import CompileOptions, hand_names
 from packc.read.overrides import IDENTIFIER_CODES, Overrides, collect_overrides
-from packc.write.emit import write_pack
+from packc.write.emit import check_maker, write_pack
 from packc_runtime.diagnostics import Diagnostic, has_errors
 
 __all__ = [
@@ -261,6 +261,9 @@ def build_packs(ctx: CompileContext) -> CompileContext:
     writing = ctx.options.write and not any(
         d.code in IDENTIFIER_CODES and d.level == "error" for d in ctx.front
     )
+    if writing:  # every folder is checked first: a refusal leaves no pack of this compile half-written
+        for pack in ctx.planned.packs:
+            check_maker(Path(ctx.options.out_dir), pack.id, _made_by(ctx), force=ctx.options.force)
     for pack in ctx.planned.packs:
         compiled, found = _build_pack(ctx, pack, writing)
         ctx = replace(ctx, packs=(*ctx.packs, compiled)).noting(found)
@@ -285,6 +288,13 @@ def run(ctx: CompileContext, passes: Iterable[Pass] = PASSES) -> CompileContext:
     return ctx
 
 
+def _made_by(ctx: CompileContext) -> dict[str, Any]:
+    """What a pack folder records of the compile that wrote it, so that another compile (another
+    document, task or --split) never replaces it unasked: a --for pack and the API's one pack once
+    shared packs/<api>."""
+    return {"api": ctx.api.info.title, "for": ctx.planned.task, "split": ctx.options.split}
+
+
 def _build_pack(ctx: CompileContext, pack: PackPlan, writing: bool) -> tuple[CompiledPack, list[Diagnostic]]:
     """One pack: derived, checked for size (C111), written and linted when ``writing``."""
     plan_, options = ctx.planned, ctx.options
@@ -302,7 +312,12 @@ def _build_pack(ctx: CompileContext, pack: PackPlan, writing: bool) -> tuple[Com
 
         # Lint runs on the new files before they are moved into place.
         directory, found = write_pack(
-            Path(options.out_dir), output, repo=options.repo, check=lint_pack if options.lint else None
+            Path(options.out_dir),
+            output,
+            repo=options.repo,
+            check=lint_pack if options.lint else None,
+            made_by=_made_by(ctx),
+            force=options.force,
         )
         for d in found or []:
             diags.append(Diagnostic(d.code, d.level, f"{pack.id}/{d.pointer}", d.message, d.fix))
@@ -378,6 +393,7 @@ def compile(
     allow_private: bool = False,
     include: str | Sequence[str] = (),
     exclude: str | Sequence[str] = (),
+    force: bool = False,
     options: CompileOptions | None = None,
 ) -> CompileResult:
     """Compile an OpenAPI document (path, URL or stub manifest) into one pack, or a family with ``split``.
@@ -402,6 +418,8 @@ def compile(
         include: operations a person keeps in the one pack (``--include``): verb names as ``packc plan``
             shows them (``refunds.create``), operationIds, or ``METHOD /path``; at most 12, not with ``split``.
         exclude: operations left out of every pack (``--exclude``), named the same way.
+        force: replace a pack folder that another compile wrote (another document, ``goal`` or
+            ``split``; ``--force``); without it that is refused, and nothing is written.
         options: all of the above (but ``source``) as one :class:`~packc.options.CompileOptions`,
             instead of the keyword arguments.
 
@@ -429,6 +447,7 @@ def compile(
         allow_private=allow_private,
         include=hand_names(include, "include"),
         exclude=hand_names(exclude, "exclude"),
+        force=force,
     )
     ctx = run(read_source(source, _one_of(options, given)), PASSES)
     return CompileResult(ctx.packs, ctx.planned.left_out, ctx.diagnostics)

@@ -73,7 +73,8 @@ def test_writes_without_security_warn_with_the_way_to_declare_it(tmp_path: Path)
 
 
 @pytest.mark.skipif(
-    not GITHUB.is_file(), reason="GitHub's official document (@octokit/openapi) is not installed"
+    not GITHUB.is_file(),
+    reason="GitHub's official document (@octokit/openapi) is not installed (make github-spec)",
 )
 def test_the_github_overlay_gives_the_pack_a_token(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from servers.form_app import FormApp

@@ -19,7 +19,7 @@ SUITE = (
 
 def test_the_slice_every_pack_server_must_pass(tmp_path: Path) -> None:
     if not SUITE.is_file():
-        message = "the MCP conformance suite is not installed (make .mcp-conformance/...; see the Makefile)"
+        message = "the MCP conformance suite is not installed (make conformance-mcp installs and runs it)"
         if os.environ.get("CI"):
             pytest.fail(message)
         pytest.skip(message)
@@ -48,7 +48,7 @@ def test_the_slice_every_pack_server_must_pass(tmp_path: Path) -> None:
 def test_the_stateless_revisions_scenarios_on_the_suites_pre_release(tmp_path: Path) -> None:
     suite = ROOT / ".mcp-conformance-next" / "node_modules" / "@modelcontextprotocol" / "conformance"
     if not (suite / "package.json").is_file():
-        message = "the MCP conformance suite's pre-release is not installed (see the Makefile)"
+        message = "the MCP conformance suite's pre-release is not installed (make conformance-mcp installs and runs it)"
         if os.environ.get("CI"):
             pytest.fail(message)
         pytest.skip(message)

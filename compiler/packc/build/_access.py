@@ -173,13 +173,13 @@ def decide_care(op: Operation, name: str, said: Said) -> Care:
             # it reads: "Create a note", "Make a note" or "Wipe the device" marked read would be sent
             # unconfirmed (issue 23). Only the user's --overlay lowers any other.
             writes = _says_writes(op, name)
-            why = f"but {writes}" if writes else "but its own words do not say it only reads"
+            said_why = f"but {writes}" if writes else "but its own words do not say it only reads"
             diags.append(
                 Diagnostic(
                     "C171",
                     "warning",
                     where,
-                    f"{upper} {op.path} is marked read, {why}; it stays a write.",
+                    f"{upper} {op.path} is marked read, {said_why}; it stays a write.",
                     "Only an --overlay you pass makes it a read; or say in its summary that it only reads.",
                 )
             )

@@ -264,6 +264,10 @@ def _body_args(
     obj = _merged_object(api, media.schema)
     out: list[ArgSpec] = []
     if obj is not None:
+        # A property the body's schema requires is a required argument, also when the document leaves
+        # the body itself optional (OpenAPI's default, which most documents never change: Twilio's
+        # forms). Sending that body without it is a request the server refuses; refused here instead,
+        # as missing_argument, before anything is sent.
         props, required = obj
         for prop, raw in props.items():
             node = api.deref(raw)
@@ -291,7 +295,7 @@ def _body_args(
                 ex,
                 f"{where}/content/{media.content_type}/schema/properties/{prop}",
                 diags,
-                required=body.required and prop in required,
+                required=prop in required,
             )
             if cut:
                 diags.append(
@@ -309,7 +313,7 @@ def _body_args(
                     "body",
                     str(prop),
                     schema,
-                    body.required and prop in required,
+                    prop in required,
                     file,
                     prop in required,
                 )

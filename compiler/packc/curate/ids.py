@@ -200,6 +200,16 @@ def api_id(api: Api) -> str:
     return api_slug(api.info.title, brand(api), vocabulary)
 
 
+def task_id(api: str, goal: str, limit: int) -> str:
+    """The id of a ``--for`` pack: the API's id and the task's first words that name something
+    (``slack`` + "post messages to a channel" → ``slack-post-messages-channel``: three words), so it never takes
+    the folder of the API's one pack or of another task's. Deterministic: the same task, the same id."""
+    from packc.curate._task_words import STOP  # the task's function words, read the way goal.py reads them
+
+    words = [w for w in _words(goal) if w not in STOP and w != api][:3] or ["task"]
+    return cut_id("-".join([api, *words]), limit)
+
+
 def display_name(title: str, fallback: str) -> str:
     """The pack's display name: the title without what says it is a document (``GitHub's official
     OpenAPI spec + Octokit extension`` → ``GitHub``); the id when nothing is left."""

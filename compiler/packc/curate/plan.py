@@ -13,7 +13,7 @@ from packc.curate._pick import select
 from packc.curate._rank import Ranked, Signal, rank_operations
 from packc.curate.goal import select_for_goal
 from packc.curate.ids import api_id as _api_id
-from packc.curate.ids import api_slug, cut_id
+from packc.curate.ids import api_slug, cut_id, task_id
 from packc.curate.naming import (
     MAX_NAME,
     name_operation,
@@ -445,8 +445,15 @@ def plan(
             left_out.append(
                 LeftOut(v.op, v.name, f"ranked #{i} of {len(ranked)} (score {v.score}); {why}", v.score)
             )
+        # A task's pack has an id of its own (unless the document or stub names one): compiled into
+        # the same folder as the API's one pack, it would otherwise replace it.
+        one_id = (
+            sanitize_id(task_id(api_id, goal, MAX_NAME))
+            if goal_keys is not None and goal and not overrides.api_id
+            else api_id
+        )
         if kept:
-            packs.append(PackPlan(api_id, None, tuple(sorted(kept, key=lambda v: v.name))))
+            packs.append(PackPlan(one_id, None, tuple(sorted(kept, key=lambda v: v.name))))
     else:
         groups = family(ranked)
         used: set[str] = set()

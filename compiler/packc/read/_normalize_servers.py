@@ -167,7 +167,12 @@ def _flows(raw: JSON) -> tuple[OAuthFlow, ...]:
 def read_security(
     ctx: Context, raw: JSON, where: str, schemes: Mapping[str, SecurityScheme]
 ) -> tuple[SecurityRequirement, ...] | None:
-    """A ``security`` list as an OR of ANDs; None when absent (or not a list: inherit)."""
+    """A ``security`` list as an OR of ANDs; None when absent (or not a list: inherit).
+
+    A requirement that names a scheme the document never defines can never be met (the pack would
+    fail every call with invalid_pack): it is left out with D051, and the others are kept; when none
+    is left, the operation is sent without credentials.
+    """
     if raw is None:
         return None
     if not isinstance(raw, list):
@@ -182,15 +187,24 @@ def read_security(
     for index, requirement in enumerate(raw):
         if not isinstance(requirement, dict):
             continue
-        entries: list[tuple[str, tuple[str, ...]]] = []
-        for key, scopes in requirement.items():
-            if key not in schemes:
-                ctx.warn(
-                    "D046",
-                    ptr(where, index, key),
-                    f"The security requirement names the unknown scheme {key!r}.",
-                    "Define it under components.securitySchemes or fix the name.",
-                )
-            entries.append((str(key), tuple(str(s) for s in scopes) if isinstance(scopes, list) else ()))
+        unknown = [str(key) for key in requirement if key not in schemes]
+        if unknown:
+            others = sum(1 for r in raw if isinstance(r, dict) and all(k in schemes for k in r))
+            ctx.warn(
+                "D051",
+                ptr(where, index, unknown[0]),
+                f"The security requirement names the scheme {unknown[0]!r}, which components.securitySchemes "
+                "does not define: it is left out of the pack"
+                + (
+                    f", which uses the {others} other requirement(s) here."
+                    if others
+                    else "; no requirement is left here, so the operation is sent without credentials."
+                ),
+                "Define the scheme under components.securitySchemes (an --overlay can add it) or fix the name.",
+            )
+            continue
+        entries = [
+            (str(k), tuple(str(s) for s in v) if isinstance(v, list) else ()) for k, v in requirement.items()
+        ]
         out.append(tuple(entries))
     return tuple(out)

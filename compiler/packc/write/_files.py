@@ -3,37 +3,67 @@
 A pack directory carries a marker file, ``.packc-generated``, listing the files packc wrote there.
 Compiling again replaces exactly those files; a file someone else put in the directory (``.git``,
 notes, a virtual environment) is left alone, and a directory without the marker is refused, never
-cleaned. The new files are written to a fresh private folder beside the target first, checked
+cleaned. The marker also records what made the pack (``# made by: {"api", "for", "split"}``): a
+compile of another document, task or split is refused that folder unless forced, so one compile
+never silently replaces another's pack. The new files are written to a fresh private folder beside the target first, checked
 there (lint), and only then moved into place, so a failure leaves the old pack as it was.
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import re
 import shutil
 import tempfile
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from packc.errors import UsageError
 from packc_runtime.format.identifiers import PackId, UnsafePath, safe_child
 
-__all__ = ["MARKER", "marker_text", "read_marker", "write_tree"]
+__all__ = ["MARKER", "check_maker", "marker_text", "read_marker", "recorded_maker", "write_tree"]
 
 MARKER = ".packc-generated"
 _HEAD = (
     "# Written by packc: the files of this pack that packc wrote. Compiling again replaces exactly\n"
     "# these (and this list); anything else in the directory is left as it is.\n"
 )
+_MADE_BY = "# made by: "
 _T = TypeVar("_T")
 
 
-def marker_text(names: Iterable[str]) -> str:
-    """The marker file: a comment, then one relative path per line, sorted."""
-    return _HEAD + "".join(f"{name}\n" for name in sorted(set(names)))
+def marker_text(names: Iterable[str], made: Mapping[str, Any] | None = None) -> str:
+    """The marker file: a comment, what made the pack (one JSON line, ASCII), then one relative path
+    per line, sorted."""
+    head = _HEAD + (f"{_MADE_BY}{json.dumps(dict(made), sort_keys=True)}\n" if made is not None else "")
+    return head + "".join(f"{name}\n" for name in sorted(set(names)))
+
+
+def recorded_maker(directory: Path) -> dict[str, Any] | None:
+    """What made the pack in ``directory``, as its marker records it; None when it says nothing
+    (no marker, or one written before packc recorded it)."""
+    path = directory / MARKER
+    if path.is_symlink() or not path.is_file():
+        return None
+    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+        if line.startswith(_MADE_BY):
+            try:
+                found = json.loads(line[len(_MADE_BY) :])
+            except ValueError:
+                return None
+            return found if isinstance(found, dict) else None
+    return None
+
+
+def _said(made: Mapping[str, Any]) -> str:
+    """A compile as a person names it: ``the API 'Slack Web API' --for "post messages"``."""
+    words = f"the API {str(made.get('api'))!r}"
+    if made.get("for"):
+        words += f" --for {json.dumps(str(made['for']))}"
+    return words + (" --split" if made.get("split") else "")
 
 
 def read_marker(directory: Path) -> list[str] | None:
@@ -116,26 +146,51 @@ def _replace_previous(target: Path, listed: list[str], staging: Path, names: lis
         os.replace(staging / rel, dest)
 
 
+def check_maker(out_dir: Path, name: PackId, made_by: Mapping[str, Any] | None, *, force: bool) -> None:
+    """Refuse ``out_dir/name`` when its marker records another compile than ``made_by`` (unless ``force``).
+
+    Raises:
+        UsageError: what made the folder, what this compile is, and what to do.
+    """
+    target = out_dir / name
+    if force or made_by is None or target.is_symlink() or not target.is_dir():
+        return  # nothing there, or not a pack folder: write_tree's own checks say why
+    before = recorded_maker(target)
+    if before is not None and before != dict(made_by):
+        raise UsageError(
+            f"{target} holds the pack another compile made ({_said(before)}), and this compile "
+            f"({_said(made_by)}) would replace it. Nothing was written. Compile into another folder "
+            "(-o DIR), or pass --force (force=True in Python) to replace it."
+        )
+
+
 def write_tree(
     out_dir: Path,
     name: PackId,
     files: Mapping[str, tuple[str, int]],
     check: Callable[[Path], _T] | None = None,
+    *,
+    made_by: Mapping[str, Any] | None = None,
+    force: bool = False,
 ) -> tuple[Path, _T | None]:
     """Write ``files`` (relative path → (text, mode)) as the directory ``out_dir/name``.
 
     ``check`` runs on the complete new directory before it replaces anything (lint); its result is
-    returned beside the directory.
+    returned beside the directory. ``made_by`` is recorded in the marker; a pack whose marker records
+    another is replaced only with ``force``.
 
     Raises:
         UsageError: when a path would leave ``out_dir``, the target is not a directory packc wrote,
-            a new file would replace one packc did not write, or the disk refuses.
+            another compile wrote it (without ``force``), a new file would replace one packc did not
+            write, or the disk refuses.
     """
     names = sorted({*files, MARKER})
-    all_files = {**files, MARKER: (marker_text(n for n in names if n != MARKER), 0o644)}
+    all_files = {**files, MARKER: (marker_text((n for n in names if n != MARKER), made_by), 0o644)}
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
         target, listed = _previous(out_dir, name)
+        if listed is not None:
+            check_maker(out_dir, name, made_by, force=force)
         for rel in names:
             dest = safe_child(target, rel)
             if os.path.lexists(dest) and rel not in (listed or []) and rel != MARKER:

@@ -100,6 +100,15 @@ def _copy_target(source: Mapping[str, Any], out: dict[str, Any], ref: str) -> An
     return target
 
 
+def _defined(api: Api, security: Any) -> Any:
+    """A ``security`` list without the requirements that name a scheme the API does not define
+    (D051): the runtime could never meet them."""
+    if not isinstance(security, list):
+        return security
+    known = api.security_schemes
+    return [r for r in security if not isinstance(r, Mapping) or all(k in known for k in r)]
+
+
 def _security_keys(api: Api, ops: Sequence[Operation]) -> set[str]:
     keys: set[str] = set()
     for op in ops:
@@ -130,7 +139,7 @@ def cut_document(
     if servers:
         out["servers"] = [dict(s) for s in servers]
     if "security" in doc:
-        out["security"] = doc["security"]
+        out["security"] = _defined(api, doc["security"])
     paths: dict[str, Any] = {}
     raw_paths = doc.get("paths", {}) if isinstance(doc.get("paths"), Mapping) else {}
     for op in sorted(ops, key=lambda o: (o.path, o.method)):
@@ -142,6 +151,8 @@ def cut_document(
             {k: v for k, v in item.items() if k in ("summary", "description", "parameters", "servers")},
         )
         node = dict(item[op.method])
+        if "security" in node:
+            node["security"] = _defined(api, node["security"])
         node["x-packc-binding"] = dict(bindings[op.key])
         new_item[op.method] = node
     out["paths"] = paths

@@ -134,7 +134,10 @@ class Authenticator:
     def _values(
         self, scheme_key: str, reach: _Reach, *, env_only: bool, unapproved: set[tuple[str, str]]
     ) -> dict[str, str] | None:
-        """The scheme's credential values by slot kind, or None when any is missing."""
+        """The scheme's credential values by slot kind, or None when any is missing (or the scheme is
+        not defined: a requirement naming one is never met, so another requirement is chosen)."""
+        if not self._scheme(scheme_key):
+            return None
         wanted = self._slots.get(scheme_key, {})
         targets = self._targets(scheme_key, reach)
         out = {}
@@ -242,7 +245,23 @@ class Authenticator:
 
     def _refusal(self, op: Operation, reach: _Reach, unapproved: set[tuple[str, str]]) -> PackRuntimeError:
         target = reach.target
-        if target not in reach.home and not self._sources.trusts(target):
+        names = sorted(
+            {env for req in op.security or () for key in req for env in self._slots.get(key, {}).values()}
+        )
+        untrusted = target not in reach.home and not self._sources.trusts(target)
+        if untrusted and not any(
+            self._sources.env_set(n) or self._sources.stored(n, (target, *reach.home)) for n in names
+        ):
+            # Nothing is set anywhere: the server is not the problem yet, the missing credential is.
+            server = f" --server {target}"
+            return MissingCredentials(
+                f"{op.verb} needs credentials and none is set, so nothing is sent. Run "
+                f"`{self._connect}{server}` to store them for {target}, or set "
+                + (" or ".join(names) if names else "a supported scheme")
+                + f" in the environment and approve it with `{self._connect} --approve-env{server}`.",
+                env=names,
+            )
+        if untrusted:
             server = f" --server {target}"
             return UntrustedServer(
                 f"{op.verb} sends credentials, and {target} is not the pack's server; none is bound to it, so nothing "
@@ -265,9 +284,6 @@ class Authenticator:
                 origins=origins,
                 command=command,
             )
-        names = sorted(
-            {env for req in op.security or () for key in req for env in self._slots.get(key, {}).values()}
-        )
         return MissingCredentials(
             f"{op.verb} needs credentials for {target}: store them with `{self._connect}`, or set "
             + (" or ".join(names) if names else "a supported scheme")

@@ -208,6 +208,10 @@ class CredentialSources:
             self._approvals, self._approvals_stamp = read_approvals(), stamp
         return origin in self._approvals.get(name, frozenset())
 
+    def env_set(self, name: str) -> bool:
+        """Whether the environment variable ``name`` is set (approved for anywhere or not)."""
+        return bool(self._environ.get(name))
+
     def unapproved_env(self, name: str, origin: str) -> bool:
         """Whether ``name`` is set in the environment but not approved for ``origin``."""
         return bool(self._environ.get(name)) and not self.env_approved(name, origin)

@@ -152,11 +152,59 @@ def _verb_usage(pack: Pack, verb: str) -> str:
     ]
     for name, prop in props.items():
         prop = prop if isinstance(prop, Mapping) else {}
-        kind = prop.get("type", "any")
+        kind = _type_words(prop)
         flag = f"<{name}> (position {prop['x-position']})" if "x-position" in prop else f"--{name}"
         need = "required" if name in required else "optional"
-        lines.append(f"  {flag:<28} {kind!s:<10} {need:<9} {prop.get('description', '')}")
+        lines.append(f"  {flag:<28} {kind:<10} {need:<9} {_description(prop)}")
     return "\n".join(lines)
+
+
+def _types(schema: Mapping[str, Any], depth: int = 0) -> list[str]:
+    """The JSON types a schema allows, in its order: its ``type`` (one or a list), else its anyOf/oneOf
+    parts', else a const's or enum's values'."""
+    kind = schema.get("type")
+    if isinstance(kind, str):
+        return [kind]
+    if isinstance(kind, list):
+        return [str(k) for k in kind]
+    out: list[str] = []
+    for key in ("anyOf", "oneOf", "allOf"):
+        parts = schema.get(key)
+        if isinstance(parts, list) and depth < 4:
+            out += [t for part in parts if isinstance(part, Mapping) for t in _types(part, depth + 1)]
+    if not out and isinstance(schema.get("enum"), list):
+        names = {bool: "boolean", int: "integer", float: "number", str: "string", type(None): "null"}
+        out = [names.get(type(v), "object" if isinstance(v, dict) else "array") for v in schema["enum"]]
+    return list(dict.fromkeys(out))
+
+
+def _type_words(schema: Mapping[str, Any]) -> str:
+    """An argument's type as a person reads it: ``string``, ``string or null``, ``any``."""
+    kinds = _types(schema)
+    if not kinds:
+        return "any"
+    return " or ".join(kinds) if len(kinds) <= 2 else ", ".join(kinds[:-1]) + " or " + kinds[-1]
+
+
+def _description(schema: Mapping[str, Any]) -> str:
+    """An argument's description, else its anyOf/oneOf parts' (GitHub's ``milestone``: a number or
+    ``"none"``/``"*"``, each part described), else its named choices."""
+    if isinstance(schema.get("description"), str) and schema["description"]:
+        return str(schema["description"])
+    parts = [p for key in ("anyOf", "oneOf") if isinstance(schema.get(key), list) for p in schema[key]]
+    said = [
+        str(part["description"])
+        for part in parts
+        if isinstance(part, Mapping) and isinstance(part.get("description"), str) and part["description"]
+    ]
+    if said:
+        return " Or: ".join(dict.fromkeys(said))
+    if isinstance(schema.get("enum"), list) and schema["enum"]:
+        return "One of: " + ", ".join(json.dumps(v) for v in schema["enum"][:12])
+    return ""
+
+
+_SAID_LIMIT = 2000  # characters of the server's answer shown; --json has all the envelope keeps
 
 
 def _print_human(envelope: Mapping[str, Any], out: IO[str], err: IO[str]) -> None:
@@ -171,6 +219,13 @@ def _print_human(envelope: Mapping[str, Any], out: IO[str], err: IO[str]) -> Non
     err.write(f"error {error.get('code')}: {error.get('message')}\n")
     if "preview" in error:
         err.write(dump(error["preview"]) + "\n")
+    # The server's own answer is its reason ("must have required property 'To'"): without it a
+    # person sees only "rejected (HTTP 422)" and has to know to ask for --json.
+    said = error.get("body")
+    if said not in (None, "", {}, []):
+        text = said if isinstance(said, str) else dump(said)
+        cut = len(text) > _SAID_LIMIT
+        err.write(f"The server said:\n{text[:_SAID_LIMIT]}{'…' if cut else ''}\n")
 
 
 def _terminal_ask() -> Callable[[str], str] | None:
@@ -221,6 +276,9 @@ def _no_verb(cli_bin: str, verbs: Sequence[str], argv: Sequence[str]) -> str:
         if token.startswith("-"):
             break
         words.append(token)
+    # Only as many words as the longest verb has: what follows are its arguments' values
+    # ("issue list octocat hello-world" is the verb 'issue list' with two values).
+    words = words[: max((v.count(".") + 1 for v in verbs), default=1)]
     typed = " ".join(words) or " ".join(argv[:1])
     best, best_ratio = "", 0.0
     for verb in verbs:

@@ -103,3 +103,14 @@ def test_pack_repo_installs_runs_and_tests_itself(tmp_path: Path, demo_server: A
 
     tests = run(venv / "bin" / "python", "-m", "pytest", "-q", "-p", "no:cacheprovider", cwd=repo, env=env)
     assert " passed" in tests and "failed" not in tests
+
+
+def test_a_repo_readme_says_how_to_install_it(tmp_path: Path) -> None:
+    # Set-up words (issue 24, item 9): the steps the slow test above runs, written for a person.
+    (pack,) = compile(SPEC, tmp_path / "repo", repo=True).packs
+    assert pack.directory is not None
+    readme = (pack.directory / "README.md").read_text()
+    assert "## Install" in readme and "pip install PATH/TO/packc/runtime ." in readme
+    assert "petstore --help" in readme
+    (plain,) = compile(SPEC, tmp_path / "plain").packs
+    assert plain.directory is not None and "## Install" not in (plain.directory / "README.md").read_text()

@@ -184,6 +184,12 @@ def serve_main(
     except PackRuntimeError as exc:
         err.write(f"{prog}: error {exc.code}: {exc.message}\n")
         return EXIT_PACK
+    if opts.print_config and not _sdk_installed():
+        # The entry would make the host start a server that stops at once: say what is missing instead.
+        err.write(f"{prog}: no host entry printed: {_INSTALL} Then run --print-config again.\n")
+        for pack in packs:
+            pack.close()
+        return EXIT_USAGE
     if opts.print_config and http is not None:
         code = _print_http_config(opts, http, _name(packs), prog, out, err)
         for pack in packs:
@@ -209,6 +215,17 @@ def serve_main(
             pack.close()
         return EXIT_OK
     return _run(packs, opts, http, prog, err)
+
+
+def _sdk_installed() -> bool:
+    """Whether this interpreter (the one the printed entry starts) can import the mcp SDK; found
+    without importing it, so --print-config stays fast."""
+    import importlib.util
+
+    try:
+        return importlib.util.find_spec("mcp") is not None
+    except (ImportError, ValueError):  # a broken install, or a module without a spec
+        return False
 
 
 def _print_http_config(
