@@ -501,7 +501,11 @@ def derive_verb(api: Api, pv: PlannedVerb, cli_bin: str, overrides: Overrides) -
     verb = Verb(**fields)
     shown = " ".join([preview.title or "", *(preview.fields or {}).values()]) if preview is not None else ""
     amounts = {
-        k: v for k, v in minor_amounts(args, api.document).items() if f"{{{{{k}}}}}" in shown
+        k: v
+        for k, v in minor_amounts(
+            args, api.document, payment=preview is not None and preview.kind == "payment"
+        ).items()
+        if f"{{{{{k}}}}}" in shown
     }  # what the card shows
     money = {k: v for k, v in money_objects(args, api.document).items() if f"{{{{{k}}}}}" in shown}
     mime = tuple(mime_args(args)) if preview is not None else ()
