@@ -416,6 +416,20 @@ def _args(api: Api, op: Operation, diags: list[Diagnostic]) -> tuple[list[ArgSpe
         schema = _with_example(schema, given, p.pointer or op.pointer, diags, required=required, fill=fill)
         name = _unique(snake(p.name), p.location, taken)
         out.append(ArgSpec(name, p.location, p.name, schema, required))
+    if op.method.lower() in ("get", "head") and op.request_body is not None:
+        # HTTP gives a GET or HEAD body no meaning and many servers and proxies drop or refuse it
+        # (Stripe's GET /v1/account declares an empty form body): it is never an argument.
+        diags.append(
+            Diagnostic(
+                "C161",
+                "warning",
+                (op.request_body.pointer or op.pointer + "/requestBody"),
+                f"A {op.method.upper()} operation declares a request body; HTTP gives it no meaning, "
+                "so it is not an argument and nothing is sent as the body.",
+                "Remove the requestBody, or make the operation a POST if it needs one.",
+            )
+        )
+        return out, None
     body_args, content_type = _body_args(api, op, taken, diags)
     return out + body_args, content_type
 
