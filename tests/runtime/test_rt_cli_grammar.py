@@ -195,3 +195,30 @@ def test_the_pack_cli_runs_a_printed_line(tmp_path: Path, capsys: pytest.Capture
             envelope,
             code,
         )
+
+
+def test_an_object_under_allof_and_an_untyped_enum_read_back_as_their_values() -> None:
+    # AWS writes `allOf: [{$ref: Destination}, {description}]`: the line's JSON object was read back
+    # as text and refused (is not of type 'object'); Nexmo's `enum: [true, false, 0, 1]` has no type.
+    verb = {
+        "cli": ["x", "replay", "start", "--destination", "{{destination}}", "--delivered", "{{delivered}}"],
+        "args": {
+            "type": "object",
+            "properties": {
+                "destination": {
+                    "allOf": [
+                        {"type": "object", "properties": {"Arn": {"type": "string"}}},
+                        {"description": "d"},
+                    ],
+                    "examples": [{"Arn": "a"}],
+                },
+                "delivered": {"enum": [True, False, 0, 1], "examples": [True]},
+            },
+            "required": ["destination", "delivered"],
+        },
+    }
+    line = example_line(verb["cli"], verb["args"])
+    assert read_back({"replay.start": verb}, line) == (
+        "replay.start",
+        {"destination": {"Arn": "a"}, "delivered": True},
+    )

@@ -175,3 +175,18 @@ def test_a_refund_card_reads_the_amount_as_money_and_names_what_is_refunded(
     )
     assert code == 0, envelope
     assert app.seen[-1][2] == {"payment_intent": "pi_1", "amount": "500", "currency": "usd"}
+
+
+def test_a_refund_whose_currency_is_the_charges_never_reads_as_whole_units(
+    stripe_packs: Path, stripe_server: tuple[FormApp, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # charges.refund takes no currency (the charge's is used): its card read "Refund 500 on charge
+    # ch_123", a bare number that looks like whole units. The amount is in the smallest unit by the
+    # document's convention, so the card says so (issue 24, item 6); nothing is sent unconfirmed.
+    app, url = stripe_server
+    [pack] = [p for p in stripe_packs.iterdir() if '"charges.refund"' in (p / "surface.json").read_text()]
+    code, envelope = _run(pack, ["charges", "refund", "ch_123", "--amount", "500"], url, monkeypatch)
+    assert code == 4 and envelope["error"]["code"] == "not_confirmed" and not app.seen
+    card = envelope["error"]["preview"]
+    assert card["title"] == "Refund 500 (smallest currency unit) on charge ch_123"
+    assert card["fields"]["amount"] == "500 (smallest currency unit)"

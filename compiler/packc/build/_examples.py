@@ -5,13 +5,15 @@ from __future__ import annotations
 import copy
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
+from urllib.parse import unquote
 
-from packc.build._schemas import validates
+from packc.build._schemas import conforms, validates
+from packc_runtime.diagnostics import Diagnostic
 from packc_runtime.text.patterns import search
 
-__all__ = ["example_for"]
+__all__ = ["PLACEHOLDERS", "enum_order", "example_for", "is_placeholder", "name_hints", "with_example"]
 
 # Longest text an example is built up to: written-out counts multiply (``((a{1000}){1000}){1000}``
 # is a billion characters, four levels cannot be allocated at all), so a longer one is given up.
@@ -30,13 +32,56 @@ _FORMATS: dict[str, Any] = {
     "ipv6": "2001:db8::1",
     "binary": "./file.bin",
     "byte": "ZXhhbXBsZQ==",
-    "password": "secret",
     "duration": "P1D",
     "uri-reference": "/items/1",
     "phone": "+15555550100",
     "int32": "1",
     "int64": "1",
+    # Formats documents use beyond JSON Schema's (counted over the corpus), each with a value of it.
+    "uint64": "1",
+    "iri": "https://example.com/item",
+    "iri-reference": "/items/1",
+    "uri-template": "https://example.com/items/{id}",
+    "idn-email": "user@example.com",
+    "idn-hostname": "example.com",
+    "google-datetime": "2024-01-15T09:30:00Z",
+    "google-duration": "3.5s",
+    "google-fieldmask": "name",
+    "dateTime": "2024-01-15T09:30:00Z",
+    "datetime": "2024-01-15T09:30:00Z",
+    "iso-datetime": "2024-01-15T09:30:00Z",
+    "phone-number": "+15555550100",
+    "iso-country-code": "US",
+    "currency": "USD",
+    "decimal": "1.00",
+    "double": "1.5",
+    "float": "1.5",
+    "base64": "ZXhhbXBsZQ==",
+    "base64url": "ZXhhbXBsZQ",
+    "guid": "3fa85f64-5717-4562-b3fc-2c963f66afa6",
+    "bcp-47": "en-US",
+    "http-method": "GET",
+    "domain": "example.com",
 }
+# Formats that say only "text" of some kind: a word of text is a value of them.
+_TEXT_FORMATS = frozenset({"string", "text", "html", "markdown", "slug", "path", "json-path", "mask"})
+
+
+# Words a document or a generator writes where it has no value: on a ready-to-run line they read as
+# a real one (``--currency example``, ``--tax_exempt ''``).
+PLACEHOLDERS = frozenset({"", "example", "string", "text", "value", "str"})
+
+
+def is_placeholder(schema: Mapping[str, Any], value: Any) -> bool:
+    """Whether ``value`` is a placeholder word standing for an argument that needs a real value: one
+    with a format, or an enum with another value (``""`` may be the only one: then it is the value)."""
+    if not (isinstance(value, str) and value.strip().lower() in PLACEHOLDERS):
+        return False
+    enum = schema.get("enum")
+    if isinstance(enum, list):  # a member is a value (Ably's `by: value`), the empty text means unset
+        return value == "" and any(e != "" and e is not None for e in enum)
+    fmt = schema.get("format")
+    return isinstance(fmt, str) and fmt not in _TEXT_FORMATS
 
 
 def _from_pattern(pattern: str, min_length: int = 0) -> str | None:
@@ -140,7 +185,10 @@ def _string(schema: Mapping[str, Any]) -> list[Any]:
         gen = _from_pattern(schema["pattern"], lo_len if isinstance(lo_len, int) else 0)
         if gen is not None:
             base.insert(0, gen)
-    base.append("example")
+    if not isinstance(fmt, str) or fmt in _FORMATS or fmt in _TEXT_FORMATS:
+        # A format we have no value for (a password, ``currency``, ``country-code``) gets none:
+        # "example" would read as a real value on a ready-to-run line (issue 24).
+        base.append("example")
     lo, hi = schema.get("minLength", 0), schema.get("maxLength")
     out = []
     for cand in base:
@@ -185,7 +233,7 @@ def _candidates(schema: Any, depth: int, fill: bool = False) -> list[Any]:
     if "const" in schema:
         out.append(schema["const"])
     if isinstance(schema.get("enum"), list):
-        out += [e for e in schema["enum"] if e is not None][:1]
+        out += enum_order(schema)[:2]
     if "default" in schema:
         out.append(schema["default"])
     for key in ("oneOf", "anyOf"):
@@ -244,6 +292,23 @@ def _candidates(schema: Any, depth: int, fill: bool = False) -> list[Any]:
     return out
 
 
+def enum_order(schema: Mapping[str, Any]) -> list[Any]:
+    """A schema's enum values, best example first: those its description names, in the order it
+    names them (Twilio's ``fallback_method`` enum starts with HEAD and says "Can be: GET or POST"),
+    then the others as listed; an empty text last (Stripe's ``tax_exempt`` lists ``""`` first, which
+    means "unset")."""
+    values = [e for e in schema.get("enum", []) if e is not None]
+    text = str(schema.get("description", ""))
+
+    def named(value: Any) -> int:
+        if not isinstance(value, str) or len(value) < 2:
+            return len(text) + 1
+        found = re.search(r"(?<![\w-])" + re.escape(value) + r"(?![\w-])", text)
+        return found.start() if found else len(text) + 1
+
+    return sorted(values, key=lambda v: (v == "", named(v)))
+
+
 def _narrowed(schema: Mapping[str, Any], option: Mapping[str, Any]) -> dict[str, Any]:
     """``schema`` without its ``oneOf``/``anyOf``, with one option's properties and required added."""
     merged = {k: v for k, v in schema.items() if k not in ("oneOf", "anyOf", "examples", "default")}
@@ -289,8 +354,86 @@ def example_for(schema: Any, *, fill: bool = False, not_null: bool = False) -> t
     ``{}`` sends nothing). ``not_null``: never ``None`` (the runtime reads a null argument as missing).
     """
     for candidate in _candidates(schema, 0, fill):
-        if not_null and candidate is None:
+        if (not_null and candidate is None) or (
+            isinstance(schema, Mapping) and is_placeholder(schema, candidate)
+        ):
             continue
         if validates(schema, candidate):
             return True, copy.deepcopy(candidate)
     return False, None
+
+
+def with_example(
+    schema: dict[str, Any],
+    given: Sequence[Any],
+    where: str,
+    diags: list[Diagnostic],
+    *,
+    required: bool = False,
+    fill: bool = False,
+    decode: bool = False,
+    hints: Sequence[Any] = (),
+) -> dict[str, Any]:
+    """The first given, hinted or schema example that validates and is no placeholder word
+    (``example`` for a format or an enum: :func:`is_placeholder`), else a generated one.
+
+    ``required``: never null (the runtime reads a null argument as missing). ``fill``: never an empty
+    object (a required object query parameter sent as ``{}`` is not sent at all). ``decode``: the
+    argument is percent-encoded when sent (query, path, form), so a text the document wrote already
+    encoded is decoded first (Spotify's ``remaster%20track:Doxy`` went out as ``remaster%2520track``).
+    ``hints``: values to try after the document's own (:func:`name_hints`). A password gets none.
+    """
+    bare = {k: v for k, v in schema.items() if k != "examples"}
+    if bare.get("format") == "password":
+        # A secret's example is either made up ("secret" read as one on a line) or a real one the
+        # document leaked: none is shown, and a required one reads '<name>' (issue 24, item 5).
+        return bare
+    for value in [*given, *hints, *schema.get("examples", [])]:
+        if decode:
+            value = _decoded(value)
+        if (required and value is None) or (fill and value == {}) or is_placeholder(bare, value):
+            continue
+        if validates(bare, value) and conforms(bare, value):
+            return {**bare, "examples": [value]}
+    ok, value = example_for(bare, fill=fill, not_null=required)
+    if ok and fill and value == {}:
+        ok = False
+    if ok:
+        return {**bare, "examples": [value]}
+    diags.append(
+        Diagnostic(
+            "C120",
+            "warning",
+            where,
+            "No example could be found or generated for this argument.",
+            "Add an example that validates to the parameter or schema.",
+        )
+    )
+    return bare
+
+
+_ENCODED = re.compile(r"%[0-9A-Fa-f]{2}")
+_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
+_CURRENCY = re.compile(r"(\w+_)?currency(_code)?", re.I)
+
+
+def _decoded(value: Any) -> Any:
+    """A text the document wrote percent-encoded, decoded; anything else as it is. A URL keeps its
+    escapes (``https://x/a%20b`` is a URL as written); an array's texts are decoded one by one."""
+    if isinstance(value, list):
+        return [_decoded(v) for v in value]
+    for _ in range(3):  # Azure's `2018-02-05T00%253A30` was encoded twice
+        if not isinstance(value, str) or not _ENCODED.search(value) or _URL.match(value):
+            return value
+        value = unquote(value)
+    return value
+
+
+def name_hints(name: str, schema: Mapping[str, Any]) -> list[Any]:
+    """Examples the name makes certain where the schema says only "a string": a currency argument is a
+    three-letter code (Stripe's ``currency`` showed as ``--currency example``), lower case when its
+    description asks for it."""
+    if _CURRENCY.fullmatch(name) and schema.get("type") == "string" and "enum" not in schema:
+        lower = re.search(r"\blower ?case\b", str(schema.get("description", "")), re.I)
+        return ["usd" if lower else "USD"]
+    return []

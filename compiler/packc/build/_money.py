@@ -63,17 +63,22 @@ _AMOUNT = re.compile(r"(\w+_)?amount(_\w+)?", re.I)
 _CONVENTION: dict[int, tuple[Mapping[str, Any], int]] = {}
 
 
-def minor_amounts(args: Sequence[Arg], document: Mapping[str, Any] | None = None) -> dict[str, str]:
+def minor_amounts(
+    args: Sequence[Arg], document: Mapping[str, Any] | None = None, *, payment: bool = False
+) -> dict[str, str]:
     """The binding's ``amounts``: an integer amount in the currency's smallest unit, with the argument
-    that names its currency ("" when none does); the runtime shows 500 usd as 5.00 USD. The amount's
-    own description says so ("in cents"), or, beside a currency argument and saying no other unit, its
-    document does for at least three of its integer amounts (Stripe's refund amount says only "how much
-    to refund"; 62 other amounts in its document say "in the smallest currency unit")."""
+    that names its currency ("" when none does); the runtime shows 500 usd as 5.00 USD, and an amount
+    without a currency as "500 (smallest currency unit)". The amount's own description says so ("in
+    cents"), or, saying no other unit, its document does for at least three of its integer amounts
+    (Stripe's payment amount says only "Amount intended to be collected"; 62 other amounts in its
+    document say "in the smallest currency unit"), when a currency argument stands beside it or the
+    verb moves money (``payment``: Stripe's refund takes the currency of the charge, and its card read
+    "Refund 500 on charge ch_123", a bare number that looks like whole units)."""
     amount, currency = money_arg_pair(args)
     schema = getattr(amount, "schema", None)
     if amount is None or not isinstance(schema, Mapping) or schema.get("type") != "integer":
         return {}
-    if _smallest_unit(schema, document if currency is not None else None):
+    if _smallest_unit(schema, document if currency is not None or payment else None):
         return {amount.name: currency.name if currency else ""}
     return {}
 
@@ -81,7 +86,7 @@ def minor_amounts(args: Sequence[Arg], document: Mapping[str, Any] | None = None
 def _smallest_unit(schema: Mapping[str, Any], document: Mapping[str, Any] | None) -> bool:
     """Whether an integer amount is in its currency's smallest unit: its description says so ("in
     cents"), or, naming no other unit, its ``document`` (given only when a currency stands beside the
-    amount) says so of at least three of its integer amounts."""
+    amount or the verb moves money) says so of at least three of its integer amounts."""
     text = str(schema.get("description", ""))
     return bool(_MINOR.search(text)) or (
         document is not None and not _MAJOR.search(text) and minor_convention(document) >= 3

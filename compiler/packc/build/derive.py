@@ -9,7 +9,7 @@ from urllib.parse import urlparse
 
 from packc.build._access import Said, decide_care
 from packc.build._cards import preview as preview_card
-from packc.build._examples import example_for
+from packc.build._examples import name_hints, with_example
 from packc.build._money import mime_args, minor_amounts, money_objects
 from packc.build._schemas import inline_schema
 from packc.build._titles import resource_phrase, titles
@@ -117,45 +117,6 @@ def _describe(schema: dict[str, Any], *texts: str) -> dict[str, Any]:
         if plain:
             return {**schema, "description": plain}
     return schema
-
-
-def _with_example(
-    schema: dict[str, Any],
-    given: Sequence[Any],
-    where: str,
-    diags: list[Diagnostic],
-    *,
-    required: bool = False,
-    fill: bool = False,
-) -> dict[str, Any]:
-    """The first given or schema example that validates, else a generated one.
-
-    ``required``: never null (the runtime reads a null argument as missing). ``fill``: never an empty
-    object (a required object query parameter sent as ``{}`` is not sent at all).
-    """
-    from packc.build._schemas import validates
-
-    bare = {k: v for k, v in schema.items() if k != "examples"}
-    for value in [*given, *schema.get("examples", [])]:
-        if (required and value is None) or (fill and value == {}):
-            continue
-        if validates(bare, value):
-            return {**bare, "examples": [value]}
-    ok, value = example_for(bare, fill=fill, not_null=required)
-    if ok and fill and value == {}:
-        ok = False
-    if ok:
-        return {**bare, "examples": [value]}
-    diags.append(
-        Diagnostic(
-            "C120",
-            "warning",
-            where,
-            "No example could be found or generated for this argument.",
-            "Add an example that validates to the parameter or schema.",
-        )
-    )
-    return bare
 
 
 def _risky_warning(patterns: Sequence[str], where: str, what: str, diags: list[Diagnostic]) -> None:
@@ -290,12 +251,14 @@ def _body_args(
                 }
             name = _unique(snake(str(prop)), "body", taken)
             ex = [g[prop] for g in given if isinstance(g, Mapping) and prop in g]
-            schema = _with_example(
+            schema = with_example(
                 schema,
                 ex,
                 f"{where}/content/{media.content_type}/schema/properties/{prop}",
                 diags,
                 required=prop in required,
+                decode="form" in media.content_type,
+                hints=name_hints(str(prop), schema),
             )
             if cut:
                 diags.append(
@@ -325,7 +288,7 @@ def _body_args(
             "format": "binary",
             "description": "Path of a file to send as the request body.",
         }
-        schema = _with_example(schema, ["./file.bin"], where, diags)
+        schema = with_example(schema, ["./file.bin"], where, diags)
         return [
             ArgSpec(_unique("body", "body", taken), "body", None, schema, body.required, True)
         ], content_type
@@ -333,7 +296,7 @@ def _body_args(
     _risky_warning(risky, where, "the request body", diags)
     schema = inner if isinstance(inner, dict) else {}
     schema = _describe(schema, body.description, "The request body.")
-    schema = _with_example(schema, given, where, diags, required=body.required)
+    schema = with_example(schema, given, where, diags, required=body.required)
     return [ArgSpec(_unique("body", "body", taken), "body", None, schema, body.required)], content_type
 
 
@@ -417,9 +380,32 @@ def _args(api: Api, op: Operation, diags: list[Diagnostic]) -> tuple[list[ArgSpe
         given = [e.value for e in p.examples] + ([e.value for e in p.content.examples] if p.content else [])
         required = p.location == "path" or p.required
         fill = required and p.location in ("query", "header", "cookie")
-        schema = _with_example(schema, given, p.pointer or op.pointer, diags, required=required, fill=fill)
+        schema = with_example(
+            schema,
+            given,
+            p.pointer or op.pointer,
+            diags,
+            required=required,
+            fill=fill,
+            decode=p.location in ("query", "path"),
+            hints=name_hints(p.name, schema),
+        )
         name = _unique(snake(p.name), p.location, taken)
         out.append(ArgSpec(name, p.location, p.name, schema, required))
+    if op.method.lower() in ("get", "head") and op.request_body is not None:
+        # HTTP gives a GET or HEAD body no meaning and many servers and proxies drop or refuse it
+        # (Stripe's GET /v1/account declares an empty form body): it is never an argument.
+        diags.append(
+            Diagnostic(
+                "C161",
+                "warning",
+                (op.request_body.pointer or op.pointer + "/requestBody"),
+                f"A {op.method.upper()} operation declares a request body; HTTP gives it no meaning, "
+                "so it is not an argument and nothing is sent as the body.",
+                "Remove the requestBody, or make the operation a POST if it needs one.",
+            )
+        )
+        return out, None
     body_args, content_type = _body_args(api, op, taken, diags)
     return out + body_args, content_type
 
@@ -505,7 +491,11 @@ def derive_verb(api: Api, pv: PlannedVerb, cli_bin: str, overrides: Overrides) -
     verb = Verb(**fields)
     shown = " ".join([preview.title or "", *(preview.fields or {}).values()]) if preview is not None else ""
     amounts = {
-        k: v for k, v in minor_amounts(args, api.document).items() if f"{{{{{k}}}}}" in shown
+        k: v
+        for k, v in minor_amounts(
+            args, api.document, payment=preview is not None and preview.kind == "payment"
+        ).items()
+        if f"{{{{{k}}}}}" in shown
     }  # what the card shows
     money = {k: v for k, v in money_objects(args, api.document).items() if f"{{{{{k}}}}}" in shown}
     mime = tuple(mime_args(args)) if preview is not None else ()

@@ -322,9 +322,14 @@ def _schema_types(schema: Mapping[str, Any]) -> list[str]:
         return [str(t) for t in types]
     if isinstance(types, str):
         return [types]
-    for key in ("anyOf", "oneOf"):
+    # allOf too: a document's `allOf: [{$ref: Destination}, {description: ...}]` is an object, and
+    # its JSON text on a command line must be read as one (it was passed on as a string).
+    for key in ("anyOf", "oneOf", "allOf"):
         if isinstance(schema.get(key), list):
             return [t for sub in schema[key] if isinstance(sub, Mapping) for t in _schema_types(sub)]
+    if isinstance(schema.get("enum"), list):  # `enum: [true, false, 0, 1]` and no type: Nexmo's booleans
+        kinds = {bool: "boolean", int: "integer", float: "number", str: "string"}
+        return list(dict.fromkeys(kinds[type(e)] for e in schema["enum"] if type(e) in kinds))
     return []
 
 

@@ -69,6 +69,12 @@ def _matters(name: str, prop: Any) -> bool:
     )
 
 
+def _qualifies(name: str, others: Sequence[str]) -> bool:
+    """Whether ``name`` is another argument's name and a qualifier (``state_reason``, ``state``), or
+    the other way round."""
+    return any(name.startswith(f"{o}_") or o.startswith(f"{name}_") for o in others if o != name)
+
+
 def example_args(
     cli: Sequence[str], args: Mapping[str, Any] | None, *, optional: int | None = None
 ) -> dict[str, Any]:
@@ -86,7 +92,19 @@ def example_args(
     named = dict.fromkeys(n for token in cli for n in placeholders(token))
     shown: set[str] | None = None
     if optional is not None:
-        picks = [n for n in named if n not in required and _matters(n, properties.get(n))][: max(optional, 0)]
+        picks: list[str] = []
+        for n in named:
+            if len(picks) >= max(optional, 0):
+                break
+            # A field named after another (``state_reason`` after ``state``) qualifies it: their
+            # examples, each chosen alone, can contradict (``--state open --state_reason
+            # not_planned``), so a line shows one of them.
+            if (
+                n not in required
+                and _matters(n, properties.get(n))
+                and not _qualifies(n, [*required, *picks])
+            ):
+                picks.append(n)
         shown = required | set(picks)
     values: dict[str, Any] = {}
     for name in named:

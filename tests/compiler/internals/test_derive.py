@@ -802,7 +802,10 @@ def test_an_amount_in_the_smallest_unit_is_marked_for_the_runtime() -> None:
     }
     assert minor_amounts([plain, currency], said) == {"amount": "currency"}
     assert minor_amounts([plain, currency], {"properties": {"amount": said["properties"]["amount_0"]}}) == {}
-    assert minor_amounts([plain], said) == {}  # no currency beside it
+    assert minor_amounts([plain], said) == {}  # no currency beside it, and no money moves
+    # A refund takes the currency of the charge: no currency argument, yet the amount is money, and
+    # its card must not read as a bare number that looks like whole units (issue 24, item 6).
+    assert minor_amounts([plain], said, payment=True) == {"amount": ""}
     assert (
         minor_amounts([arg("amount", {"type": "integer", "description": "in whole dollars"}), currency], said)
         == {}
