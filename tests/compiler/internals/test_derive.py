@@ -278,7 +278,11 @@ def test_x_packc_forces_access_and_preview() -> None:
     d = _derive(o, overrides=ov)["pets.adopt"]
     assert d.verb.preview is not None and d.verb.preview.kind == "payment"
     assert d.binding()["idempotent"] is True
-    read = _derive(o, overrides=Overrides(ops={o.key: OpOverride(access="read")}))["pets.adopt"]
+    # The document's access: read does not lower a POST whose words do not say it reads (issue 23);
+    # the user's --overlay does.
+    kept = _derive(o, overrides=Overrides(ops={o.key: OpOverride(access="read")}))["pets.adopt"]
+    assert kept.access == "write"
+    read = _derive(o, overrides=Overrides(ops={o.key: OpOverride(access="read", by_user=True)}))["pets.adopt"]
     assert read.access == "read" and read.verb.preview is None
 
 
