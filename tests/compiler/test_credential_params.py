@@ -205,6 +205,36 @@ def test_a_malformed_x_packc_on_a_parameter_is_ignored_with_c102(tmp_path: Path)
     assert "token" not in _args(directory)["users.list"]  # the name decides, as if unmarked
 
 
+def test_required_credential_parameters_are_needed_together(tmp_path: Path) -> None:
+    """BBC: a required Authorization header (C156) and X-API-Key; Trello-like: key and token."""
+    document = _slackish()
+    key = {"name": "X-API-Key", "in": "header", "required": True, "schema": {"type": "string"}}
+    auth = {"name": "Authorization", "in": "header", "required": True, "schema": {"type": "string"}}
+    document["paths"]["/api/echo/users.list"]["get"]["parameters"] = [
+        auth,
+        key,
+        {**TOKEN_QUERY, "required": True},
+    ]
+    # no description, no security: a bare key is the API's key (visualcrossing's ?key=)
+    document["paths"]["/api/echo/conversations.history"]["get"]["parameters"].append(
+        {"name": "key", "in": "query", "schema": {"type": "string"}}
+    )
+    result, directory = _compile(tmp_path, document)
+    cut = json.loads((directory / "openapi.json").read_text())
+    schemes = cut["components"]["securitySchemes"]
+    [needed] = cut["paths"]["/api/echo/users.list"]["get"]["security"]
+    assert sorted((schemes[k]["in"], schemes[k]["name"]) for k in needed) == [
+        ("header", "Authorization"),
+        ("header", "X-API-Key"),
+        ("query", "token"),
+    ]
+    assert [d for d in result.diagnostics if d.code == "C156" and "users.list" in d.pointer]
+    history = cut["paths"]["/api/echo/conversations.history"]["get"]["security"]
+    assert len(history) == 3 and history[-1] == {}  # token, or key, or neither: both optional
+    args = _args(directory)
+    assert args["users.list"] == set() and args["conversations.history"] == {"channel"}
+
+
 def test_a_declared_scheme_stays_first_and_the_parameter_is_another_way(tmp_path: Path) -> None:
     """Slack's own document names an OAuth2 scheme too: SLACK_TOKEN fills it; the parameter is an alternative."""
     document = _slackish()
@@ -248,6 +278,9 @@ def test_a_declared_scheme_stays_first_and_the_parameter_is_another_way(tmp_path
         ("x-amz-server-side-encryption-customer-key", ""),
         ("x-fapi-auth-date", ""),
         ("public_key", ""),
+        ("token", "The NextToken string that specifies which page of results to return."),
+        ("key", "The key of the property being added."),
+        ("x-apideck-downstream-authorization", ""),
     ],
 )
 def test_names_that_are_no_credential_of_the_caller(name: str, description: str) -> None:
@@ -267,11 +300,14 @@ def test_names_that_are_no_credential_of_the_caller(name: str, description: str)
         ("X-Auth-Token", ""),
         ("X-Amz-Security-Token", ""),
         ("trakt-api-key", ""),
+        ("key", "an application key."),
+        ("apiSecret", ""),
+        ("x-tyk-authorization", ""),
     ],
 )
 def test_names_that_are_the_callers_credential(name: str, description: str) -> None:
     assert is_credential_parameter(name, description)
-    assert is_secret_argument(name.replace("-", "_").lower()) or name in ("apiKey",)
+    assert is_secret_argument(name.replace("-", "_").lower()) or name in ("apiKey", "apiSecret")
 
 
 @pytest.fixture()

@@ -66,15 +66,15 @@ def _needs(api: Api, op: Operation) -> bool:
     )
 
 
-def credential_parameter(param: Parameter) -> bool:
+def credential_parameter(param: Parameter, *, unsecured: bool = False) -> bool:
     """Whether ``param`` is the caller's credential: its ``x-packc: {credential}`` says so, else its
-    name (and, for a bare ``token`` or ``key``, its description); never a path parameter or a header
-    HTTP or OpenAPI reserves."""
+    name (and, for a bare ``token`` or ``key``, its description, or none on an operation that names
+    no credential: ``unsecured``); never a path parameter or a header HTTP or OpenAPI reserves."""
     if param.location == "path" or (param.location == "header" and param.name.lower() in RESERVED_HEADERS):
         return False
     if param.credential is not None:
         return param.credential
-    return is_credential_parameter(param.name, param.description)
+    return is_credential_parameter(param.name, param.description, unsecured=unsecured)
 
 
 def _sent(api: Api, requirements: tuple[SecurityRequirement, ...]) -> set[tuple[str, str]]:
@@ -90,9 +90,13 @@ def _sent(api: Api, requirements: tuple[SecurityRequirement, ...]) -> set[tuple[
 
 def _credentials(api: Api, op: Operation) -> list[Parameter]:
     """The parameters of ``op`` that are the caller's credential and no scheme of it sends already."""
-    sent = _sent(api, _requirements(api, op))
+    requirements = _requirements(api, op)
+    sent = _sent(api, requirements)
+    unsecured = not any(requirement for requirement in requirements)
     return [
-        p for p in op.parameters if credential_parameter(p) and (p.location, p.name.casefold()) not in sent
+        p
+        for p in op.parameters
+        if credential_parameter(p, unsecured=unsecured) and (p.location, p.name.casefold()) not in sent
     ]
 
 
@@ -179,6 +183,33 @@ def _recognised(op: Operation, param: Parameter, key: str) -> Diagnostic:
     )
 
 
+def _alternatives(
+    before: tuple[SecurityRequirement, ...],
+    implied: tuple[SecurityRequirement, ...] | None,
+    keys: list[tuple[str, bool]],
+) -> tuple[SecurityRequirement, ...]:
+    """The operation's security with its credential parameters' schemes (``keys``: key, required).
+
+    An operation that names a scheme keeps it first; each parameter is one more way (Slack's
+    OAuth2 token, or its ``token``). Otherwise the parameters are what the call needs: the required
+    ones together (BBC: the ``Authorization`` of C156 and ``X-API-Key``; ``key`` and ``token``), the
+    optional ones with them when bound, else without; with none required, any one, or none.
+    """
+    named = [requirement for requirement in before if requirement]
+    one = list(dict.fromkeys(key for key, _required in keys))
+    if named:
+        out = named + [((key, ()),) for key in one if ((key, ()),) not in named]
+        return (*out, ()) if () in before else tuple(out)
+    needed = [key for key, _scopes in implied[0]] if implied else []
+    needed += [key for key, required in keys if required and key not in needed]
+    optional = [key for key in one if key not in needed]
+    if not needed:
+        return (*(((key, ()),) for key in optional), ())
+    together = tuple((key, ()) for key in (*needed, *optional))
+    alone = tuple((key, ()) for key in needed)
+    return (together, alone) if optional else (alone,)
+
+
 def imply_security(api: Api, plan_: Plan) -> tuple[Api, Plan, list[Diagnostic]]:
     """The API and plan with the planned operations' credential parameters made their credentials."""
     planned = [v.op for pack in plan_.packs for v in pack.verbs]
@@ -209,24 +240,17 @@ def imply_security(api: Api, plan_: Plan) -> tuple[Api, Plan, list[Diagnostic]]:
             replaced[op.key] = replace(op, security=security[op.key])
             diags.append(_authorization(api, op, key, key == ADDED_SCHEME))
     for op in planned:
-        current = replaced.get(op.key, op)
-        found = _credentials(api, current)
-        if op.key in replaced or not found:
+        found = _credentials(api, op)
+        if not found:
             continue
-        before = _requirements(api, op)
-        named = tuple(requirement for requirement in before if requirement)
-        alternatives: list[SecurityRequirement] = list(named)
+        keys = []
         for param in found:
             key, _added = _apikey_scheme(api, schemes, param)
-            if ((key, ()),) not in alternatives:
-                alternatives.append(((key, ()),))
+            keys.append((key, param.required))
             diags.append(_recognised(op, param, key))
-        if () in before or (not named and not any(p.required for p in found)):
-            # the document allows no credential, or none is required: the call may still go without
-            alternatives.append(())
-        security[op.key] = tuple(alternatives)
+        security[op.key] = _alternatives(_requirements(api, op), security.get(op.key), keys)
         parameters = tuple(p for p in op.parameters if p not in found)
-        replaced[op.key] = replace(op, security=security[op.key], parameters=parameters)
+        replaced[op.key] = replace(replaced.get(op.key, op), security=security[op.key], parameters=parameters)
     if not replaced:
         return api, plan_, []
     added = {

@@ -67,15 +67,18 @@ _CREDENTIAL = re.compile(
     r"(x_)?(api_key|apikey|api_token|access_token|auth_token|auth_key|app_key|app_token|"
     r"[a-z0-9]+(_[a-z0-9]+)*_(api_key|apikey|api_token|access_token|auth_token|server_token|"
     r"account_token|app_token|app_key))|"
-    r"x_([a-z0-9]+_)*(token|key)",
+    r"x_([a-z0-9]+_)*(token|key|secret|authorization|authentication)|api_secret",
     re.I,
 )
 # A secret the caller supplies per request, not the caller's credential: an encryption key (S3's
 # SSE-C ``x-amz-server-side-encryption-customer-key``), a token that makes a retry idempotent.
-_NOT_CREDENTIAL = re.compile(r".*(encryption|client_token|signing|public|private|license).*", re.I)
+# ``X-Apideck-Downstream-Authorization`` is a credential for another service, passed through.
+_NOT_CREDENTIAL = re.compile(r".*(encryption|client_token|signing|public|private|license|downstream).*", re.I)
 _PLAIN = frozenset({"token", "key"})
 _SAYS_CREDENTIAL = re.compile(
-    r"\b(api[ _-]?key|auth\w*|credential\w*|access[ _-]?token|bearer|secret|identif(y|ies) your)\b", re.I
+    r"\b(api[ _-]?key|(application|app|master|account|developer|user|access|secret) key|"
+    r"auth\w*|credential\w*|(access|api|bearer|security) token|bearer|secret|identif(y|ies) your)\b",
+    re.I,
 )
 _WORD_BREAK = re.compile(r"([a-z0-9])([A-Z])")
 _NOT_WORD = re.compile(r"[^A-Za-z0-9]+")
@@ -93,18 +96,21 @@ def is_secret_argument(name: str) -> bool:
     return _SECRET_ARGUMENT.fullmatch(name) is not None or is_credential_parameter(name)
 
 
-def is_credential_parameter(name: str, description: str = "") -> bool:
+def is_credential_parameter(name: str, description: str = "", *, unsecured: bool = False) -> bool:
     """Whether a query, header, cookie or body field named ``name`` is the caller's own credential.
 
     The compiler makes such a parameter the pack's credential instead of an argument
     (``packc/build/implied.py``, C172); the name is read without case, ``-`` or camelCase
     (``X-Api-Key``, ``apiKey``). A path parameter is never one: the caller decides where to apply it.
+    A bare ``token`` or ``key`` is one when ``description`` says so, or when it says nothing and the
+    operation names no credential (``unsecured``: visualcrossing's, opencage's ``?key=``).
     """
     words = _words(name)
     if not words or _NOT_SECRET.fullmatch(words) is not None:
         return False
     if words in _PLAIN:
-        return _SAYS_CREDENTIAL.search(description or "") is not None
+        described = (description or "").strip()
+        return _SAYS_CREDENTIAL.search(described) is not None or (unsecured and not described)
     return _CREDENTIAL.fullmatch(words) is not None and _NOT_CREDENTIAL.fullmatch(words) is None
 
 
