@@ -143,6 +143,9 @@ class Parameter:
     content: MediaType | None = None  # a content-typed parameter (instead of schema)
     examples: tuple[Example, ...] = ()
     pointer: str = ""
+    # The parameter's ``x-packc: {credential: true|false}``: whether it is the caller's credential
+    # whatever its name says (None: its name and description decide, ``build/implied.py``).
+    credential: bool | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -225,7 +225,27 @@ class PartsReader:
             content=content,
             examples=self._examples(node, where),
             pointer=where,
+            credential=self._credential(node, where),
         )
+
+    def _credential(self, node: Mapping[str, JSON], where: str) -> bool | None:
+        """The parameter's ``x-packc: {credential: bool}``; anything else there is ignored (C102)."""
+        raw = node.get("x-packc")
+        if raw is None:
+            return None
+        if (
+            not isinstance(raw, dict)
+            or set(raw) - {"credential"}
+            or not isinstance(raw.get("credential"), bool)
+        ):
+            self.ctx.warn(
+                "C102",
+                f"{where}/x-packc",
+                "A parameter's x-packc takes one key, credential (true or false); it is ignored.",
+                "Write x-packc: {credential: false} on a parameter that is not the caller's credential.",
+            )
+            return None
+        return bool(raw["credential"])
 
     def _examples(self, node: Mapping[str, JSON], where: str) -> tuple[Example, ...]:
         if "example" not in node and "examples" not in node:

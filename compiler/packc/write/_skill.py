@@ -91,9 +91,10 @@ def credential_lines(slots: Sequence[CredentialSlot], document: Mapping[str, Any
         return [*details, ""]
     options: list[tuple[str, str]] = []
     for requirement in choices:
-        chosen = [s for key in requirement for s in slots if s.scheme == key]
-        if chosen:
-            envs = " and ".join(md_code(s.env) for s in chosen)
+        # one slot may feed several schemes (one key sent in two places): each choice once
+        chosen = list(dict.fromkeys(s for key in requirement for s in slots if key in s.schemes))
+        envs = " and ".join(md_code(s.env) for s in chosen)
+        if chosen and all(envs != seen for seen, _what_ in options):
             options.append((envs, _what(chosen)))
     if len(options) < 2:
         return [*details, ""]

@@ -75,7 +75,8 @@ class Authenticator:
         self._schemes: Mapping[str, Any] = schemes if isinstance(schemes, Mapping) else {}
         self._slots: dict[str, dict[str, str]] = {}
         for slot in slots:
-            self._slots.setdefault(slot.scheme, {})[slot.kind] = slot.env
+            for key in slot.schemes:
+                self._slots.setdefault(key, {})[slot.kind] = slot.env
         self._sources = sources
         self._redactor = redactor
         self._connect = connect_command

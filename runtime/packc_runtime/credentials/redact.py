@@ -9,7 +9,15 @@ from collections.abc import Iterable
 from typing import Any
 from urllib.parse import quote, quote_plus
 
-__all__ = ["MASK", "Redactor", "install_log_filter", "is_secret_argument", "masked_repr", "remove_log_filter"]
+__all__ = [
+    "MASK",
+    "Redactor",
+    "install_log_filter",
+    "is_credential_parameter",
+    "is_secret_argument",
+    "masked_repr",
+    "remove_log_filter",
+]
 
 MASK = "***"
 # Query keys that carry secrets in many APIs, masked in any URL whatever the document says.
@@ -39,11 +47,71 @@ _SECRET_ARGUMENT = re.compile(
     r"access_key|private_key|secret|password))",
     re.I,
 )
+# Names that match the pattern above but name no secret: a page or resume token, a key that makes a
+# request idempotent or picks a record, what kind of token a response holds, a date or an id that
+# an auth header carries (FAPI's ``x-fapi-auth-date``), which provider signs in.
+_NOT_SECRET = re.compile(
+    r"(.*_)?(page|next|continuation|resume|sync|cursor|idempotency|client_request|request|sort|"
+    r"partition|row|primary|record|object|cache|dedup(lication)?|csrf|xsrf|client)_(token|key)|"
+    r"(.*_)?token_type|.*_auth_(date|project_id|provider|method|type)|x_authentication_provider",
+    re.I,
+)
+
+# The caller's own credential taken as a parameter (issue 24): Slack's ``token``, Google's ``key``
+# and ``access_token``, ``api_key``, ``X-API-Key``, ``X-Postmark-Server-Token``. Narrower than a
+# secret: a new user's ``password`` or a store's ``shopify_api_key`` in a body is a secret argument
+# (hidden in cards) the caller types, not the credential the pack holds. ``token`` and ``key`` alone
+# are credentials only when the description says so ("Authentication token", "Your API key");
+# elsewhere they are a record's key or a token the API handed out (``/verify {token}``).
+_CREDENTIAL = re.compile(
+    r"(x_)?(api_key|apikey|api_token|access_token|auth_token|auth_key|app_key|app_token|"
+    r"[a-z0-9]+(_[a-z0-9]+)*_(api_key|apikey|api_token|access_token|auth_token|server_token|"
+    r"account_token|app_token|app_key))|"
+    r"x_([a-z0-9]+_)*(token|key|secret|authorization|authentication)|api_secret",
+    re.I,
+)
+# A secret the caller supplies per request, not the caller's credential: an encryption key (S3's
+# SSE-C ``x-amz-server-side-encryption-customer-key``), a token that makes a retry idempotent.
+# ``X-Apideck-Downstream-Authorization`` is a credential for another service, passed through.
+_NOT_CREDENTIAL = re.compile(r".*(encryption|client_token|signing|public|private|license|downstream).*", re.I)
+_PLAIN = frozenset({"token", "key"})
+_SAYS_CREDENTIAL = re.compile(
+    r"\b(api[ _-]?key|(application|app|master|account|developer|user|access|secret) key|"
+    r"auth\w*|credential\w*|(access|api|bearer|security) token|bearer|secret|identif(y|ies) your)\b",
+    re.I,
+)
+_WORD_BREAK = re.compile(r"([a-z0-9])([A-Z])")
+_NOT_WORD = re.compile(r"[^A-Za-z0-9]+")
+
+
+def _words(name: str) -> str:
+    """``X-API-Key``, ``apiKey``, ``api-key`` -> ``x_api_key``, ``api_key``, ``api_key``."""
+    return _NOT_WORD.sub("_", _WORD_BREAK.sub(r"\1_\2", name)).strip("_").lower()
 
 
 def is_secret_argument(name: str) -> bool:
-    """Whether an argument's name says it carries a credential (its value is never shown)."""
-    return _SECRET_ARGUMENT.fullmatch(name) is not None
+    """Whether an argument's name says it carries a secret (its value is never shown)."""
+    if _NOT_SECRET.fullmatch(name) is not None:
+        return False
+    return _SECRET_ARGUMENT.fullmatch(name) is not None or is_credential_parameter(name)
+
+
+def is_credential_parameter(name: str, description: str = "", *, unsecured: bool = False) -> bool:
+    """Whether a query, header, cookie or body field named ``name`` is the caller's own credential.
+
+    The compiler makes such a parameter the pack's credential instead of an argument
+    (``packc/build/implied.py``, C172); the name is read without case, ``-`` or camelCase
+    (``X-Api-Key``, ``apiKey``). A path parameter is never one: the caller decides where to apply it.
+    A bare ``token`` or ``key`` is one when ``description`` says so, or when it says nothing and the
+    operation names no credential (``unsecured``: visualcrossing's, opencage's ``?key=``).
+    """
+    words = _words(name)
+    if not words or _NOT_SECRET.fullmatch(words) is not None:
+        return False
+    if words in _PLAIN:
+        described = (description or "").strip()
+        return _SAYS_CREDENTIAL.search(described) is not None or (unsecured and not described)
+    return _CREDENTIAL.fullmatch(words) is not None and _NOT_CREDENTIAL.fullmatch(words) is None
 
 
 def masked_repr(record: Any, secrets: Iterable[str]) -> str:

@@ -59,15 +59,30 @@ if TYPE_CHECKING:  # a Protocol class costs import time on the CLI path; type ch
 
 
 class CredentialSlot(NamedTuple):
-    """One credential value a pack needs: its environment variable and the scheme it feeds."""
+    """One credential value a pack needs: its environment variable and the scheme it feeds (with
+    ``also``, the other schemes the same value feeds: one API key sent in two places)."""
 
     env: str
     scheme: str
     kind: SlotKind
     description: str
+    also: tuple[str, ...] = ()
 
-    def to_json(self) -> dict[str, str]:
-        return {"env": self.env, "scheme": self.scheme, "kind": self.kind, "description": self.description}
+    @property
+    def schemes(self) -> tuple[str, ...]:
+        """Every scheme this value feeds."""
+        return (self.scheme, *self.also)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "env": self.env,
+            "scheme": self.scheme,
+            "kind": self.kind,
+            "description": self.description,
+        }
+        if self.also:
+            out["also"] = list(self.also)
+        return out
 
 
 def upper_snake(text: str) -> str:
@@ -154,10 +169,20 @@ def credential_slots(manifest: ManifestLike, document: Mapping[str, Any]) -> lis
     components = document.get("components")
     schemes = components.get("securitySchemes", {}) if isinstance(components, Mapping) else {}
     planned: list[tuple[str, Mapping[str, Any], SlotKind]] = []
+    # apiKey schemes of one name in different places (Slack's ``token`` in the query of one
+    # operation, in a header of another) carry one key: one slot, the first scheme's, feeds them all.
+    same_key: dict[str, list[str]] = {}
     for key in used_scheme_keys(document):
         scheme = resolve(document, schemes.get(key)) if isinstance(schemes, Mapping) else None
-        if isinstance(scheme, Mapping):
-            planned.extend((key, scheme, kind) for kind in _scheme_kinds(scheme))
+        if not isinstance(scheme, Mapping):
+            continue
+        if scheme.get("type") == "apiKey" and isinstance(scheme.get("name"), str):
+            group = same_key.setdefault(scheme["name"].casefold(), [])
+            group.append(key)
+            if len(group) > 1:
+                continue
+        planned.extend((key, scheme, kind) for kind in _scheme_kinds(scheme))
+    also = {group[0]: tuple(group[1:]) for group in same_key.values()}
     counts: dict[str, set[str]] = {}
     for key, _, kind in planned:
         counts.setdefault(_SUFFIX[kind], set()).add(key)
@@ -165,7 +190,10 @@ def credential_slots(manifest: ManifestLike, document: Mapping[str, Any]) -> lis
     for key, scheme, kind in planned:
         suffix = _SUFFIX[kind]
         env = f"{prefix}_{upper_snake(key)}_{suffix}" if len(counts[suffix]) > 1 else f"{prefix}_{suffix}"
-        slots.append(CredentialSlot(env, key, kind, _describe(key, scheme, kind)))
+        description = _describe(key, scheme, kind)
+        if also.get(key):
+            description += f" The same key is sent for {', '.join(repr(k) for k in also[key])}."
+        slots.append(CredentialSlot(env, key, kind, description, also.get(key, ())))
     return slots
 
 
@@ -293,7 +321,11 @@ def slot_origins(
                 token_origin = origin_of(urljoin(base + "/", token_url))
                 if token_origin and token_origin not in found:
                     found.append(token_origin)
-    return {slot.env: tuple(by_scheme.get(slot.scheme, ())) for slot in slots}
+    out: dict[str, tuple[str, ...]] = {}
+    for slot in slots:
+        found = [o for key in slot.schemes for o in by_scheme.get(key, ())]
+        out[slot.env] = tuple(dict.fromkeys(found))
+    return out
 
 
 def prompt_and_store(
