@@ -67,7 +67,8 @@ def read_back(verbs: Mapping[str, Any], line: str) -> tuple[str | None, dict[str
     command = read_command(views, shell_words(line)[1:], grammars(views))
     if command.action != "verb":
         return None, {}
-    args, _ = parse_verb_argv(cast(Pack, SimpleNamespace(verbs=views)), str(command.verb), command.rest)
+    stand_in = SimpleNamespace(verbs=views, args_schema=lambda v: views[v].args)
+    args, _ = parse_verb_argv(cast(Pack, stand_in), str(command.verb), command.rest)
     return command.verb, args
 
 
