@@ -82,3 +82,46 @@ def test_every_result_fits_the_cap(body: Any, extra: Any, ok: bool, limit: int) 
     assert len(json.dumps(fitted, ensure_ascii=False).encode()) <= limit
     if not ok:
         assert isinstance(fitted["error"], dict) and fitted["error"]["code"] == "upstream_error"
+
+
+def _nested(depth: int) -> dict[str, Any]:
+    """A hostile review's error body: `depth` levels of 40-character keys over a large leaf."""
+    node: Any = {"leaf": "z" * 200_000}
+    for i in range(depth):
+        node = {f"k{i:02d}" + "q" * 37: node}
+    return {"code": "deep", "nest": node}
+
+
+async def _deep_error(scope: dict[str, Any], receive: Any, send: Any) -> None:
+    depth = int(scope["path"].rsplit("/", 1)[-1])
+    body = json.dumps(_nested(depth)).encode()
+    await send(
+        {"type": "http.response.start", "status": 500, "headers": [(b"content-type", b"application/json")]}
+    )
+    await send({"type": "http.response.body", "body": body})
+
+
+@pytest.mark.parametrize("depth", [100, 450])
+@pytest.mark.parametrize("mode", MODES)
+def test_a_deeply_nested_error_body_is_cut_to_the_cap_and_stays_readable(
+    tmp_path: Path, mode: str, depth: int
+) -> None:
+    """A hostile review: a 100-level error body grew the cut notes past the cap (103,226 bytes under
+    100,000), a 450-level one broke the SDK's serialization, and the call failed instead of being cut."""
+    with serve(_deep_error) as url:
+        result = packc.compile(SPEC, out_dir=tmp_path / "packs", server=f"{url}/v1/{depth}")
+        env = {"PETSTORE_API_KEY": "k" * 20, "PACKC_TRUSTED_ORIGINS": url}
+        server = make_server(Path(result.packs[0].directory), env, max_result_bytes=LIMIT)
+        answer = run(server, mode, lambda c: c.call_tool("pets.get", {"pet_id": 1}))
+    assert answer.is_error
+    envelope = answer.structured_content
+    assert envelope is not None and len(json.dumps(envelope, ensure_ascii=False).encode()) <= LIMIT
+    assert envelope["error"]["code"] == "upstream_error"
+
+
+def test_the_how_line_cannot_outgrow_the_cap() -> None:
+    """The line saying how to get the rest repeated the arguments whole: a 500 kB argument gave a
+    500 kB result under a 100,000-byte cap."""
+    envelope: Any = {"ok": True, "status": 200, "verb": "pets.get", "body": {"x": "y" * 300_000}}
+    fitted, _ = fit_and_render(envelope, LIMIT, how="pets get --q " + "a" * 500_000)
+    assert len(json.dumps(fitted, ensure_ascii=False).encode()) <= LIMIT

@@ -322,6 +322,35 @@ class _Sizes:
         return found
 
 
+MAX_DEPTH = 64  # nesting a host's JSON parser and the SDK's models take: deeper is shown as JSON text
+_MAX_WHERE = 120  # a note names where it cut in at most this many characters
+_MAX_HOW = 1000  # and says how to get the rest in at most this many
+
+
+def _at(where: str, key: str) -> str:
+    """The name of member ``key`` of ``where`` in a note, bounded: a deep path keeps its end."""
+    name = f"{where}.{key[:40]}" if where else key[:40]
+    return name if len(name) <= _MAX_WHERE else "…" + name[-(_MAX_WHERE - 1) :]
+
+
+def _shallow(value: Any, depth: int = 0) -> Any:
+    """``value`` with anything nested deeper than :data:`MAX_DEPTH` replaced by its JSON text (or a
+    marker when even that cannot be written): a hostile server's 450-level error body broke the SDK's
+    serialization and a 200-level one the client's parser."""
+    if not isinstance(value, list | dict):
+        return value
+    if depth >= MAX_DEPTH:
+        try:
+            return _dumps(value)
+        except (RecursionError, ValueError):
+            return f"[packc: nested deeper than {MAX_DEPTH} levels, not shown]"
+    if isinstance(value, list):
+        items = [_shallow(v, depth + 1) for v in value]
+        return value if all(a is b for a, b in zip(items, value, strict=True)) else items
+    members = {k: _shallow(v, depth + 1) for k, v in value.items()}
+    return value if all(members[k] is v for k, v in value.items()) else members
+
+
 def _cut(value: Any, budget: int, where: str, notes: list[str], sizes: _Sizes) -> Any:
     """``value`` cut to about ``budget`` bytes of JSON, keeping its shape: a list keeps its first items,
     an object cuts its largest member, text keeps its start. ``notes`` says what was cut, where."""
@@ -345,7 +374,7 @@ def _cut(value: Any, budget: int, where: str, notes: list[str], sizes: _Sizes) -
         if room > 64:
             return {
                 **value,
-                key: _cut(value[key], room, f"{where}.{key[:40]}" if where else str(key)[:40], notes, sizes),
+                key: _cut(value[key], room, _at(where, str(key)), notes, sizes),
             }
     text = value if isinstance(value, str) else _dumps(value)
     k = _largest_prefix(len(text), lambda n: _size(text[:n]) <= budget)
@@ -364,8 +393,8 @@ def _envelope_size(head: Mapping[str, Any], body_size: int) -> int:
 def fit_envelope(envelope: Envelope, limit: int, *, how: str | Callable[[], str]) -> Envelope:
     """The envelope, its body cut to fit ``limit`` bytes of JSON, and a ``truncated`` object saying
     what was cut and ``how`` to get the rest (the CLI line, a narrower call; a callable is asked only
-    when something is cut)."""
-    return _fit(envelope, limit, how, _Sizes())[0]
+    when something is cut). Anything nested deeper than :data:`MAX_DEPTH` is shown as JSON text."""
+    return _fit(cast(Envelope, _shallow(envelope)), limit, how, _Sizes())[0]
 
 
 def _shrink(
@@ -380,7 +409,7 @@ def _shrink(
             break
         member = value[key]
         room = max(0, sizes.of(member) - over)
-        name = f"{where}.{key[:40]}" if where else key[:40]
+        name = _at(where, key)
         if isinstance(member, dict) and member:
             out[key] = _shrink(member, room, name, notes, sizes)
             if _size(out[key]) > room:  # its keys alone are too long: its JSON text, cut
@@ -405,6 +434,8 @@ def _fit(
     elif sizes.of(envelope) <= limit:
         return envelope, None
     how = how() if callable(how) else how
+    if len(how) > _MAX_HOW:  # it may repeat the arguments: a 500 kB one must not outgrow the cap itself
+        how = how[: _MAX_HOW - 1] + "…"
     notes: list[str] = []
     room = max(0, limit - len(how) - 1024)  # room for the marker object
     out: dict[str, Any] = dict(envelope)
@@ -480,6 +511,7 @@ def fit_and_render(
 ) -> tuple[Envelope, str]:
     """:func:`fit_envelope` and :func:`render_text` of its result, the body's JSON dumped once for both
     (each dumped it: two thirds of a 30 KB result's handler time)."""
+    envelope = cast(Envelope, _shallow(envelope))
     body = envelope.get("body")
     sizes = _Sizes()
     body_json = None
