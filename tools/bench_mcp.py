@@ -350,7 +350,7 @@ async def overhead(pack_dir: Path, rounds: int, blocks: int, per_block: int) -> 
                 for _, call in order:
                     await _maybe(call())
             gc.collect()
-            gc.freeze()  # as packc serve does once its packs are loaded (mcp_cli)
+            gc.freeze()  # as packc serve does once its packs are loaded (packc_runtime.faces.mcp.cli)
             medians: dict[str, list[float]] = {label: [] for label in calls}
             # CPU seconds: the bench process's during Pack.call blocks (its server threads idle then), each
             # stdio server process's during its own blocks (load does not stretch CPU time as it does wall time).

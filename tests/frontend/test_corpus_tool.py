@@ -25,7 +25,7 @@ def _corpus_tool() -> ModuleType:
 
 
 def test_the_time_limit_is_not_swallowed_by_a_catch_all(monkeypatch: pytest.MonkeyPatch) -> None:
-    # Lint reports any Exception from the meta-schema check as M020 and schemas.validates reads one
+    # Lint reports any Exception from the meta-schema check as M020 and packc.build._schemas.validates reads one
     # as "does not validate": a time limit raised as an Exception there was swallowed, and the
     # document ran on with a false lint finding (Microsoft Graph: M020 "…: _Timeout", 528 s).
     corpus = _corpus_tool()

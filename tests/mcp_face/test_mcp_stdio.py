@@ -1,6 +1,7 @@
-"""``packc serve`` over stdio, raw JSON-RPC lines (no SDK client): the pipe transport (``mcp_stdio``) and
-the SDK's, taken when stdin is a regular file, answer alike; a line that is not JSON is skipped; end of input
-ends the server cleanly; the descriptors' blocking mode is the same after the server as before."""
+"""``packc serve`` over stdio, raw JSON-RPC lines (no SDK client): the pipe transport
+(``packc_runtime.faces.mcp._stdio``) and the SDK's, taken when stdin is a regular file, answer alike; a
+line that is not JSON is skipped; end of input ends the server cleanly; the descriptors' blocking mode is
+the same after the server as before."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Deterministic examples that validate against an args schema (``schemas.validates``)."""
+"""Deterministic examples that validate against an args schema (``_schemas.validates``)."""
 
 from __future__ import annotations
 

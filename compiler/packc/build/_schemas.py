@@ -1,4 +1,4 @@
-"""OpenAPI schemas → self-contained JSON Schema for args, and whether a value validates (examples: ``examples.py``)."""
+"""OpenAPI schemas → self-contained JSON Schema for args, and whether a value validates (examples: ``_examples.py``)."""
 
 from __future__ import annotations
 

@@ -70,11 +70,11 @@ class DerivedVerb:
     diagnostics: tuple[Diagnostic, ...] = field(default_factory=tuple)
     amounts: Mapping[str, str] = field(
         default_factory=dict
-    )  # cards.minor_amounts: shown as money by the runtime
+    )  # _money.minor_amounts: shown as money by the runtime
     money: Mapping[str, Mapping[str, str]] = field(
         default_factory=dict
-    )  # cards.money_objects: the same for objects
-    mime: tuple[str, ...] = ()  # cards.mime_args: whole emails, whose To and Subject a card shows
+    )  # _money.money_objects: the same for objects
+    mime: tuple[str, ...] = ()  # _money.mime_args: whole emails, whose To and Subject a card shows
 
     def binding(self) -> dict[str, Any]:
         """The operation's ``x-packc-binding`` (contract)."""

@@ -11,7 +11,7 @@ none of them any vendor's, close part of that gap:
   when it does not meet it by itself.
 - ``VERBS``: everyday verbs of tasks and what they ask an operation to do (fix → update, grab → read).
 
-Words are compared as stems (``rank.stem``). Kept small and general on purpose: a group belongs here
+Words are compared as stems (``_shape.stem``). Kept small and general on purpose: a group belongs here
 only when the words mean the same thing in most APIs that use them.
 """
 
@@ -210,7 +210,7 @@ RELATED: tuple[frozenset[str], ...] = tuple(
     )
 )
 
-# Everyday verbs of a task → what they ask an operation to do (task.INTENT's kinds).
+# Everyday verbs of a task → what they ask an operation to do (_task_words.INTENT's kinds).
 VERBS: dict[str, frozenset[str]] = {
     "create": frozenset(
         {

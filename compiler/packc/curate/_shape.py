@@ -171,7 +171,7 @@ _RPC_NOUNS = frozenset(
     {"history", "replies", "members", "info", "new"}
 )  # verbs only in a dotted name: not /membersInvited
 # What a method does to an item (/pets/{id}) and to a collection (/pets): the one home of these
-# (naming.py names verbs with them, shape.py ranks with them).
+# (naming.py names verbs with them, this module reads an operation's action with them).
 ITEM_ACTIONS: Mapping[str, str] = {
     "get": "get",
     "put": "update",

@@ -281,7 +281,7 @@ def fit_parts(clause: Clause, ow: OpWords, vocabulary: Collection[str]) -> tuple
         return 0, 0
     if not things:
         return verb, 0
-    # The clause's own words, then those of their groups (a password is a secret): lexicon.RELATED.
+    # The clause's own words, then those of their groups (a password is a secret): _lexicon.RELATED.
     for said in (things, [r for t in things for r in related(t)]):
         if any(_meets(t, heads, vocabulary) for t in said):
             return verb, 3

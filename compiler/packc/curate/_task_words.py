@@ -246,7 +246,7 @@ _OWN_INTENT = {
         "purge",
     },
 }
-# ... with the everyday verbs of tasks (fix, grab, keep): lexicon.VERBS.
+# ... with the everyday verbs of tasks (fix, grab, keep): _lexicon.VERBS.
 INTENT = {kind: frozenset(verbs) | VERBS.get(kind, frozenset()) for kind, verbs in _OWN_INTENT.items()}
 _ACTION_INTENT = {
     "list": "read",

@@ -4,7 +4,7 @@ Operations are ranked against the text by lexical overlap (BM25 over stemmed wor
 operation's summary, operationId, path, tags and description, each field weighted), with a bonus
 when the task's verbs ask for what the operation does (``review`` → create a review, ``close`` →
 update). A task word the document never uses reads as the document's words of its group
-(``lexicon.RELATED``) and its other forms (collaborator: collaboration), for half. The best matches
+(``_lexicon.RELATED``) and its other forms (collaborator: collaboration), for half. The best matches
 are then closed over what a task needs: a create comes with its resource's list and get, an
 operation on a sub-resource with its parent's list and get. Deterministic; no model, no network.
 """
@@ -136,7 +136,7 @@ def match_goal(goal: str, ops: Sequence[Operation], shapes: Mapping[str, Shape])
     n_docs = len(docs) or 1
     avg = sum(sum(d.values()) for d in docs.values()) / n_docs or 1.0
     # A task word the document never uses reads as the words of its group (a password: secrets), for
-    # half: lexicon.RELATED.
+    # half: _lexicon.RELATED.
     seen = {t for d in docs.values() for t in d}
     boost = {r: 0.5 for t in terms if t not in seen for r in related(t) if r not in terms}
     for t in terms:

@@ -38,7 +38,7 @@ class RedirectRefused(InputError):
 
 
 class PrivateRefused(InputError):
-    """(D027) A fetch would connect to an address that is not public, and may not (``netguard``)."""
+    """(D027) A fetch would connect to an address that is not public, and may not (``_netguard``)."""
 
     def __init__(self, url: str, refused: PrivateAddress) -> None:
         super().__init__(

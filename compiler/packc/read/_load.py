@@ -1,4 +1,4 @@
-"""Load stage: read a path or URL (``fetch``) and parse JSON, or YAML (``load_yaml``), into plain
+"""Load stage: read a path or URL (``_fetch``) and parse JSON, or YAML (``_load_yaml``), into plain
 JSON values, safely: bounded depth, duplicate keys reported."""
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ def load_source(
     allowed_origin: str | None = None,
     any_origin: bool = False,
 ) -> Loaded:
-    """Fetch and parse one document (the load stage); a URL stays on its allowed origins (``fetch``)."""
+    """Fetch and parse one document (the load stage); a URL stays on its allowed origins (``_fetch``)."""
     raw, location = fetch(
         source, timeout=timeout, max_bytes=max_bytes, allowed_origin=allowed_origin, any_origin=any_origin
     )

@@ -2,7 +2,7 @@
 
 The document, its servers and security and every operation's identity (method, path, operationId,
 texts, tags, security, servers, extensions) are read at once; an operation's parameters, request
-body and responses are read on first use (``normalize_parts``), unless ``eager`` asks for all now.
+body and responses are read on first use (``_normalize_parts``), unless ``eager`` asks for all now.
 """
 
 from __future__ import annotations

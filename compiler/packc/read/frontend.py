@@ -63,8 +63,8 @@ def read_api(
         overlay: an OpenAPI Overlay 1.0 file (or URL) applied to the document (bundled, before
             validation and normalize), so its actions reach every part of the pack.
         allow_private: fetches may connect to loopback and private-network addresses
-            (``--allow-private-addresses``; also inside ``netguard.private_fetches(True)``). Without
-            it they may only when the input URL itself is on one (``netguard``).
+            (``--allow-private-addresses``; also inside ``_netguard.private_fetches(True)``). Without
+            it they may only when the input URL itself is on one (``_netguard``).
 
     Returns:
         The model, warnings about the document, and the stub manifest if one was given.
@@ -80,7 +80,7 @@ def read_api(
     collecting = gc.isenabled()
     gc.disable()
     # The user's own input may be on this machine or its network, and what it references with it;
-    # a document from elsewhere (or a local file's remote refs) may not reach there (netguard.py).
+    # a document from elsewhere (or a local file's remote refs) may not reach there (_netguard.py).
     private_ok = (
         allow_private
         or bool(private_allowed())
@@ -128,7 +128,7 @@ def _read(
     max_bytes: int,
     overlay: str | Path | None,
 ) -> FrontEndResult:
-    # A URL input's redirects stay on its origin unless remote refs are allowed (fetch.py).
+    # A URL input's redirects stay on its origin unless remote refs are allowed (_fetch.py).
     loaded = load_source(source, timeout=timeout, max_bytes=max_bytes, any_origin=allow_remote_refs)
     diagnostics = list(loaded.diagnostics)
     stub: Manifest | None = None

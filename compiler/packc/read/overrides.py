@@ -1,5 +1,5 @@
 """User control without editing the source: stub manifest fields and ``x-packc`` extensions (Overlays
-are a front-end stage: ``overlay.py``)."""
+are a front-end stage: ``_overlay.py``)."""
 
 from __future__ import annotations
 

@@ -118,7 +118,7 @@ def _write_files(root: Path, files: Mapping[str, tuple[str, int]]) -> None:
         directory.chmod(0o755)
 
 
-# The only paths packc ever writes in a pack directory (emit.py, repo.py). A marker travels with
+# The only paths packc ever writes in a pack directory (emit.py, _repo.py). A marker travels with
 # the pack (a --repo pack is published with it), so whoever wrote the directory wrote the marker
 # too: an entry outside these shapes (.git/refs/heads/main, .env, notes.md) is never removed.
 _OURS = re.compile(

@@ -1,6 +1,6 @@
 """Credentials: the slots a pack needs, the origins each is bound to, and finding a value for an origin.
 
-Storage (keyring, owner-only files, approvals of environment variables) is ``credstore.py``.
+Storage (keyring, owner-only files, approvals of environment variables) is ``store.py``.
 """
 
 from __future__ import annotations

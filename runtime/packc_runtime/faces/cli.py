@@ -462,7 +462,7 @@ def connect_main(
     browser: Callable[[str], bool] | None = None,
 ) -> int:
     """``packc connect PACK``: prompt for each credential without echo and store it bound to the pack's
-    origins, or sign in with OAuth2 (``oauth``: ``OAuthOptions``; connect_cli.py, oauth_cli.py);
+    origins, or sign in with OAuth2 (``oauth``: ``OAuthOptions``; _connect_cli.py, oauth_cli.py);
     ``--approve-env`` approves the environment variables for them instead; ``--list`` lists."""
     quiet_pattern_warnings()
     out = for_terminal(stdout or sys.stdout)

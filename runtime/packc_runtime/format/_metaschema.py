@@ -11,7 +11,7 @@ Graph: 71,672 argument properties, 14,068 distinct subschemas), so a schema is c
   ``default`` anything, ...) keep their validity, not their value, in the piece that is checked.
 - Results are kept by the piece's JSON text for the life of the process (bounded).
 
-``tests/lint/test_lint.py`` checks on random schemas that this agrees with one whole check.
+``tests/lint/internals/test_lint.py`` checks on random schemas that this agrees with one whole check.
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ write itself) passes through exactly one of these, chosen by where it lands:
 | a TOML basic string | :func:`toml_string` | one string that ``tomllib`` loads back as the same string |
 | a shell word | :func:`shell_word` | one word that bash and POSIX sh read back as exactly the value, on one line |
 
-Tests check each over arbitrary strings with hypothesis (``tests/security/test_escaping.py``).
+Tests check each over arbitrary strings with hypothesis (``tests/security/test_sec_escaping.py``).
 """
 
 from __future__ import annotations

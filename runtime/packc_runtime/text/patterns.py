@@ -4,7 +4,7 @@ A ``pattern`` comes from whoever wrote the document, and Python's ``re`` backtra
 that almost matches it tries every way the pattern can read it, which for an ambiguous pattern is
 exponentially many (beezup's ``([\\w .-]*)*`` held one compile for over 20 minutes; ``^(a|aa)*$``
 and ``^(a|a)*$``, overlapping alternatives, hung argument validation). ``re`` has no time limit,
-so :func:`risky` judges a pattern before it is run (the analysis is ``ambiguity.py``); anything
+so :func:`risky` judges a pattern before it is run (the analysis is ``_ambiguity.py``); anything
 it cannot judge (back-references, conditionals, very large patterns, text ``re`` cannot compile)
 is risky: when in doubt a check is skipped, and the API's server makes it anyway.
 
@@ -40,7 +40,7 @@ MAX_TRIES = 2 * 10**6  # a pattern runs only on texts where its work (see _power
 def _power(pattern: str) -> int | None:
     """How ``re.search`` work grows with the text's length: about ``n ** power`` (None: risky).
 
-    One start costs ``n ** (1 + degree)`` (``ambiguity.degree``); a pattern not anchored at the
+    One start costs ``n ** (1 + degree)`` (``_ambiguity.degree``); a pattern not anchored at the
     start of the text is tried from every position, one more power.
     """
     if len(pattern) > MAX_PATTERN:

@@ -284,7 +284,7 @@ def test_remote_refs_from_a_file_need_the_flag(served: str, tmp_path: Path) -> N
     blocked = read_api(spec)
     assert [d.code for d in blocked.diagnostics] == ["D021"]
     # served is on 127.0.0.1: a local file (which may come from anywhere) reaches this machine only
-    # when the user also allows private addresses (D027; tests/frontend/test_fetch_private.py).
+    # when the user also allows private addresses (D027; tests/frontend/internals/test_fetch_private.py).
     assert [d.code for d in read_api(spec, allow_remote_refs=True).diagnostics] == ["D027"]
     allowed = read_api(spec, allow_remote_refs=True, allow_private=True)
     assert allowed.diagnostics == ()

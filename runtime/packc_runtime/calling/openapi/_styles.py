@@ -26,7 +26,7 @@ __all__ = [
 # which stay percent-encoded whatever the document says: '&' (starts another pair), '=' (splits
 # key from value), '#' (ends the query: the rest would be a fragment, never sent), '+' (a space to
 # form decoders) and ';' (a pair separator to some servers). A value can so never add a
-# parameter, change a key or cut the query short (tests/security/test_sec_query.py).
+# parameter, change a key or cut the query short (tests/security/internals/test_sec_query.py).
 RESERVED_LITERAL = ":/?[]@!$'()*,"
 
 

@@ -1,8 +1,8 @@
 """Serve packs to MCP hosts (stdio or streamable HTTP) on the official ``mcp`` SDK's low-level Server.
 
 Only ``packc serve`` and a pack's ``<cliBin> mcp`` import this module: a pack that is never served
-never imports ``mcp``. Each verb is one tool (``mcp_tools``); a write verb is sent only after a
-person approves its preview card (``mcp_confirm``), asked through the client's form elicitation
+never imports ``mcp``. Each verb is one tool (``_tools``); a write verb is sent only after a
+person approves its preview card (``_confirm``), asked through the client's form elicitation
 (both the handshake protocol and the stateless one), or, for a client that cannot ask, only when
 the server was started with ``host_confirms`` (the operator says the host asks before every call).
 """
@@ -203,7 +203,7 @@ class PackServer:
         return self._result(spec, envelope, args)
 
     async def _send(self, spec: ToolSpec, args: Mapping[str, Any], *, confirm: bool) -> Envelope:
-        # The sync Pack.call on a worker thread (mcp_threads: one queue put, one call_soon_threadsafe;
+        # The sync Pack.call on a worker thread (_threads: one queue put, one call_soon_threadsafe;
         # Pack.acall costs ~0.3 ms more than Pack.call on loopback: anyio streams, event-loop turns).
         # A cancelled request stops waiting at once; a call not yet started is dropped, one under way
         # finishes on its thread and its envelope is dropped. docs/mcp.md, Performance.
@@ -308,7 +308,7 @@ class PackServer:
 
 
 async def serve_stdio(server: PackServer) -> None:
-    """Serve over the process's stdin/stdout until the client closes them (``mcp_stdio``: the event loop
+    """Serve over the process's stdin/stdout until the client closes them (``_stdio``: the event loop
     reads and writes the pipes; the SDK's ``stdio_server``, a thread hop per read and write, otherwise)."""
     from packc_runtime.faces.mcp._stdio import pipe_stdio, pipes_usable
 
@@ -325,7 +325,7 @@ async def serve_stdio(server: PackServer) -> None:
 
 def rebinding_protection(host: str, allowed_hosts: Sequence[str] = ()) -> Any:
     """The SDK's Host/Origin check for a server bound to ``host``, on whatever the address: it
-    answers only to the names :func:`mcp_auth.allowed_host_names` gives (with any port)."""
+    answers only to the names :func:`_auth.allowed_host_names` gives (with any port)."""
     from mcp.server.transport_security import TransportSecuritySettings
 
     from packc_runtime.faces.mcp._auth import allowed_host_names
@@ -349,7 +349,7 @@ async def serve_http(
 ) -> None:
     """Serve streamable HTTP at ``http://HOST:PORT/mcp``, with DNS-rebinding protection on any address.
 
-    Every request must carry ``Authorization: Bearer <secret>`` (``mcp_auth.BearerGate``: 401
+    Every request must carry ``Authorization: Bearer <secret>`` (``_auth.BearerGate``: 401
     otherwise, before the SDK sees it), and a Host (and any Origin) naming the bind address, a
     loopback name on loopback, or one of ``allowed_hosts`` (421/403 otherwise). ``on_ready`` gets the
     URL once the socket listens (port 0 picks a free port).

@@ -1,4 +1,4 @@
-"""The stdio transport of ``packc serve`` (imported by ``mcp_server`` only): JSON-RPC lines on the
+"""The stdio transport of ``packc serve`` (imported by ``_server`` only): JSON-RPC lines on the
 process's stdin and stdout, read and written by the event loop itself (asyncio pipe transports).
 
 The SDK's ``stdio_server`` goes through ``anyio.wrap_file``: every line read, every write and every

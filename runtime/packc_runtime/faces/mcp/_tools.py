@@ -1,7 +1,7 @@
 """Packs as MCP tools, without the MCP SDK: tool definitions (wire JSON), output schemas, results.
 
 Everything here is plain data so that the benchmark and lint can use it without ``mcp`` installed;
-``mcp_server`` turns it into the SDK's models.
+``_server`` turns it into the SDK's models.
 """
 
 from __future__ import annotations
