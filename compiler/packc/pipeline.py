@@ -15,6 +15,7 @@ from packc.build.assemble import assemble_pack, pack_servers, small_pack
 from packc.build.checks import check_operations, silent_auth
 from packc.build.hidden import hidden_values
 from packc.build.implied import imply_security
+from packc.build.response_patterns import response_patterns
 from packc.curate.goal import check_goal
 from packc.curate.plan import MIN_VERBS, LeftOut, PackPlan, Plan, plan
 from packc.errors import InputError, UsageError
@@ -227,13 +228,15 @@ def read_parts(ctx: CompileContext) -> CompileContext:
 
 
 def check_packed(ctx: CompileContext) -> CompileContext:
-    """The checks of the packed operations: their parts, silent credentials, values no one can see."""
+    """The checks of the packed operations: their parts, silent credentials, values no one can see,
+    response patterns a host would run unguarded."""
     packed = ctx.packed
     return ctx.noting(
         [
             *check_operations(ctx.api, packed),
             *silent_auth(ctx.api, packed),
             *hidden_values(ctx.api, packed),
+            *response_patterns(ctx.api, packed),
         ]
     )
 

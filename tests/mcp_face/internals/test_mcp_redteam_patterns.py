@@ -85,6 +85,9 @@ def test_a_response_pattern_that_can_hang_never_reaches_the_output_schema(
     source = tmp_path / "codes.json"
     source.write_text(json.dumps(_document(answering)))
     result = packc.compile(source, out_dir=tmp_path / "packs")
+    # compile warns at each pattern the host would not get, and only at those (issue 23: "warn at compile time")
+    warned = {d.message.split('"')[1] for d in result.diagnostics if d.code == "C162"}
+    assert warned == {EVIL, "^(a+)+$"}
     server = make_server(Path(result.packs[0].directory), {})
     tools = run(server, mode, lambda c: c.list_tools()).tools
     [tool] = [t for t in tools if t.name.startswith("code")]
