@@ -48,6 +48,7 @@ __all__ = [
     "CredentialStoreError",
     "DownloadFailed",
     "Forbidden",
+    "InsecureServer",
     "InvalidArgument",
     "InvalidPack",
     "InvalidRequest",
@@ -212,6 +213,11 @@ class UnsafeRedirect(PackRuntimeError):
 
 class UntrustedServer(PackRuntimeError):
     code = "untrusted_server"
+    exit_code = 12
+
+
+class InsecureServer(PackRuntimeError):
+    code = "insecure_server"
     exit_code = 12
 
 

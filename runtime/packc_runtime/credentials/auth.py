@@ -15,10 +15,11 @@ from packc_runtime.calling.openapi.operations import Operation, resolve
 from packc_runtime.calling.openapi.request import AuthParts
 from packc_runtime.calling.send import Steps
 from packc_runtime.credentials.oauth_tokens import TokenSets, parse_token_set, token_answer
-from packc_runtime.credentials.origins import origin_of
+from packc_runtime.credentials.origins import origin_of, secure_url
 from packc_runtime.credentials.redact import Redactor
 from packc_runtime.credentials.slots import CredentialSlot, CredentialSources
 from packc_runtime.errors import (
+    InsecureServer,
     InvalidPack,
     MissingCredentials,
     PackRuntimeError,
@@ -236,6 +237,16 @@ class Authenticator:
         reach = _Reach(base_url, origin_of(base_url) or base_url, tuple(home))
         unapproved: set[tuple[str, str]] = set()
         chosen = self._choose(op.security, reach, unapproved)
+        if chosen is not None and not secure_url(base_url) and not self._sources.trusts(reach.target):
+            # A secret in plain http crosses every network between (SendGrid's own document names
+            # http://api.sendgrid.com): refused unless the person listed the origin themselves.
+            raise InsecureServer(
+                f"{op.verb} would send credentials over plain http to {reach.target}, where anyone on the "
+                "network path can read them, so nothing is sent. Use its https server (--server "
+                f"https://{reach.target.split('://', 1)[-1]}), or list {reach.target} in PACKC_TRUSTED_ORIGINS "
+                "if it is a test server you trust.",
+                origin=reach.target,
+            )
         if chosen is not None:
             requirement, found = chosen
             parts = AuthParts()

@@ -17,6 +17,7 @@ from urllib.parse import parse_qs, urljoin, urlsplit
 
 from packc_runtime.calling.openapi.operations import resolve
 from packc_runtime.credentials.oauth_tokens import TokenSet, bound_origins
+from packc_runtime.credentials.origins import secure_url
 from packc_runtime.errors import OAuthFailed
 
 __all__ = ["OAuthPlan", "authorize_code", "authorize_device", "discover", "oauth_plans"]
@@ -118,7 +119,7 @@ def discover(plan: OAuthPlan) -> OAuthPlan:
     if plan.discovery_url is not None:
         import httpx
 
-        if not _safe_endpoint(plan.discovery_url):  # its answer names where the code and tokens go
+        if not secure_url(plan.discovery_url):  # its answer names where the code and tokens go
             raise OAuthFailed(
                 f"The OpenID Connect discovery URL {plan.discovery_url!r} is not https: anyone on the "
                 "way could name their own token endpoint. Nothing was sent.",
@@ -158,7 +159,7 @@ def discover(plan: OAuthPlan) -> OAuthPlan:
         ("authorization", plan.authorization_url),
         ("device authorization", plan.device_url),
     ):
-        if endpoint is not None and not _safe_endpoint(endpoint):
+        if endpoint is not None and not secure_url(endpoint):
             raise OAuthFailed(
                 f"The {name} endpoint {endpoint!r} is not https: the authorization code and tokens "
                 "would cross the network readable by anyone on the way. Nothing was sent.",
@@ -169,20 +170,6 @@ def discover(plan: OAuthPlan) -> OAuthPlan:
 
 def _text(value: Any) -> str | None:
     return value if isinstance(value, str) and value else None
-
-
-def _safe_endpoint(url: str) -> bool:
-    import ipaddress
-
-    parts = urlsplit(url)
-    if parts.scheme == "https" and parts.hostname:
-        return True
-    try:
-        return parts.scheme == "http" and (
-            parts.hostname == "localhost" or ipaddress.ip_address(parts.hostname or "").is_loopback
-        )
-    except ValueError:
-        return False
 
 
 def _mapping(value: Any) -> Mapping[str, Any]:

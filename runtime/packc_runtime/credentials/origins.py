@@ -6,7 +6,7 @@ import re
 
 import httpx
 
-__all__ = ["origin_of", "parse_origins"]
+__all__ = ["origin_of", "parse_origins", "secure_url"]
 
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 
@@ -47,3 +47,22 @@ def parse_origins(text: str) -> frozenset[str]:
     """
     found = (origin_of(entry) for entry in re.split(r"[,\s]+", text) if entry)
     return frozenset(origin for origin in found if origin)
+
+
+def secure_url(url: str) -> bool:
+    """Whether a secret may travel to ``url``: https, or plain http to this machine (``localhost``, a
+    loopback address) only, where no network lies between."""
+    import ipaddress
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    if parts.scheme.lower() == "https" and parts.hostname:
+        return True
+    if parts.scheme.lower() != "http" or not parts.hostname:
+        return False
+    if parts.hostname.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(parts.hostname).is_loopback
+    except ValueError:
+        return False
