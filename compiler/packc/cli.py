@@ -302,6 +302,7 @@ the request (one JSON object on stdin):
   args     its arguments by name, an object (default {})
   confirm  true to send a write (default false: a write returns its preview card)
   server   a URL to send to instead of the document's server (a staging API, a mock); default null
+  pack_id  the pack's id (optional): a request for another pack is refused, nothing run
 
 example:
   echo '{"verb": "pets.get", "args": {"pet_id": "42"}, "server": "http://127.0.0.1:4010"}' | packc exec packs/petstore

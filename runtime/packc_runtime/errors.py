@@ -30,8 +30,10 @@
     │                             origin that is not the document's, nor bound, approved or trusted
     ├── CredentialStoreError      credential_store (exit 13): keyring or credentials file refused
     ├── DownloadFailed            download_failed (exit 14): a binary body could not be saved safely
-    └── NoProject                 no_project (exit 15): a wrapped CLI runs in the caller's project,
-                                  and this runtime has none (``packc serve --http``)
+    ├── NoProject                 no_project (exit 15): a wrapped CLI runs in the caller's project,
+    │                             and this runtime has none (``packc serve --http``)
+    └── TransportNotListed        transport_not_listed (exit 16): the face called (cli, json_exec,
+                                  mcp) is not in the pack's ``transports``
 
 Messages never contain secrets: every message is redacted before it leaves the runtime.
 """
@@ -64,6 +66,7 @@ __all__ = [
     "RateLimited",
     "RequestRejected",
     "Timeout",
+    "TransportNotListed",
     "TransportProblem",
     "UnapprovedCredentials",
     "Unauthorized",
@@ -238,6 +241,13 @@ class NoProject(PackRuntimeError):
 
     code = "no_project"
     exit_code = 15
+
+
+class TransportNotListed(PackRuntimeError):
+    """The pack's ``transports`` does not list the face it was called through (docs/runtime.md)."""
+
+    code = "transport_not_listed"
+    exit_code = 16
 
 
 def _leaves() -> dict[str, type[PackRuntimeError]]:

@@ -112,3 +112,39 @@ def test_stub_manifest_selects_and_names(tmp_path: Path) -> None:
     assert verbs["items0.list"]["description"] == "Everything in aisle zero."
     assert verbs["items0.list"]["cli"][0] == "tiny"
     assert all(lo.reason == "not among the stub manifest's verbs" for lo in result.left_out)
+
+
+def test_a_stub_field_packc_does_not_carry_is_reported_not_dropped(tmp_path: Path) -> None:
+    """Issue 27, item 5: plane, skill_url, transports, stimulusTriggers, hcp, a verb's cli and
+    json_flag in a stub used to vanish without a word; each is now a C173 warning at its pointer."""
+    write_doc(tmp_path, _doc(), name="api.json")
+    stub = {
+        "id": "tiny",
+        "kind": "openapi",
+        "openapi": {"path": "api.json"},
+        "plane": "runtime",
+        "skill_url": "https://example.com/tiny/HARNESS.md",
+        "transports": ["cli"],
+        "stimulusTriggers": [{"ref": "binding.degraded"}],
+        "hcp": {"hcp": 1, "pack_id": "tiny"},
+        "verbs": {
+            "items0.list": {"description": "Aisle zero.", "cli": ["tiny", "zero"], "json_flag": []},
+            "items1.list": {"title": {"live": "Listing"}},
+        },
+    }
+    (tmp_path / "surface.json").write_text(json.dumps(stub))
+    result = compile(tmp_path / "surface.json", tmp_path / "out")
+    assert result.ok
+    reported = sorted(d.pointer for d in result.diagnostics if d.code == "C173")
+    assert reported == [
+        "surface.json#/hcp",
+        "surface.json#/plane",
+        "surface.json#/skill_url",
+        "surface.json#/stimulusTriggers",
+        "surface.json#/transports",
+        "surface.json#/verbs/items0.list/cli",
+        "surface.json#/verbs/items0.list/json_flag",
+    ]
+    assert all(d.level == "warning" for d in result.diagnostics if d.code == "C173")
+    # what a stub says and packc keeps is kept, unreported
+    assert _verbs(tmp_path / "out", "tiny")["items1.list"]["title"] == {"live": "Listing"}

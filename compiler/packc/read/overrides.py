@@ -9,7 +9,7 @@ from dataclasses import dataclass, field, replace
 from typing import TypeVar, cast, get_args
 
 from packc.model import Api, Operation
-from packc_runtime.diagnostics import Diagnostic
+from packc_runtime.diagnostics import Diagnostic, escape_token
 from packc_runtime.format.identifiers import RESERVED_VERBS, CliBin, Family, Identifier, PackId, VerbName
 from packc_runtime.format.manifest import Access, Binding, Manifest, PreviewKind, Verb
 
@@ -268,6 +268,7 @@ def collect_overrides(
     binding = Binding(family=family) if family else None
     stub_verbs: Mapping[str, Verb] | None = None
     if stub is not None:
+        diags += _not_carried(stub)
         api_id = checked(PackId, stub.id, "surface.json#/id") or api_id
         name = stub.name or name
         cli_bin = checked(CliBin, stub.cliBin, "surface.json#/cliBin") or cli_bin
@@ -277,3 +278,36 @@ def collect_overrides(
         if stub.verbs:
             stub_verbs = dict(stub.verbs)
     return Overrides(api_id, name, cli_bin, binding, ops, stub_verbs), diags
+
+
+# What packc carries from a stub into the packs it writes: the pack's identity, its binding, which
+# verbs it has and, of each, its description, access hint, titles and approval card's kind. The
+# stub's openapi names the document to read. Anything else a stub sets is reported (C173), never
+# dropped silently: the pack's faces, plane, triggers and hcp metadata are packc's to write, and a
+# verb's command line and args come from the operation.
+_STUB_KEPT = frozenset({"id", "name", "cliBin", "binding", "verbs", "openapi", "kind"})
+_STUB_VERB_KEPT = frozenset({"description", "policy", "title", "preview"})
+_STUB_PREVIEW_KEPT = frozenset({"kind"})
+
+
+def _not_carried(stub: Manifest) -> list[Diagnostic]:
+    """A warning for each field the stub sets that the packs will not hold as the stub says."""
+    where: list[str] = [f"surface.json#/{key}" for key in sorted(stub.model_fields_set - _STUB_KEPT)]
+    for name, verb in stub.verbs.items():
+        at = f"surface.json#/verbs/{escape_token(name)}"
+        where += [f"{at}/{key}" for key in sorted(verb.model_fields_set - _STUB_VERB_KEPT)]
+        if verb.preview is not None:
+            where += [
+                f"{at}/preview/{key}" for key in sorted(verb.preview.model_fields_set - _STUB_PREVIEW_KEPT)
+            ]
+    return [
+        Diagnostic(
+            "C173",
+            "warning",
+            pointer,
+            f"The stub sets {pointer.split('#', 1)[1][1:]!r}, which packc does not carry into the packs it "
+            "writes: they hold what packc derives instead.",
+            "Remove it from the stub, or edit the written surface.json (packc lint checks it).",
+        )
+        for pointer in where
+    ]

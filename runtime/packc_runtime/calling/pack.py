@@ -53,9 +53,11 @@ from packc_runtime.errors import (
     InvalidServer,
     NotConfirmed,
     PackRuntimeError,
+    TransportNotListed,
     UnknownVerb,
 )
-from packc_runtime.format.view import ManifestView, PolicyView, VerbView
+from packc_runtime.format.check import manifest_problem, policy_problem
+from packc_runtime.format.view import ManifestView, PolicyView, Transport, VerbView
 
 __all__ = ["Pack", "load_pack"]
 
@@ -100,8 +102,16 @@ class Pack:
         self.directory = directory
         self._project = project
         # The light view, not the pydantic models: they double a verb call's cold start (format/view.py).
-        self.manifest = ManifestView.read(_read_json(directory / "surface.json"))
-        self.policy = PolicyView.read(_read_json(directory / "policy.json"))
+        # Checked first with lint's rules (format/check.py): nothing runs from a pack lint refuses.
+        surface, policy = _read_json(directory / "surface.json"), _read_json(directory / "policy.json")
+        for problem in (manifest_problem(surface), policy_problem(policy)):
+            if problem is not None:
+                pointer, message = problem
+                raise InvalidPack(
+                    f"{pointer} {message}. Run 'packc lint {directory}' for every finding.", pointer=pointer
+                )
+        self.manifest = ManifestView.read(surface)
+        self.policy = PolicyView.read(policy)
         kind = self.manifest.kind
         if kind == "wrap":
             if self.manifest.wrap is None or not self.manifest.wrap.bin:
@@ -147,6 +157,23 @@ class Pack:
 
     def __repr__(self) -> str:
         return f"Pack(id={self.id!r}, verbs={len(self.verbs)})"
+
+    def require_transport(self, transport: Transport) -> None:
+        """Refuse a face the pack's ``transports`` does not list (none listed: every face serves it).
+
+        Raises:
+            TransportNotListed: ``transport`` is not in ``transports``.
+        """
+        listed = self.manifest.transports
+        if listed is not None and transport not in listed:
+            faces = {"cli": "its CLI or packc call", "json_exec": "packc exec", "mcp": "MCP"}
+            raise TransportNotListed(
+                f"{self.id} does not project to {transport}: its transports are "
+                f"{', '.join(listed) or 'none'}, so it is not run through {faces[transport]}. "
+                f"Use a listed face, or add {transport!r} to transports in surface.json.",
+                transport=transport,
+                transports=list(listed),
+            )
 
     def slot_origins(self, *, every_enum: bool = True) -> dict[str, tuple[str, ...]]:
         """Per credential variable, the origins ``connect`` binds it to (the document's servers;

@@ -159,7 +159,7 @@ def run_connect(
     except PackRuntimeError as exc:
         reason = exc.details.get("reason")
         out.write(
-            dump({"ok": False, "error": exc.to_json()}) + "\n"
+            dump({"ok": False, "error": exc.to_json()}, compact=True) + "\n"
             if as_json
             else f"error {exc.code}{f' ({reason})' if reason else ''}: {exc.message}\n"
         )

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-__all__ = ["EXIT_OK", "dump"]
+__all__ = ["EXIT_OK", "dump", "line"]
 
 EXIT_OK = 0
 
@@ -19,3 +19,8 @@ def dump(data: Any, *, compact: bool = False) -> str:
     if compact:
         return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
     return json.dumps(data, ensure_ascii=False, indent=2)
+
+
+def line(envelope: Any) -> str:
+    """An envelope as every face prints it: one line of JSON (a reader takes a line per call)."""
+    return dump(envelope, compact=True)

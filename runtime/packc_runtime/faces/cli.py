@@ -18,7 +18,7 @@ from packc_runtime.errors import (
     PackRuntimeError,
     UnknownVerb,
 )
-from packc_runtime.faces._output import EXIT_OK, dump
+from packc_runtime.faces._output import EXIT_OK, dump, line
 from packc_runtime.faces.command_line import (
     VERB_MARK,
     flags_of,
@@ -28,6 +28,7 @@ from packc_runtime.faces.command_line import (
     server_variables,
 )
 from packc_runtime.format.identifiers import RESERVED_VERBS
+from packc_runtime.format.view import Transport
 from packc_runtime.text.terminal import for_terminal, terminal_text
 
 if TYPE_CHECKING:
@@ -78,12 +79,22 @@ def _safe_call(
         )
 
 
-def _load(pack_dir: Path, verb: str | None, out: IO[str]) -> Pack | int:
+def _load(pack_dir: Path, verb: str | None, out: IO[str], transport: Transport | None) -> Pack | int:
+    """The pack, refused (its envelope written, its exit code returned) when it is invalid or does
+    not list the face ``transport`` (None: a command that is not a face, such as connect)."""
     try:
-        return load_pack(pack_dir)
+        pack = load_pack(pack_dir)
     except PackRuntimeError as exc:
-        out.write(dump(failure(verb, exc)) + "\n")
+        out.write(line(failure(verb, exc)) + "\n")
         return exc.exit_code
+    if transport is not None:
+        try:
+            pack.require_transport(transport)
+        except PackRuntimeError as exc:
+            pack.close()
+            out.write(line(failure(verb, exc)) + "\n")
+            return exc.exit_code
+    return pack
 
 
 def _spoken(verb: str) -> str:
@@ -306,11 +317,17 @@ def pack_main(
     ask = ask or _terminal_ask()
     quiet_pattern_warnings()
     out, err = for_terminal(stdout or sys.stdout), for_terminal(stderr or sys.stderr)
-    loaded = _load(pack_dir, None, out)
+    loaded = _load(pack_dir, None, out, None)
     if isinstance(loaded, int):
         return loaded
     with loaded as pack:
         action, verb, rest = read_command(pack.verbs, argv, grammars(pack.verbs))
+        if action not in ("connect", "mcp"):  # connect sets a pack up; mcp is its own face
+            try:
+                pack.require_transport("cli")
+            except PackRuntimeError as exc:
+                out.write(line(failure(verb, exc)) + "\n")
+                return exc.exit_code
         if action in ("usage", "missing"):
             out.write(_usage(pack) + "\n")
             return EXIT_OK if action == "usage" else 2
@@ -355,7 +372,7 @@ def pack_main(
             )
             envelope = _approving(call, ask, err)
         if as_json:
-            out.write(dump(envelope) + "\n")
+            out.write(line(envelope) + "\n")
         else:
             _print_human(envelope, out, err)
         return exit_code_for(envelope)
@@ -376,7 +393,7 @@ def call_main(
     quiet_pattern_warnings()
     out = for_terminal(stdout or sys.stdout)
     ask = ask or _terminal_ask()
-    loaded = _load(pack_dir, verb, out)
+    loaded = _load(pack_dir, verb, out, "cli")
     if isinstance(loaded, int):
         return loaded
     with loaded as pack:
@@ -396,7 +413,7 @@ def call_main(
                 if isinstance(args, dict)
                 else failure(verb, InvalidRequest("--args must be a JSON object."))
             )
-        out.write(dump(envelope) + "\n")
+        out.write(line(envelope) + "\n")
         return exit_code_for(envelope)
 
 
@@ -407,7 +424,7 @@ def _parse_exec_request(text: str) -> dict[str, Any]:
         raise InvalidRequest(f"The request on stdin is not valid JSON: {exc}.") from None
     if not isinstance(request, dict):
         raise InvalidRequest("The request must be a JSON object with 'verb' and 'args'.")
-    unknown = sorted(set(request) - {"verb", "args", "confirm", "server"})
+    unknown = sorted(set(request) - {"verb", "args", "confirm", "server", "pack_id"})
     if unknown:
         raise InvalidRequest(f"Unknown request field(s): {', '.join(unknown)}.")
     if not isinstance(request.get("verb"), str):
@@ -418,6 +435,8 @@ def _parse_exec_request(text: str) -> dict[str, Any]:
         raise InvalidRequest("'confirm' must be true or false.")
     if request.get("server") is not None and not isinstance(request["server"], str):
         raise InvalidRequest("'server' must be a URL string or null.")
+    if request.get("pack_id") is not None and not isinstance(request["pack_id"], str):
+        raise InvalidRequest("'pack_id' must be the pack's id, a string.")
     return request
 
 
@@ -431,12 +450,22 @@ def exec_main(pack_dir: Path, *, stdin: IO[str] | None = None, stdout: IO[str] |
         request = _parse_exec_request(text)
         verb = request["verb"]
     except PackRuntimeError as exc:
-        out.write(dump(failure(verb, exc), compact=True) + "\n")
+        out.write(line(failure(verb, exc)) + "\n")
         return exc.exit_code
-    loaded = _load(pack_dir, verb, out)
+    loaded = _load(pack_dir, verb, out, "json_exec")
     if isinstance(loaded, int):
         return loaded
     with loaded as pack:
+        if request.get("pack_id") not in (None, pack.id):
+            envelope = failure(
+                verb,
+                InvalidRequest(
+                    f"The request is for pack {request['pack_id']!r}, but this is {pack.id!r}: "
+                    "nothing was run."
+                ),
+            )
+            out.write(line(envelope) + "\n")
+            return exit_code_for(envelope)
         envelope = _safe_call(
             pack,
             request["verb"],
@@ -444,7 +473,7 @@ def exec_main(pack_dir: Path, *, stdin: IO[str] | None = None, stdout: IO[str] |
             confirm=request.get("confirm", False),
             server=request.get("server"),
         )
-    out.write(dump(envelope, compact=True) + "\n")
+    out.write(line(envelope) + "\n")
     return exit_code_for(envelope)
 
 
@@ -466,7 +495,7 @@ def connect_main(
     ``--approve-env`` approves the environment variables for them instead; ``--list`` lists."""
     quiet_pattern_warnings()
     out = for_terminal(stdout or sys.stdout)
-    loaded = _load(pack_dir, None, out)
+    loaded = _load(pack_dir, None, out, None)
     if isinstance(loaded, int):
         return loaded
     from packc_runtime.faces._connect_cli import run_connect

@@ -48,6 +48,10 @@ CODES: dict[str, tuple[Level, str]] = {
     "M034": ("error", "the pack's launcher is not the one packc writes"),
     "M040": ("error", "transports lists mcp but the pack's kind cannot be served"),
     "M041": ("warning", "HARNESS.md front matter is not an Agent Skills file"),
+    "M042": ("error", "a verb is named run or exec"),
+    "M043": ("error", "skill_url is not an http(s) URL"),
+    "M044": ("warning", "a placeholder names no argument and is taken as an implied one"),
+    "M045": ("warning", "an argument has no description"),
 }
 
 

@@ -20,6 +20,7 @@ from packc_runtime.calling.openapi.operations import DESTRUCTIVE_METHODS, NEVER_
 from packc_runtime.diagnostics import Diagnostic, escape_token
 from packc_runtime.format._lint_codes import CODES, finding, pointer
 from packc_runtime.format._lint_mcp import check_mcp
+from packc_runtime.format._lint_verbs import check_verbs
 from packc_runtime.format._metaschema import meta_schema_problem
 from packc_runtime.format.identifiers import CliBin, Family, Identifier, PackId, VerbName
 from packc_runtime.format.launcher import is_launcher
@@ -46,6 +47,7 @@ def lint_pack(pack_dir: Path) -> list[Diagnostic]:
         found += _check_manifest(manifest, pack_dir)
         found += _check_count(manifest, policy)
         found += check_mcp(manifest, pack_dir)
+        found += check_verbs(manifest)
         if policy is not None:
             found += _check_policy(manifest, policy)
             found += _check_care(manifest, policy, pack_dir)

@@ -68,7 +68,9 @@ POLICY_FILE = "policy.json"
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", populate_by_name=True, frozen=True)
+    # strict: no coercion ("4" is not an integer, 1 is not true), so format/check.py, the runtime's
+    # standard-library copy of these rules, can agree with the models exactly.
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, frozen=True, strict=True)
 
 
 class Workspace(_Strict):
@@ -173,7 +175,9 @@ class Manifest(_Strict):
     @model_validator(mode="before")
     @classmethod
     def _kind_alias(cls, data: Any) -> Any:
-        # Both spellings are accepted on input; "kind" is what we write.
+        # Both spellings are accepted on input, one at a time; "kind" is what we write.
+        if isinstance(data, dict) and "kind" in data and "adapter_kind" in data:
+            raise ValueError("adapter_kind repeats kind (it is its alias): keep one")
         if isinstance(data, dict) and "kind" in data and "adapter_kind" not in data:
             data = {("adapter_kind" if k == "kind" else k): v for k, v in data.items()}
         return data

@@ -5,7 +5,8 @@ The same fields, names, optionality and literal values as the pydantic models of
 verb call's start-up reads its pack here. Reading never fails and validates nothing: a field that
 is missing or of the wrong type reads as its default (or as absent when it has none), an entry of
 a list or an object of the wrong type is left out, and a required field reads as the fallback its
-class names. Lint (the pydantic models) is where a wrong pack is reported.
+class names. A pack is checked before it is read (format/check.py, which ``load_pack`` runs); lint
+(the pydantic models) reports every finding.
 
 Standard library only, and no dataclasses: both cost a verb call's cold start. It reads parsed JSON,
 so an object is a ``dict`` (an ABC check for ``Mapping`` would double the time a pack takes to read).

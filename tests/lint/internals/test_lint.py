@@ -39,8 +39,22 @@ def make_pack(tmp_path: Path, mutate: Mutation | None = None) -> Path:
     return pack
 
 
+# The reference's own ledger `connect` has a cli[] placeholder and no args: the runtime takes
+# {{provider}} as a required string, and lint says so as a warning (M044), never an error.
+LEDGER_WARNINGS = {("M044", "surface.json#/verbs/connect/cli/2")}
+
+
+def _new(found: list[Any]) -> list[Any]:
+    """The findings a mutated ledger has beyond the ledger's own warning."""
+    return [d for d in found if (d.code, d.pointer) not in LEDGER_WARNINGS]
+
+
 def test_ledger_lints_clean() -> None:
-    assert lint_pack(LEDGER) == []
+    found = lint_pack(LEDGER)
+    assert {(d.code, d.pointer) for d in found} == LEDGER_WARNINGS
+    assert all(d.level == "warning" for d in found)  # clean: packc lint exits 0
+    # its verb named connect: the words reserved for built-in commands guard compiled packs only
+    assert "connect" in json.loads((LEDGER / "surface.json").read_text())["verbs"]
 
 
 def _set(path: str, value: Any) -> Mutation:
@@ -195,6 +209,34 @@ BROKEN: list[tuple[str, Mutation]] = [
         ),
     ),
     ("M040", _set("transports", ["cli", "mcp"])),  # a wrap pack cannot be served
+    # issue 27, item 5: what the reference says that lint did not know
+    (
+        "M042",
+        lambda s, p, d: (
+            s["verbs"].update(run=s["verbs"].pop("list")),
+            p["commands"].update(run=p["commands"].pop("list")),
+        ),
+    ),
+    (
+        "M042",
+        lambda s, p, d: (
+            s["verbs"].update(exec=s["verbs"].pop("list")),
+            p["commands"].update(exec=p["commands"].pop("list")),
+        ),
+    ),
+    ("M043", _set("skill_url", "HARNESS.md")),
+    ("M043", _set("skill_url", "javascript:alert(1)")),
+    ("M043", _set("skill_url", "https://")),
+    ("M044", _set("verbs/list/cli", ["ledger", "list", "{{since}}"])),
+    (
+        "M044",
+        _many(
+            _set("wrap/argv_template", ["{{verb}}", "--account", "{{account}}"]),
+            lambda s, p, d: s["verbs"]["list"].pop("cli"),
+        ),
+    ),
+    ("M045", _set("verbs/transfer/args/properties/memo", {"type": "string"})),
+    ("M045", _set("verbs/transfer/args/properties/memo", {"type": "string", "description": " "})),
     ("M041", lambda s, p, d: (d / "HARNESS.md").write_text("---\nname: ledger\ndescription: x\n---\n")),
     ("M041", lambda s, p, d: (d / "HARNESS.md").write_text('---\nname: pack\ndescription: ""\n---\n')),
     ("M041", lambda s, p, d: (d / "HARNESS.md").write_text("# no front matter\n")),
@@ -210,13 +252,13 @@ BROKEN: list[tuple[str, Mutation]] = [
 def test_an_agent_skills_harness_is_clean(tmp_path: Path) -> None:
     pack = make_pack(tmp_path)
     (pack / "HARNESS.md").write_text('---\nname: pack\ndescription: "Call the Ledger API."\n---\n# Ledger\n')
-    assert lint_pack(pack) == []
+    assert _new(lint_pack(pack)) == []
 
 
 @pytest.mark.parametrize(("code", "mutate"), BROKEN, ids=[f"{c}-{i}" for i, (c, _) in enumerate(BROKEN)])
 def test_broken_pack_gives_exactly_its_code(tmp_path: Path, code: str, mutate: Mutation) -> None:
     pack = make_pack(tmp_path, mutate)
-    codes = {d.code for d in lint_pack(pack)}
+    codes = {d.code for d in _new(lint_pack(pack))}
     assert codes == {code}
 
 
@@ -225,12 +267,12 @@ def test_the_launcher_packc_writes_and_a_wrap_program_named_like_the_command_are
 ) -> None:
     pack = make_pack(tmp_path)
     (pack / "bin" / "ledger").write_text(LAUNCHER)
-    assert lint_pack(pack) == []
+    assert _new(lint_pack(pack)) == []
     (pack / "bin" / "ledger").write_text("#!/usr/bin/env node\n")  # the wrap program itself
     surface = json.loads((pack / "surface.json").read_text())
     surface["wrap"]["bin"] = "./bin/ledger"
     (pack / "surface.json").write_text(json.dumps(surface))
-    assert lint_pack(pack) == []
+    assert _new(lint_pack(pack)) == []
 
 
 def test_every_code_has_a_broken_pack() -> None:
@@ -253,7 +295,7 @@ def test_codes_table_in_docs_matches() -> None:
 
 def test_findings_have_pointer_and_fix(tmp_path: Path) -> None:
     pack = make_pack(tmp_path, _set("verbs/transfer/preview/title", "Pay {{payee_name}}"))
-    (finding,) = lint_pack(pack)
+    (finding,) = _new(lint_pack(pack))
     assert finding.pointer == "surface.json#/verbs/transfer/preview/title"
     assert "payee_name" in finding.message and finding.fix
 
@@ -272,9 +314,9 @@ def test_cli_exit_codes_and_json(tmp_path: Path, capsys: pytest.CaptureFixture[s
 def test_example_refs_are_never_fetched(tmp_path: Path) -> None:
     def mutate(surface: dict[str, Any], policy: dict[str, Any], pack: Path) -> None:
         props = surface["verbs"]["transfer"]["args"]["properties"]
-        props["amount"] = {"$ref": "http://127.0.0.1:9/schema.json", "examples": ["1"]}
+        props["amount"] = {"$ref": "http://127.0.0.1:9/schema.json", "examples": ["1"], "description": "x"}
 
-    findings = lint_pack(make_pack(tmp_path, mutate))
+    findings = _new(lint_pack(make_pack(tmp_path, mutate)))
     assert [d.code for d in findings] == ["M021"]
     assert "cannot be applied" in findings[0].message
 

@@ -184,6 +184,14 @@ def serve_main(
     except PackRuntimeError as exc:
         err.write(f"{prog}: error {exc.code}: {exc.message}\n")
         return EXIT_PACK
+    try:
+        for pack in packs:
+            pack.require_transport("mcp")
+    except PackRuntimeError as exc:
+        for pack in packs:
+            pack.close()
+        err.write(f"{prog}: error {exc.code}: {exc.message}\n")
+        return exc.exit_code
     if opts.print_config and not _sdk_installed():
         # The entry would make the host start a server that stops at once: say what is missing instead.
         err.write(f"{prog}: no host entry printed: {_INSTALL} Then run --print-config again.\n")
