@@ -116,7 +116,7 @@ def test_each_failure_has_a_reason_and_says_what_to_do(
 ) -> None:
     reason, words = CASES[case]
     code, text = connect(pack_dir, as_json=True, **_setup(case, auth_server))
-    envelope = json.loads(text[text.index('{"error"') if '{"error"' in text else text.index("{\n") :])
+    envelope = json.loads(next(line for line in text.splitlines() if line.startswith("{")))  # one line
     assert code == 5, text
     assert envelope["ok"] is False and envelope["error"]["code"] == "oauth_failed"
     assert envelope["error"]["reason"] == reason, envelope
