@@ -23,7 +23,7 @@ from packc_runtime.calling.openapi.operations import (
     load_document,
     read_operations,
 )
-from packc_runtime.calling.openapi.request import build_request, server_origins, server_url
+from packc_runtime.calling.openapi.request import AuthParts, build_request, server_origins, server_url
 from packc_runtime.calling.results import (
     Envelope,
     decode_body,
@@ -38,6 +38,7 @@ from packc_runtime.calling.transport import LazyTLSAsyncTransport, LazyTLSTransp
 from packc_runtime.calling.wrap.argv import build_argv, implied_args
 from packc_runtime.calling.wrap.command import run_verb
 from packc_runtime.credentials.auth import Authenticator
+from packc_runtime.credentials.binding import CredentialHub, credential_hub
 from packc_runtime.credentials.redact import Redactor, install_log_filter, remove_log_filter
 from packc_runtime.credentials.slots import (
     CredentialSlot,
@@ -124,6 +125,8 @@ class Pack:
         # httpx logs whole URLs: the filter stays while this pack can send, i.e. as long as it
         # exists (close() only closes pools, which a later call opens again).
         weakref.finalize(self, remove_log_filter, self.redactor)
+        # binding: mothership is refused here; public, mock and hubs public/none ask for no credential.
+        self.hub: CredentialHub | None = credential_hub(self.manifest)
         self.slots: list[CredentialSlot] = credential_slots(self.manifest, self.document)
         self._environ: Mapping[str, str] = environ if environ is not None else os.environ
         launcher = directory / "bin" / self.cli_bin
@@ -135,7 +138,7 @@ class Pack:
         self._auth = Authenticator(
             self.document,
             self.slots,
-            CredentialSources(environ),
+            CredentialSources(environ, hub=self.hub or "local-credential"),
             self.redactor,
             connect_command=self.connect_command,
         )
@@ -397,7 +400,7 @@ class Pack:
                 preview=preview_card(verb, declared, args, op.amounts, op.money_objects, op.mime),
             )
         base = server_url(op, override=server, variables=server_variables)
-        home = server_origins(op, server_variables) if op.security else ()
+        home = server_origins(op, server_variables) if op.security and self.hub else ()
 
         def token_send(request: httpx.Request) -> Steps:
             # its form carries the refresh token or client secret: no redirect to another origin
@@ -405,7 +408,7 @@ class Pack:
 
         retry = op.method in IDEMPOTENT_METHODS or op.idempotent
         for attempt in (1, 2):
-            parts = yield from self._auth.apply(op, base, token_send, home)
+            parts = (yield from self._auth.apply(op, base, token_send, home)) if self.hub else AuthParts()
             try:
                 request = build_request(op, args, base, parts)
             except _UNSENDABLE as exc:
