@@ -51,7 +51,7 @@ _TEXT_TYPES = (
 class Envelope(TypedDict, total=False):
     """What a call returns, as one JSON object (docs/runtime.md, "The envelope"): ``ok``, the final HTTP
     ``status`` (None when nothing was answered) and the ``verb``; then ``title`` and ``body`` when ok, and
-    ``truncated`` when the body was cut; ``error`` (``PackRuntimeError.to_json()``) when not ok. A plain
+    ``truncated`` when the body was cut, ``mock`` when a mock pack answered; ``error`` (``PackRuntimeError.to_json()``) when not ok. A plain
     dict at run time, so callers and JSON output see exactly the keys set."""
 
     ok: Required[bool]
@@ -61,6 +61,7 @@ class Envelope(TypedDict, total=False):
     body: Any
     error: dict[str, Any]
     truncated: dict[str, Any]
+    mock: bool  # True: binding.mode mock answered from the document; nothing was sent
 
 
 def _verb_view(verb: VerbView | Mapping[str, Any]) -> VerbView:

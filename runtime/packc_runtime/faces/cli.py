@@ -211,6 +211,8 @@ def _print_human(envelope: Mapping[str, Any], out: IO[str], err: IO[str]) -> Non
     if envelope.get("ok"):
         if envelope.get("title"):
             err.write(f"{envelope['title']}\n")
+        if envelope.get("mock"):  # a person must not take a mock's answer for the API's
+            err.write("(mock: answered from the pack's document; nothing was sent)\n")
         body = envelope.get("body")
         if body is not None:
             out.write((body if isinstance(body, str) else dump(body)) + "\n")
