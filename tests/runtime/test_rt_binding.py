@@ -11,7 +11,6 @@ from pathlib import Path
 import httpx
 import keyring
 import pytest
-from binding_packs import ORIGIN, write_pack
 from keyring.backend import KeyringBackend
 
 from packc_runtime import load_pack
@@ -19,6 +18,7 @@ from packc_runtime.credentials import store as credstore
 from packc_runtime.credentials.store import approve_env, store_credentials
 from packc_runtime.errors import InvalidPack
 from packc_runtime.faces.cli import connect_main
+from servers.binding_pack import ORIGIN, write_pack
 
 
 class _Keyring(KeyringBackend):

@@ -9,9 +9,9 @@ from typing import Any
 
 import httpx
 import pytest
-from binding_packs import DOCUMENT, write_pack
 
 from packc_runtime import load_pack
+from servers.binding_pack import DOCUMENT, write_pack
 
 
 class _NoNetwork(httpx.BaseTransport, httpx.AsyncBaseTransport):
