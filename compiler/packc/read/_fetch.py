@@ -17,7 +17,7 @@ import httpx
 
 from packc.errors import InputError
 from packc.read._limits import too_large
-from packc.read._netguard import GuardedBackend, PrivateAddress, guarded_transport
+from packc_runtime.calling.netguard import GuardedBackend, PrivateAddress, guarded_transport
 from packc_runtime.credentials.origins import origin_of
 from packc_runtime.diagnostics import Diagnostic
 
