@@ -50,7 +50,7 @@ class Client(ClientMixin):  # type: ignore[misc]
         return "http://127.0.0.1/callback"
 
     def get_allowed_scope(self, scope: str) -> str:
-        return " ".join(s for s in (scope or "").split() if s in ("read", "write", "offline_access"))
+        return " ".join(s for s in (scope or "").split() if s in ("read", "write", "admin", "offline_access"))
 
     def check_redirect_uri(self, redirect_uri: str) -> bool:
         parts = urlsplit(redirect_uri)
@@ -209,6 +209,7 @@ class TestAuthServer(AuthorizationServer):  # type: ignore[misc]
         self.allow_loopback = True
         self.codes: dict[str, Code] = {}
         self.access: dict[str, float] = {}  # access token -> expiry (wall clock)
+        self.granted: dict[str, set[str]] = {}  # access token -> its scopes
         self.refresh_tokens: dict[str, Stored] = {}
         self.devices: dict[str, dict[str, Any]] = {}
         self.device_grants: dict[str, tuple[str, bool]] = {}
@@ -240,6 +241,7 @@ class TestAuthServer(AuthorizationServer):  # type: ignore[misc]
         with self._lock:
             self.issued.extend(str(token[k]) for k in ("access_token", "refresh_token") if k in token)
             self.access[token["access_token"]] = time.time() + float(token.get("expires_in", 3600))
+            self.granted[token["access_token"]] = set(str(token.get("scope", "")).split())
             if "refresh_token" in token:
                 self.refresh_tokens[token["refresh_token"]] = Stored(token)
 
@@ -301,6 +303,19 @@ class TestAuthServer(AuthorizationServer):  # type: ignore[misc]
                 status=200 if ok else 401,
                 content_type="application/json",
             )
+        elif request.path == "/v1/admin":  # a resource server that checks the token's scopes
+            sent = request.headers.get("Authorization", "")
+            self.seen.append(sent)
+            token = sent.removeprefix("Bearer ")
+            expiry = self.access.get(token)
+            if expiry is None or expiry <= time.time():
+                response = Response('{"error": "invalid_token"}', status=401, content_type="application/json")
+            elif "admin" not in self.granted.get(token, set()):
+                response = Response(
+                    '{"error": "insufficient_scope"}', status=403, content_type="application/json"
+                )
+            else:
+                response = Response('{"admin": true}', content_type="application/json")
         else:
             response = Response("not found", status=404)
         return response(environ, start_response)

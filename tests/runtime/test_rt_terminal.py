@@ -188,8 +188,6 @@ def test_no_escape_reaches_the_terminal_from_any_command(
                 printed.extend([out.getvalue(), err.getvalue()])
     assert any("\\u001b]52" in text for text in printed)  # the document's text is there, visibly escaped
     assert any("\\u001b[2J\n\\u202egnp" in text for text in printed)  # the server's 200 text body
-    assert any(
-        '"request_rejected"' in text and "\\u009b2J" in text for text in printed
-    )  # its 400 body
+    assert any('"request_rejected"' in text and "\\u009b2J" in text for text in printed)  # its 400 body
     for text in printed:
         assert _safe(text), repr(text[:300])

@@ -546,7 +546,7 @@ def _provider(api: Api, keys: Sequence[str]) -> str | None:
 
 
 def binding_for(api: Api, ops: Sequence[Operation], overrides: Overrides, family: str) -> Binding:
-    """public when no operation needs credentials, else user + keyring with a family."""
+    """public when no operation needs credentials, else user + local-credential (environment, keyring or file) with a family."""
     keys = scheme_keys(api, ops)
     given = overrides.binding
     if not keys:
@@ -556,9 +556,9 @@ def binding_for(api: Api, ops: Sequence[Operation], overrides: Overrides, family
             _provider(api, keys) if any(api.security_schemes[k].type == "oauth2" for k in keys) else None
         )
         base = (
-            Binding(mode="user", hub="keyring", family=family, connect_provider_id=provider or None)
+            Binding(mode="user", hub="local-credential", family=family, connect_provider_id=provider or None)
             if provider
-            else Binding(mode="user", hub="keyring", family=family)
+            else Binding(mode="user", hub="local-credential", family=family)
         )
     if given is None:
         return base

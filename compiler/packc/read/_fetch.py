@@ -1,30 +1,32 @@
 """Fetch: a local path or an http(s) URL into bytes, under a size cap and one deadline.
 
 A URL fetch may only reach the origins it is allowed: its own (the input's), or any http(s) origin
-with ``any_origin`` (``--allow-remote-refs``). Redirects are followed by hand, each hop checked
-against that before it is requested: never to another origin (unless allowed), never from https to
-http, never to a scheme other than http(s). One deadline covers every hop, head and body.
+with ``any_origin`` (``--allow-remote-refs``). The rules of a URL fetch (redirects checked hop by
+hop, never https to http, the address guard, one deadline, the caps) have their one home in the
+runtime (``packc_runtime.calling.fetch``); this module reads local paths and turns the runtime's
+refusals into diagnostics (D026, D027, D001).
 """
 
 from __future__ import annotations
 
-import threading
-import zlib
 from pathlib import Path
 from urllib.parse import urlsplit
 
-import httpx
-
 from packc.errors import InputError
 from packc.read._limits import too_large
-from packc.read._netguard import GuardedBackend, PrivateAddress, guarded_transport
+from packc_runtime.calling.fetch import (
+    FetchFailed,
+    FetchPrivate,
+    FetchRefused,
+    FetchTooLarge,
+    fetch_url,
+    same_origin,
+)
+from packc_runtime.calling.netguard import PrivateAddress
 from packc_runtime.credentials.origins import origin_of
 from packc_runtime.diagnostics import Diagnostic
 
 __all__ = ["PrivateRefused", "RedirectRefused", "fetch", "is_url", "origin_of", "same_origin"]
-
-_MAX_REDIRECTS = 5
-_REDIRECTS = frozenset({301, 302, 303, 307, 308})
 
 
 class RedirectRefused(InputError):
@@ -128,124 +130,18 @@ def fetch(
         ) from None
 
 
-def same_origin(allowed: str, url: str) -> bool:
-    """True when ``url`` is on the ``allowed`` origin, or is its https upgrade (http://h → https://h).
-
-    Origins are ``packc_runtime.credentials.origins.origin_of``'s (the one rule, shared with credentials): the
-    URL read by the parser httpx sends with, the host as its A-label, a default port left out.
-    """
-    target = origin_of(url)
-    if target is None:
-        return False
-    if target == allowed:
-        return True
-    rest = allowed.removeprefix("http://")
-    default_port = ":" not in rest.rpartition("]")[2]  # "[::1]" has none, "[::1]:8080" has one
-    return allowed.startswith("http://") and default_port and target == f"https://{rest}"
-
-
-def _refusal(allowed: str | None, current: str, target: str) -> str | None:
-    """Why the hop from ``current`` to ``target`` may not be taken (None: it may)."""
-    if origin_of(target) is None:
-        return "not an http(s) URL"
-    if (
-        origin_of(current) is not None
-        and httpx.URL(current).scheme == "https"
-        and httpx.URL(target).scheme == "http"
-    ):
-        return "from https to plain http"
-    if allowed is not None and not same_origin(allowed, target):
-        return f"another origin than {allowed}"
-    return None
-
-
 def _fetch_url(url: str, *, timeout: float, max_bytes: int, allowed: str | None) -> tuple[bytes, str]:
-    # httpx's timeout measures inactivity (a byte every few seconds keeps a call alive, in the head
-    # too), so the whole fetch, every hop with head and body, runs on a worker thread under one
-    # deadline; past it the client is closed, which ends the worker's next read.
-    limit = 2 * timeout
-    outcome: list[tuple[bytes, str] | BaseException] = []
-    # Built here, in the caller's context: whether private addresses are allowed is a context variable.
-    transport, guard = guarded_transport(url)
-    client = httpx.Client(timeout=timeout, follow_redirects=False, transport=transport)
-
-    def work() -> None:
-        try:
-            outcome.append(_download(client, url, max_bytes=max_bytes, allowed=allowed, guard=guard))
-        except BaseException as exc:  # handed to the caller's thread, raised there
-            outcome.append(exc)
-
-    worker = threading.Thread(target=work, name="packc-fetch", daemon=True)
-    worker.start()
-    worker.join(limit)
-    if not outcome:
-        client.close()
-        raise InputError(
-            f"{url}: download took longer than {limit:g} s",
-            [_read_error(url, f"The download took longer than {limit:g} s.")],
-        )
-    client.close()
-    result = outcome[0]
-    if isinstance(result, BaseException):
-        raise result
-    return result
-
-
-def _download(
-    client: httpx.Client,
-    url: str,
-    *,
-    max_bytes: int,
-    allowed: str | None,
-    guard: GuardedBackend | None = None,
-) -> tuple[bytes, str]:
-    headers = {"Accept": "application/json, application/yaml, */*", "Accept-Encoding": "gzip, deflate"}
-    current = url
-    why = _refusal(allowed, url, url)
-    if why is not None:
-        raise _refused(url, url, url, why)
+    """The runtime's guarded fetch (the one home of its rules), its refusals as diagnostics."""
     try:
-        for _ in range(_MAX_REDIRECTS + 1):
-            with client.stream("GET", current, headers=headers) as resp:
-                if resp.status_code in _REDIRECTS and "location" in resp.headers:
-                    target = str(resp.url.join(resp.headers["location"]))
-                    why = _refusal(allowed, current, target)
-                    if why is not None:
-                        raise _refused(url, current, target, why)
-                    current = target
-                    continue
-                if resp.status_code >= 400:
-                    raise InputError(
-                        f"{url}: HTTP {resp.status_code}",
-                        [_read_error(url, f"The server answered HTTP {resp.status_code}.")],
-                    )
-                chunks: list[bytes] = []
-                size = 0
-                for chunk in resp.iter_raw():
-                    size += len(chunk)
-                    if size > max_bytes:
-                        raise InputError(f"{url}: more than {max_bytes} bytes", [too_large(url, max_bytes)])
-                    chunks.append(chunk)
-                encoding = resp.headers.get("content-encoding", "identity").lower()
-                final = str(resp.url)
-                break
-        else:
-            raise InputError(
-                f"{url}: more than {_MAX_REDIRECTS} redirects",
-                [_read_error(url, f"The server redirected more than {_MAX_REDIRECTS} times.")],
-            )
-    except (httpx.HTTPError, httpx.InvalidURL, httpx.StreamError) as exc:  # InvalidURL is no HTTPError
-        if guard is not None and guard.refused is not None:
-            raise PrivateRefused(url, guard.refused) from None
-        raise InputError(
-            f"{url}: {type(exc).__name__}: {exc}",
-            [_read_error(url, f"The URL cannot be fetched ({type(exc).__name__}).")],
-        ) from None
-    raw = b"".join(chunks)
-    # Only encodings we can inflate with a cap are accepted.
-    if encoding not in ("identity", ""):
-        raw = _decompress(raw, encoding, url, max_bytes)
-    return raw, final
+        return fetch_url(url, timeout=timeout, max_bytes=max_bytes, allowed=allowed)
+    except FetchRefused as exc:
+        raise _refused(url, exc.source, exc.target, exc.reason) from None
+    except FetchPrivate as exc:
+        raise PrivateRefused(url, exc.refused) from None
+    except FetchTooLarge:
+        raise InputError(f"{url}: more than {max_bytes} bytes", [too_large(url, max_bytes)]) from None
+    except FetchFailed as exc:
+        raise InputError(exc.message, [_read_error(url, exc.detail)]) from None
 
 
 def _refused(url: str, current: str, target: str, why: str) -> RedirectRefused:
@@ -265,27 +161,6 @@ def _refused(url: str, current: str, target: str, why: str) -> RedirectRefused:
         target=target,
         reason=why,
     )
-
-
-def _decompress(raw: bytes, encoding: str, url: str, max_bytes: int) -> bytes:
-    # Raw bytes were read so the size cap applies before decompression too; decompress with a cap,
-    # because a small gzip body can expand a thousandfold.
-    if encoding not in ("gzip", "deflate", "x-gzip"):
-        raise InputError(
-            f"{url}: unsupported content-encoding {encoding}",
-            [_read_error(url, f"The server used content-encoding {encoding!r}.")],
-        )
-    wbits = 16 + zlib.MAX_WBITS if "gzip" in encoding else zlib.MAX_WBITS
-    try:
-        inflater = zlib.decompressobj(wbits)
-        out = inflater.decompress(raw, max_bytes + 1)
-    except zlib.error:
-        raise InputError(
-            f"{url}: corrupt {encoding} body", [_read_error(url, f"The {encoding} body is corrupt.")]
-        ) from None
-    if len(out) > max_bytes or inflater.unconsumed_tail:
-        raise InputError(f"{url}: more than {max_bytes} bytes", [too_large(url, max_bytes)])
-    return out
 
 
 def _read_error(location: str, message: str) -> Diagnostic:

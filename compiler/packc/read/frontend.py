@@ -12,11 +12,11 @@ from packc.errors import InputError
 from packc.model import Api
 from packc.read._fetch import is_url, origin_of, same_origin
 from packc.read._load import Loaded, load_source
-from packc.read._netguard import is_private_host, let_private, private_allowed, private_fetches
 from packc.read._normalize import normalize
 from packc.read._overlay import apply_overlay, care_changed, read_overlay
 from packc.read._resolve import Layout, bundle_external_refs
 from packc.read._swagger2 import convert_swagger2
+from packc_runtime.calling.netguard import is_private_host, let_private, private_allowed, private_fetches
 from packc_runtime.diagnostics import Diagnostic
 from packc_runtime.format.manifest import Manifest, parse_manifest
 

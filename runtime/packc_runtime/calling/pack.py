@@ -16,6 +16,7 @@ from typing import Any
 import httpx
 
 from packc_runtime.calling.args import schema_is_simple, validate_args
+from packc_runtime.calling.mock import mock_answer
 from packc_runtime.calling.openapi.operations import (
     DESTRUCTIVE_METHODS,
     NEVER_READ_METHODS,
@@ -23,7 +24,7 @@ from packc_runtime.calling.openapi.operations import (
     load_document,
     read_operations,
 )
-from packc_runtime.calling.openapi.request import build_request, server_origins, server_url
+from packc_runtime.calling.openapi.request import AuthParts, build_request, server_origins, server_url
 from packc_runtime.calling.results import (
     Envelope,
     decode_body,
@@ -38,6 +39,7 @@ from packc_runtime.calling.transport import LazyTLSAsyncTransport, LazyTLSTransp
 from packc_runtime.calling.wrap.argv import build_argv, implied_args
 from packc_runtime.calling.wrap.command import run_verb
 from packc_runtime.credentials.auth import Authenticator
+from packc_runtime.credentials.binding import CredentialHub, binding_mode, credential_hub
 from packc_runtime.credentials.redact import Redactor, install_log_filter, remove_log_filter
 from packc_runtime.credentials.slots import (
     CredentialSlot,
@@ -87,6 +89,11 @@ def _openapi_document(directory: Path, manifest: ManifestView) -> dict[str, Any]
     return load_document(doc_path)
 
 
+def _mocked(envelope: Envelope) -> Envelope:
+    envelope["mock"] = True
+    return envelope
+
+
 class Pack:
     """A pack ready to call; use as a context manager to close its connection pool."""
 
@@ -134,6 +141,10 @@ class Pack:
         # httpx logs whole URLs: the filter stays while this pack can send, i.e. as long as it
         # exists (close() only closes pools, which a later call opens again).
         weakref.finalize(self, remove_log_filter, self.redactor)
+        # binding: mothership is refused here; public, mock and hubs public/none ask for no credential.
+        self.hub: CredentialHub | None = credential_hub(self.manifest)
+        # binding.mode mock: answers come from the document and nothing is sent (calling/mock.py).
+        self.mock = binding_mode(self.manifest) == "mock"
         self.slots: list[CredentialSlot] = credential_slots(self.manifest, self.document)
         self._environ: Mapping[str, str] = environ if environ is not None else os.environ
         launcher = directory / "bin" / self.cli_bin
@@ -145,7 +156,7 @@ class Pack:
         self._auth = Authenticator(
             self.document,
             self.slots,
-            CredentialSources(environ),
+            CredentialSources(environ, hub=self.hub or "local-credential"),
             self.redactor,
             connect_command=self.connect_command,
         )
@@ -386,6 +397,8 @@ class Pack:
                 'again confirmed (--confirm, confirm=True, or "confirm": true).',
                 preview=preview_card(verb, declared, args),
             )
+        if self.mock:  # the command is not run: a mock pack reaches nothing outside itself
+            return _mocked(success(verb, None, done_title(declared, args, None), None))
         project = self._project
         return run_verb(
             verb,
@@ -423,8 +436,11 @@ class Pack:
                 'again confirmed (--confirm, confirm=True, or "confirm": true).',
                 preview=preview_card(verb, declared, args, op.amounts, op.money_objects, op.mime),
             )
+        if self.mock:
+            status, body = mock_answer(self.document, op)
+            return _mocked(success(verb, status, done_title(declared, args, body), body))
         base = server_url(op, override=server, variables=server_variables)
-        home = server_origins(op, server_variables) if op.security else ()
+        home = server_origins(op, server_variables) if op.security and self.hub else ()
 
         def token_send(request: httpx.Request) -> Steps:
             # its form carries the refresh token or client secret: no redirect to another origin
@@ -432,7 +448,7 @@ class Pack:
 
         retry = op.method in IDEMPOTENT_METHODS or op.idempotent
         for attempt in (1, 2):
-            parts = yield from self._auth.apply(op, base, token_send, home)
+            parts = (yield from self._auth.apply(op, base, token_send, home)) if self.hub else AuthParts()
             try:
                 request = build_request(op, args, base, parts)
             except _UNSENDABLE as exc:

@@ -30,6 +30,7 @@ __all__ = [
     "done_title",
     "error_for_status",
     "failure",
+    "live_title",
     "money_args",
     "preview_card",
     "render",
@@ -51,7 +52,7 @@ _TEXT_TYPES = (
 class Envelope(TypedDict, total=False):
     """What a call returns, as one JSON object (docs/runtime.md, "The envelope"): ``ok``, the final HTTP
     ``status`` (None when nothing was answered) and the ``verb``; then ``title`` and ``body`` when ok, and
-    ``truncated`` when the body was cut; ``error`` (``PackRuntimeError.to_json()``) when not ok. A plain
+    ``truncated`` when the body was cut, ``mock`` when a mock pack answered; ``error`` (``PackRuntimeError.to_json()``) when not ok. A plain
     dict at run time, so callers and JSON output see exactly the keys set."""
 
     ok: Required[bool]
@@ -61,6 +62,7 @@ class Envelope(TypedDict, total=False):
     body: Any
     error: dict[str, Any]
     truncated: dict[str, Any]
+    mock: bool  # True: binding.mode mock answered from the document; nothing was sent
 
 
 def _verb_view(verb: VerbView | Mapping[str, Any]) -> VerbView:
@@ -113,8 +115,18 @@ def done_title(verb: VerbView | Mapping[str, Any], args: Mapping[str, Any], resu
 
     ``verb``: the verb as the pack declares it (its view, or its surface.json object)."""
     title = _verb_view(verb).title
-    done = title.done if title is not None else None
-    templates = [done] if isinstance(done, str) else list(done or ())
+    return _first_title(title.done if title is not None else None, args, result)
+
+
+def live_title(verb: VerbView | Mapping[str, Any], args: Mapping[str, Any]) -> str | None:
+    """The first ``title.live`` template whose placeholders all resolve (the last one, else): what a
+    face shows while the verb runs ("Paying 5 EUR to Ada")."""
+    title = _verb_view(verb).title
+    return _first_title(title.live if title is not None else None, args, None)
+
+
+def _first_title(given: str | Sequence[str] | None, args: Mapping[str, Any], result: Any) -> str | None:
+    templates = [given] if isinstance(given, str) else list(given or ())
     for template in templates:
         text = render(template, args, result, strict=True)
         if text is not None:

@@ -261,6 +261,16 @@ class Authenticator:
             {env for req in op.security or () for key in req for env in self._slots.get(key, {}).values()}
         )
         untrusted = target not in reach.home and not self._sources.trusts(target)
+        if self._sources.hub == "keyring" and not any(
+            self._sources.stored(n, (target, *reach.home)) for n in names
+        ):
+            server = "" if target in reach.home else f" --server {target}"
+            return MissingCredentials(
+                f"{op.verb} needs credentials for {target} and none is in the OS keyring, so nothing is sent. "
+                f"This pack's binding.hub is keyring: its credentials come from the OS keyring only, never "
+                f"the environment or a file. Store them with `{self._connect}{server}`.",
+                env=names,
+            )
         if untrusted and not any(
             self._sources.env_set(n) or self._sources.stored(n, (target, *reach.home)) for n in names
         ):

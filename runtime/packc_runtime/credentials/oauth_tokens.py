@@ -175,6 +175,16 @@ class TokenSets:
                 self._fetching.discard(env)
         return renewed.access_token
 
+    def renewed(self, env: str, stored: TokenSet, send: TokenSender) -> Steps:
+        """``stored`` refreshed now and saved (``connect`` checks that a family's grant still works);
+        a generator of send effects whose result is the new set. Raises Unauthorized when refused."""
+        with self._lock:
+            self._latest[env] = stored
+            self._stale.add(env)
+        yield from self.access_token(env, stored, send)
+        with self._lock:
+            return self._latest[env]
+
     def _saved_meanwhile(
         self, env: str, current: TokenSet, send: TokenSender, refused: Unauthorized
     ) -> Steps:

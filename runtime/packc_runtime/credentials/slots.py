@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 from urllib.parse import urljoin
 
 from packc_runtime.calling.openapi.operations import BINDING_KEY, resolve
+from packc_runtime.credentials.binding import CredentialHub, asks_credentials
 from packc_runtime.credentials.origins import origin_of, parse_origins
 from packc_runtime.credentials.store import (
     KEYRING_SERVICE,
@@ -162,8 +163,11 @@ def credential_slots(manifest: ManifestLike, document: Mapping[str, Any]) -> lis
 
     The prefix is the upper-snake of ``binding.family`` (else the pack ``id``). When two schemes
     would share a variable name (two API keys, a bearer token and an OAuth2 token), the scheme key
-    is added for each of them: ``PETSTORE_<SCHEMEKEY>_API_KEY``.
+    is added for each of them: ``PETSTORE_<SCHEMEKEY>_API_KEY``. A pack whose binding uses no
+    credential (``mode`` public or mock, ``hub`` public or none) has none.
     """
+    if not asks_credentials(manifest):  # binding.mode public or mock, hub public or none
+        return []
     family = manifest.binding.family if manifest.binding and manifest.binding.family else manifest.id
     prefix = upper_snake(family)
     components = document.get("components")
@@ -205,18 +209,28 @@ class CredentialSources:
     credentials file, only entries stored for that origin. The keyring and the file are read at most
     once per name and origin per instance (i.e. per pack); the approvals again only when a lookup
     misses and the file changed since (an approval just given); the environment on every lookup.
+
+    With ``hub="keyring"`` (a pack whose ``binding.hub`` is ``keyring``) only the OS keyring is read:
+    the environment and the credentials file are never consulted.
     """
 
-    def __init__(self, environ: Mapping[str, str] | None = None) -> None:
-        self._environ = environ if environ is not None else os.environ
-        self._trusted = parse_origins(self._environ.get("PACKC_TRUSTED_ORIGINS", ""))
+    def __init__(
+        self, environ: Mapping[str, str] | None = None, *, hub: CredentialHub = "local-credential"
+    ) -> None:
+        self.hub: CredentialHub = hub
+        environ = environ if environ is not None else os.environ
+        self._trusted = parse_origins(environ.get("PACKC_TRUSTED_ORIGINS", ""))
+        # The keyring hub reads no credential from the environment: none set there is used or asked about.
+        self._environ: Mapping[str, str] = {} if hub == "keyring" else environ
         self._keyring_values: dict[tuple[str, str], str | None] = {}
         self._file: dict[str, dict[str, str]] | None = None
         self._approvals: dict[str, frozenset[str]] | None = None
         self._approvals_stamp: int | None = None
 
     def __repr__(self) -> str:
-        return "CredentialSources(env, keyring, file)"
+        return (
+            "CredentialSources(keyring)" if self.hub == "keyring" else "CredentialSources(env, keyring, file)"
+        )
 
     def trusts(self, origin: str) -> bool:
         """Whether ``PACKC_TRUSTED_ORIGINS`` lists ``origin`` (trusted with every credential)."""
@@ -265,6 +279,8 @@ class CredentialSources:
                 self._keyring_values[key] = str(found) if found else None
             if self._keyring_values[key]:
                 return self._keyring_values[key]
+        if self.hub == "keyring":
+            return None
         if self._file is None:
             self._file = read_stored()
         for origin in origins:

@@ -89,7 +89,22 @@ def run_connect(
     from packc_runtime.credentials.store import approve_env as record_approval
     from packc_runtime.faces.oauth_cli import oauth_connect
 
+    provider = pack.manifest.binding.connect_provider_id if pack.manifest.binding else None
     try:
+        if pack.hub == "keyring":  # binding.hub: the OS keyring only, never the environment or a file
+            if approve_env:
+                raise InvalidArgument(
+                    f"{pack.id} takes credentials from the OS keyring only (binding.hub keyring): "
+                    "environment variables are never used, so there is nothing to approve.",
+                    argument="approve-env",
+                )
+            if target == "file":
+                raise InvalidArgument(
+                    f"{pack.id} takes credentials from the OS keyring only (binding.hub keyring): "
+                    "a value stored in a file would never be read.",
+                    argument="to",
+                )
+            target = "keyring"
         # --approve-env records without asking, so only the servers the pack calls by default: every
         # value of a server variable's enum is the document's to choose (api.stripe.com beside
         # collector.evil.example). Another one is approved when first used (the terminal's question)
@@ -101,6 +116,8 @@ def run_connect(
                     dump(
                         {
                             "pack": pack.id,
+                            **({"provider": provider} if provider else {}),
+                            **({"hub": pack.hub} if pack.hub else {}),
                             "credentials": [
                                 {**s.to_json(), "origins": list(origins.get(s.env, ()))} for s in pack.slots
                             ],
@@ -109,6 +126,8 @@ def run_connect(
                     + "\n"
                 )
             else:
+                if provider and pack.slots:
+                    out.write(f"Provider: {terminal_text(provider)}\n")
                 for slot in pack.slots:
                     out.write(
                         f"{slot.env:<36} {slot.scheme:<20} for {', '.join(origins.get(slot.env, ())) or '-'}\n"
@@ -133,6 +152,8 @@ def run_connect(
                     )
             return EXIT_OK
         oauth = oauth or OAuthOptions()
+        if provider and not (as_json or oauth.status or oauth.logout):  # which account is being connected
+            out.write(f"Connecting {terminal_text(pack.id)} to your {terminal_text(provider)} account.\n")
         slots = pack.slots
         signed = oauth_connect(
             pack.document,

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Literal
 
 from packc_runtime.calling.pack import Pack, load_pack
-from packc_runtime.calling.results import Envelope, failure
+from packc_runtime.calling.results import Envelope, failure, live_title
 from packc_runtime.errors import (
     ERROR_CLASSES,
     InvalidRequest,
@@ -222,6 +222,8 @@ def _print_human(envelope: Mapping[str, Any], out: IO[str], err: IO[str]) -> Non
     if envelope.get("ok"):
         if envelope.get("title"):
             err.write(f"{envelope['title']}\n")
+        if envelope.get("mock"):  # a person must not take a mock's answer for the API's
+            err.write("(mock: answered from the pack's document; nothing was sent)\n")
         body = envelope.get("body")
         if body is not None:
             out.write((body if isinstance(body, str) else dump(body)) + "\n")
@@ -250,6 +252,30 @@ def _terminal_ask() -> Callable[[str], str] | None:
         return sys.stdin.readline()
 
     return ask
+
+
+def _showing_live(
+    call: Callable[[], Envelope], title: str | None, err: IO[str], raw: IO[str]
+) -> Callable[[], Envelope]:
+    """``call``, showing the verb's ``title.live`` on stderr while it runs, only when stderr is a
+    terminal (a pipe or a log gets the done title alone); the line is erased when the call ends."""
+    try:
+        on_terminal = raw.isatty()
+    except (AttributeError, ValueError):  # a closed or unusual stream is not a terminal
+        on_terminal = False
+    if not title or not on_terminal:
+        return call
+
+    def showing() -> Envelope:
+        err.write(f"{title}…")  # through the terminal layer: the document's text writes no control sequence
+        err.flush()
+        try:
+            return call()
+        finally:
+            raw.write("\r\x1b[2K")  # back to the line's start and clear it; the done title follows
+            raw.flush()
+
+    return showing
 
 
 def _approving(call: Callable[[], Envelope], ask: Callable[[str], str] | None, err: IO[str]) -> Envelope:
@@ -361,7 +387,7 @@ def pack_main(
         except PackRuntimeError as exc:
             envelope = failure(verb, exc)
         else:
-            call = functools.partial(
+            call: Callable[[], Envelope] = functools.partial(
                 _safe_call,
                 pack,
                 verb,
@@ -370,6 +396,8 @@ def pack_main(
                 server=options["server"],
                 server_variables=options["server_variables"],
             )
+            if not (pack.is_write(verb) and not options["confirm"]):  # an unconfirmed write runs nothing
+                call = _showing_live(call, live_title(pack.verbs[verb], args), err, stderr or sys.stderr)
             envelope = _approving(call, ask, err)
         if as_json:
             out.write(line(envelope) + "\n")
@@ -405,7 +433,7 @@ def call_main(
         except PackRuntimeError as exc:
             envelope = failure(verb, exc)
         else:
-            call = functools.partial(
+            call: Callable[[], Envelope] = functools.partial(
                 _safe_call, pack, verb, args, confirm=confirm, server=server, server_variables=variables
             )
             envelope = (

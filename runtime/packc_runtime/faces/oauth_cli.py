@@ -127,6 +127,48 @@ def _logout(plans: Sequence[Any], out: IO[str]) -> int:
     return 0
 
 
+def _family_grant(plan: Any, target: Literal["keyring", "file"] | None) -> Any:
+    """The token set already stored in the plan's slot by a pack of the same family (the slot is
+    ``<FAMILY>_TOKEN``, bound to the same origins) from the same token endpoint, else None."""
+    from packc_runtime.credentials.oauth_tokens import parse_token_set
+    from packc_runtime.credentials.slots import CredentialSources
+
+    sources = CredentialSources(environ={}, hub="keyring" if target == "keyring" else "local-credential")
+    value = sources.stored(plan.env, plan.origins)
+    tokens = parse_token_set(value) if value else None
+    # Another authorization server's grant is not this consent: it is replaced, not extended.
+    return tokens if tokens is not None and tokens.token_url == plan.token_url else None
+
+
+def _still_granted(env: str, granted: Any) -> Any:
+    """``granted`` when it still works: refreshed once at its own token endpoint (and saved), or
+    unexpired when it has no refresh token; None when it is refused or expired (sign in again)."""
+    import time
+
+    import httpx
+
+    from packc_runtime.calling.send import Limits, Sender
+    from packc_runtime.calling.transport import LazyTLSTransport
+    from packc_runtime.credentials.oauth_tokens import TokenSets
+    from packc_runtime.credentials.redact import Redactor
+    from packc_runtime.errors import PackRuntimeError
+
+    if granted.refresh_token is None:
+        return None if granted.due() else granted
+    limits = Limits()
+    with httpx.Client(transport=LazyTLSTransport(), follow_redirects=False, timeout=limits.timeout) as client:
+        sender = Sender(client, limits)
+        deadline = time.monotonic() + limits.deadline
+
+        def send(request: httpx.Request) -> Any:  # the refresh token goes to its own endpoint only
+            return sender.steps(request, retry=False, deadline_at=deadline, same_origin=True)
+
+        try:
+            return sender.run(TokenSets(Redactor()).renewed(env, granted, send))
+        except (PackRuntimeError, httpx.HTTPError):
+            return None
+
+
 def oauth_connect(
     document: Mapping[str, Any],
     slots: Sequence[Any],
@@ -191,6 +233,29 @@ def oauth_connect(
                 "URL (the provider's documentation names it), or sign in without --device.",
                 reason="no_device_endpoint",
             )
+        granted = _family_grant(plan, target)
+        if granted is not None:  # the family's one consent: this pack's scopes join it
+            adds = [scope for scope in plan.scopes if scope not in granted.scopes]
+            bound = tuple(dict.fromkeys((*granted.origins, *plan.origins)))
+            alive = None if adds else _still_granted(plan.env, granted)
+            if alive is not None:
+                if bound != alive.origins:  # this pack calls an origin the family's set was not bound to
+                    store_credentials(
+                        {plan.env: alive._replace(origins=bound).to_value()}, bound, target=target
+                    )
+                out.write(
+                    f"{plan.env} is already connected for this pack's family with scopes "
+                    f"{' '.join(alive.scopes) or '(none)'}, which cover this pack's: nothing to ask.\n"
+                )
+                continue
+            out.write(
+                f"{plan.env} is shared by the packs of this family and holds "
+                f"{' '.join(granted.scopes) or '(no scope)'}; "
+                + (f"this pack adds {' '.join(adds)}" if adds else "that grant no longer works")
+                + ". One sign-in grants them all, and every pack of the family uses the new token set.\n"
+            )
+            # The family's scopes stay asked for: a narrower token would break the packs connected before.
+            plan = plan._replace(scopes=tuple(dict.fromkeys((*granted.scopes, *plan.scopes))), origins=bound)
         out.write(
             f"Signing in for {plan.env}: tokens come from {plan.token_url} and are stored for "
             f"{', '.join(plan.origins)}; the refresh token is sent to that token endpoint only.\n"

@@ -547,7 +547,7 @@ def test_binding_public_user_and_oauth_provider() -> None:
     secured = make_api(op("get", "/a"), secured=True)
     assert binding_for(secured, secured.operations, Overrides(), "zoo").model_dump(exclude_none=True) == {
         "mode": "user",
-        "hub": "keyring",
+        "hub": "local-credential",
         "family": "zoo",
     }
     oauth = make_api(op("get", "/a", security=((("o", ("read",)),),)))

@@ -225,7 +225,7 @@ def test_hop_rules() -> None:
     # Judged by the parser that sends: httpx reads "evil.test\\" as user info, and connects to a.example.
     assert origin_of("http://evil.test\\@a.example/") == "http://a.example"
     assert not same_origin("http://a.example", "http://a.example@evil.test/")
-    from packc.read._fetch import _refusal
+    from packc_runtime.calling.fetch import hop_refusal as _refusal
 
     assert _refusal(None, "https://a.example/x", "http://a.example/y") == "from https to plain http"
     assert _refusal(None, "http://a.example/x", "https://b.example/y") is None
@@ -358,7 +358,7 @@ def test_same_origin_never_accepts_another_origin(data: st.DataObject, allowed: 
 def test_an_allowed_redirect_lands_on_the_allowed_origin(data: st.DataObject, allowed: str) -> None:
     """What a redirect's Location joins to, once judged allowed, is requested on the allowed origin."""
     location = data.draw(_near(allowed) | _REST)
-    from packc.read._fetch import _refusal
+    from packc_runtime.calling.fetch import hop_refusal as _refusal
 
     scheme, rest = allowed.split("://")
     host, port = rest.rsplit(":", 1)

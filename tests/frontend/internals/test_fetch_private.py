@@ -24,9 +24,9 @@ from hypothesis import strategies as st
 
 from packc.cli import main as packc_main
 from packc.errors import InputError
-from packc.read import _netguard as netguard
-from packc.read._netguard import private_fetches
 from packc.read.frontend import read_api
+from packc_runtime.calling import netguard
+from packc_runtime.calling.netguard import private_fetches
 
 
 class _Handler(http.server.BaseHTTPRequestHandler):

@@ -23,7 +23,7 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from opentelemetry.trace import NoOpTracerProvider, ProxyTracerProvider, get_tracer_provider
 
 from packc_runtime.calling.pack import Pack
-from packc_runtime.calling.results import Envelope, failure
+from packc_runtime.calling.results import Envelope, failure, live_title
 from packc_runtime.errors import PackRuntimeError
 from packc_runtime.faces.mcp._confirm import (
     ApprovalLedger,
@@ -89,6 +89,17 @@ class _TracedWhenConfigured:
         if isinstance(get_tracer_provider(), ProxyTracerProvider | NoOpTracerProvider):
             return await call_next(ctx)
         return await self.inner(ctx, call_next)
+
+
+async def _report_live(ctx: ServerRequestContext[Any], spec: ToolSpec, args: Mapping[str, Any]) -> None:
+    """The verb's ``title.live`` as a progress notification, when the client sent a progress token
+    (the SDK sends nothing otherwise). Progress is a courtesy: a failure to send it never fails the call."""
+    try:
+        title = live_title(spec.pack.verbs[spec.verb], args)
+        if title:
+            await ctx.session.report_progress(0, None, title)
+    except Exception:  # a lost notification is not the call's outcome
+        return
 
 
 class PackServer:
@@ -174,6 +185,8 @@ class PackServer:
         if spec is None:
             raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown tool: {params.name}")
         args: dict[str, Any] = dict(params.arguments or {})
+        if not spec.write:
+            await _report_live(ctx, spec, args)
         envelope = await self._send(spec, args, confirm=False)
         if not spec.write or envelope.get("ok") or envelope.get("error", {}).get("code") != "not_confirmed":
             return self._result(spec, envelope, args)  # a read, or a write refused before asking (bad args)
@@ -182,6 +195,7 @@ class PackServer:
         if isinstance(decision, types.InputRequiredResult):
             return decision
         if decision == "accept":
+            await _report_live(ctx, spec, args)
             return self._result(spec, await self._send(spec, args, confirm=True), args)
         if decision in _NOT_SENT:
             envelope["error"] = {

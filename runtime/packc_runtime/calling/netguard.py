@@ -1,5 +1,8 @@
 """Fetches never reach a private address the user did not point packc at (SSRF, issue 10).
 
+The one home of this guard: the compiler's fetches (``packc.read``) import it from the runtime, so
+a document the runtime fetches is held to the same rule (STYLE.md, one home per rule).
+
 A document fetched from the internet may name, through a ``$ref`` (with ``--allow-remote-refs``),
 a stub's ``openapi.url`` or a redirect, an address only the user's machine can reach: a service on
 127.0.0.1, the cloud metadata address 169.254.169.254, a router on 192.168.0.1; whatever answers
