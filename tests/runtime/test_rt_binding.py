@@ -11,7 +11,6 @@ from pathlib import Path
 import httpx
 import keyring
 import pytest
-from keyring.backend import KeyringBackend
 
 from packc_runtime import load_pack
 from packc_runtime.credentials import store as credstore
@@ -19,29 +18,13 @@ from packc_runtime.credentials.store import approve_env, store_credentials
 from packc_runtime.errors import InvalidPack
 from packc_runtime.faces.cli import connect_main
 from servers.binding_pack import ORIGIN, write_pack
-
-
-class _Keyring(KeyringBackend):
-    priority = 1  # type: ignore[assignment]
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.store: dict[tuple[str, str], str] = {}
-
-    def get_password(self, service: str, username: str) -> str | None:
-        return self.store.get((service, username))
-
-    def set_password(self, service: str, username: str, password: str) -> None:
-        self.store[(service, username)] = password
-
-    def delete_password(self, service: str, username: str) -> None:
-        self.store.pop((service, username), None)
+from servers.memory_keyring import MemoryKeyring
 
 
 @pytest.fixture()
-def memory_keyring(monkeypatch: pytest.MonkeyPatch) -> Iterator[_Keyring]:
+def memory_keyring(monkeypatch: pytest.MonkeyPatch) -> Iterator[MemoryKeyring]:
     previous = keyring.get_keyring()
-    backend = _Keyring()
+    backend = MemoryKeyring()
     keyring.set_keyring(backend)
     monkeypatch.delenv("PACKC_KEYRING")
     monkeypatch.setattr(credstore, "_LOOKUP_BACKENDS", {})
@@ -106,7 +89,7 @@ def test_local_credential_reads_environment_keyring_and_file(tmp_path: Path, bin
     assert seen[-1].headers["x-key"] == "file-secret"
 
 
-def test_keyring_hub_reads_the_keyring_only(tmp_path: Path, memory_keyring: _Keyring) -> None:
+def test_keyring_hub_reads_the_keyring_only(tmp_path: Path, memory_keyring: MemoryKeyring) -> None:
     pack_dir = write_pack(tmp_path, {"mode": "user", "hub": "keyring"})
     approve_env(["THINGS_API_KEY"], [ORIGIN])
     store_credentials({"THINGS_API_KEY": "file-secret"}, [ORIGIN], target="file")
@@ -123,7 +106,9 @@ def test_keyring_hub_reads_the_keyring_only(tmp_path: Path, memory_keyring: _Key
     assert seen[-1].headers["x-key"] == "keyring-secret"
 
 
-def test_keyring_hub_connect_stores_in_the_keyring_only(tmp_path: Path, memory_keyring: _Keyring) -> None:
+def test_keyring_hub_connect_stores_in_the_keyring_only(
+    tmp_path: Path, memory_keyring: MemoryKeyring
+) -> None:
     pack_dir = write_pack(tmp_path, {"mode": "user", "hub": "keyring"})
     out = io.StringIO()
     assert connect_main(pack_dir, target="file", stdout=out, prompt=lambda _: "typed") != 0

@@ -14,7 +14,6 @@ from typing import Any
 import httpx
 import keyring
 import pytest
-from keyring.backend import KeyringBackend
 
 from packc_runtime import load_pack
 from packc_runtime.calling.openapi.operations import load_document
@@ -26,25 +25,9 @@ from packc_runtime.errors import CredentialStoreError
 from packc_runtime.faces.cli import connect_main
 from packc_runtime.format.manifest import read_manifest
 from servers import FIXTURE_ORIGIN, PACKS
+from servers.memory_keyring import MemoryKeyring
 
 ORIGIN = FIXTURE_ORIGIN
-
-
-class MemoryKeyring(KeyringBackend):
-    priority = 1  # type: ignore[assignment]
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.store: dict[tuple[str, str], str] = {}
-
-    def get_password(self, service: str, username: str) -> str | None:
-        return self.store.get((service, username))
-
-    def set_password(self, service: str, username: str, password: str) -> None:
-        self.store[(service, username)] = password
-
-    def delete_password(self, service: str, username: str) -> None:
-        self.store.pop((service, username), None)
 
 
 class PlaintextKeyring(MemoryKeyring):
