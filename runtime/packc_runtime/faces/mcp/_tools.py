@@ -333,11 +333,24 @@ def _at(where: str, key: str) -> str:
     return name if len(name) <= _MAX_WHERE else "…" + name[-(_MAX_WHERE - 1) :]
 
 
+def _too_deep(value: Any) -> bool:
+    """Whether a list or object sits :data:`MAX_DEPTH` levels down in ``value`` (no copy is made)."""
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, list | dict):
+            if depth >= MAX_DEPTH:
+                return True
+            stack.extend((child, depth + 1) for child in (node.values() if isinstance(node, dict) else node))
+    return False
+
+
 def _shallow(value: Any, depth: int = 0) -> Any:
     """``value`` with anything nested deeper than :data:`MAX_DEPTH` replaced by its JSON text (or a
     marker when even that cannot be written): a hostile server's 450-level error body broke the SDK's
-    serialization and a 200-level one the client's parser."""
-    if not isinstance(value, list | dict):
+    serialization and a 200-level one the client's parser. Every result passes here, so an ordinary
+    one is only looked at, never copied."""
+    if not isinstance(value, list | dict) or (depth == 0 and not _too_deep(value)):
         return value
     if depth >= MAX_DEPTH:
         try:
