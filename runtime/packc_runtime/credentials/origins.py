@@ -6,7 +6,7 @@ import re
 
 import httpx
 
-__all__ = ["origin_of", "parse_origins", "secure_url"]
+__all__ = ["is_loopback_host", "origin_of", "parse_origins", "secure_url"]
 
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 
@@ -49,20 +49,27 @@ def parse_origins(text: str) -> frozenset[str]:
     return frozenset(origin for origin in found if origin)
 
 
+def is_loopback_host(host: str) -> bool:
+    """Whether ``host`` (a name, an address, ``[::1]``) is this machine: ``localhost`` or a loopback
+    address."""
+    import ipaddress
+
+    host = host.strip("[]").lower()
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
 def secure_url(url: str) -> bool:
     """Whether a secret may travel to ``url``: https, or plain http to this machine (``localhost``, a
     loopback address) only, where no network lies between."""
-    import ipaddress
     from urllib.parse import urlsplit
 
     parts = urlsplit(url)
-    if parts.scheme.lower() == "https" and parts.hostname:
-        return True
-    if parts.scheme.lower() != "http" or not parts.hostname:
+    if not parts.hostname:
         return False
-    if parts.hostname.lower() == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(parts.hostname).is_loopback
-    except ValueError:
-        return False
+    scheme = parts.scheme.lower()
+    return scheme == "https" or (scheme == "http" and is_loopback_host(parts.hostname))

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import gc
-import ipaddress
 import json
 import sys
 from collections.abc import Sequence
@@ -17,6 +16,7 @@ from pathlib import Path
 from typing import IO
 
 from packc_runtime.calling.pack import Pack, load_pack
+from packc_runtime.credentials.origins import is_loopback_host
 from packc_runtime.errors import PackRuntimeError
 from packc_runtime.faces.mcp._auth import (
     TOKEN_ENV,
@@ -52,15 +52,6 @@ def parse_http(value: str) -> tuple[str, int]:
     if not 0 <= number <= 65535 or not host:
         raise ValueError(value)
     return host, number
-
-
-def _is_loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 def _parser(prog: str, *, with_dirs: bool) -> argparse.ArgumentParser:
@@ -308,7 +299,7 @@ def _run(
             anyio.run(serve_stdio, server)
         else:
             host, port = http
-            if not _is_loopback(host):
+            if not is_loopback_host(host):
                 err.write(
                     f"{prog}: warning: serving on {host}, not loopback, without TLS: the bearer secret crosses "
                     "the network in clear text, and whoever sees it can call these verbs with your "
